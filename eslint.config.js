@@ -1,0 +1,93 @@
+import js from '@eslint/js'
+import reactHooks from 'eslint-plugin-react-hooks'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+
+/**
+ * The hexagon's dependency rule: ui/server → adapters → application → domain, and only the
+ * composition roots choose adapters. Imports across folders go through the `@/` alias so
+ * that these patterns see them.
+ */
+const layer = (files, forbidden, message) => ({
+  files,
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          { group: ['../*'], message: 'Import across folders through the @/ alias.' },
+          ...forbidden.map((group) => ({ group: [group], message })),
+        ],
+      },
+    ],
+  },
+})
+
+const outsideDomain = ['@/application/*', '@/adapters/*', '@/ui/*', '@/server/*', '@/composition/*']
+const frameworks = [
+  'react',
+  'react-*',
+  'xstate',
+  '@xstate/*',
+  'inversify',
+  'formik',
+  'yup',
+  'fastify',
+  '@fastify/*',
+  'kysely',
+  'pg',
+  'better-sqlite3',
+  '@emailjs/*',
+  'dayjs',
+]
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'coverage/**', 'node_modules/**', 'test-results/**', 'docs/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}', 'tests/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  layer(
+    ['src/domain/**'],
+    [...outsideDomain, ...frameworks],
+    'domain/ imports nothing outside domain/.',
+  ),
+  layer(
+    ['src/application/**'],
+    ['@/adapters/*', '@/ui/*', '@/server/*', '@/composition/*', ...frameworks],
+    'application/ depends on domain/ and its ports only.',
+  ),
+  layer(
+    ['src/adapters/**'],
+    ['@/ui/*', '@/server/*', '@/composition/*', 'inversify'],
+    'adapters/ implement ports; they know no driving side and no container.',
+  ),
+  layer(
+    ['src/ui/**'],
+    ['@/adapters/*', '@/server/*', '@/composition/*', 'inversify'],
+    'ui/ gets its use cases through provided machines; only the composition root picks adapters.',
+  ),
+  layer(
+    ['src/server/**'],
+    ['@/adapters/*', '@/ui/*', '@/composition/*', 'inversify'],
+    'server/ gets its use cases from the server composition root.',
+  ),
+  layer(['src/composition/**', 'tests/**', 'scripts/**'], [], ''),
+)

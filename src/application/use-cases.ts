@@ -1,0 +1,16 @@
+import type { CreateNews } from '@/application/create-news.use-case'
+import type { DeleteNews } from '@/application/delete-news.use-case'
+import type { EditNews } from '@/application/edit-news.use-case'
+import type { GetNewsItem } from '@/application/get-news-item.use-case'
+import type { ListNews } from '@/application/list-news.use-case'
+import type { SendContactMessage } from '@/application/send-contact-message.use-case'
+
+/** Everything a driving side (the screens or the API routes) can ask of the core. */
+export interface UseCases {
+  readonly listNews: ListNews
+  readonly getNewsItem: GetNewsItem
+  readonly createNews: CreateNews
+  readonly editNews: EditNews
+  readonly deleteNews: DeleteNews
+  readonly sendContactMessage: SendContactMessage
+}

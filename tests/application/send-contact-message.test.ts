@@ -1,0 +1,43 @@
+import { SendContactMessage } from '@/application/send-contact-message.use-case'
+import { MemoryMailer } from '@/adapters/memory/memory.mailer'
+
+describe('send contact message', () => {
+  it('sends a valid message, trimmed', async () => {
+    const mailer = new MemoryMailer()
+    const result = await new SendContactMessage(mailer).execute({
+      name: ' Ada ',
+      email: 'ada@example.com ',
+      message: 'Hello there',
+    })
+    expect(result).toEqual({ ok: true, value: undefined })
+    expect(mailer.sent).toEqual([{ name: 'Ada', email: 'ada@example.com', message: 'Hello there' }])
+  })
+
+  it('sends nothing when the message is invalid', async () => {
+    const mailer = new MemoryMailer()
+    const result = await new SendContactMessage(mailer).execute({
+      name: '',
+      email: 'not-an-address',
+      message: 'Hi',
+    })
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        code: 'ValidationFailed',
+        fields: { name: 'Sorry, name is required', email: 'Invalid email address' },
+      },
+    })
+    expect(mailer.sent).toEqual([])
+  })
+
+  it('reports Unavailable when the mailer fails', async () => {
+    const mailer = new MemoryMailer()
+    mailer.faults.failOn('send')
+    const result = await new SendContactMessage(mailer).execute({
+      name: 'Ada',
+      email: 'ada@example.com',
+      message: 'Hi',
+    })
+    expect(result).toEqual({ ok: false, error: { code: 'Unavailable' } })
+  })
+})
