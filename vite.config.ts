@@ -14,6 +14,8 @@ export default defineConfig({
     proxy: { '/api': { target: apiTarget, changeOrigin: false } },
   },
   build: {
+    manifest: true,
+    modulePreload: { polyfill: false },
     target: 'es2022',
     sourcemap: true,
   },

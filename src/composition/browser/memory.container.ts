@@ -1,0 +1,32 @@
+/**
+ * A composition root for UI tests: the same use cases on in-memory adapters, which a test can
+ * seed, make fail (`faults`) or hold, with no network.
+ */
+import { Container, ContainerModule } from 'inversify'
+import type { UseCases } from '@/application/use-cases'
+import { MemoryMailer } from '@/adapters/memory/memory.mailer'
+import {
+  MemoryNewsRepository,
+  type MemoryNewsOptions,
+} from '@/adapters/memory/memory-news.repository'
+import { PORTS, USE_CASES, useCasesModule } from '@/composition/core.module'
+
+export interface MemoryApp {
+  readonly useCases: UseCases
+  readonly news: MemoryNewsRepository
+  readonly mailer: MemoryMailer
+}
+
+export function createMemoryApp(options: MemoryNewsOptions = {}): MemoryApp {
+  const news = new MemoryNewsRepository(options)
+  const mailer = new MemoryMailer()
+  const container = new Container()
+  container.load(
+    new ContainerModule(({ bind }) => {
+      bind(PORTS.newsRepository).toConstantValue(news)
+      bind(PORTS.mailer).toConstantValue(mailer)
+    }),
+    useCasesModule,
+  )
+  return { useCases: container.get(USE_CASES), news, mailer }
+}

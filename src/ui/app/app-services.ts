@@ -1,0 +1,47 @@
+import { createActor, type ActorRefFrom } from 'xstate'
+import type { UseCases } from '@/application/use-cases'
+import type { NewsItem } from '@/domain/news-item.entity'
+import { fromUseCase, type NavigateParams, type ToastParams } from '@/ui/shared/machine-effects'
+import { newsStoreMachine } from '@/ui/shared/news-store.machine'
+
+export interface AppEffects {
+  readonly showToast: (params: ToastParams) => void
+  readonly navigate: (to: string) => void
+}
+
+export type NewsStoreRef = ActorRefFrom<typeof newsStoreMachine>
+
+/** What every screen's machine is provided with: the use cases, the news store and the effects. */
+export interface AppServices {
+  readonly useCases: UseCases
+  readonly store: NewsStoreRef
+  /** The toast and navigation effects, as machine action implementations. */
+  readonly edge: {
+    readonly showToast: (_: unknown, params: ToastParams) => void
+    readonly navigate: (_: unknown, params: NavigateParams) => void
+  }
+  /** Hands a loaded item to the store (the spec's get_news_by_id). */
+  readonly storeItem: (_: unknown, item: NewsItem) => void
+}
+
+/** Builds the services and starts the long-lived news store. */
+export function createAppServices(useCases: UseCases, effects: AppEffects): AppServices {
+  const edge = {
+    showToast: (_: unknown, params: ToastParams) => effects.showToast(params),
+    navigate: (_: unknown, params: NavigateParams) => effects.navigate(params.to),
+  }
+  const store: NewsStoreRef = createActor(
+    newsStoreMachine.provide({
+      actors: { editNews: fromUseCase((input) => useCases.editNews.execute(input)) },
+      actions: edge,
+    }),
+  )
+  // The store lives as long as the app, so that it is running before any screen reports to it.
+  store.start()
+  return {
+    useCases,
+    store,
+    edge,
+    storeItem: (_, item) => store.send({ type: 'get_news_by_id', item }),
+  }
+}

@@ -1,0 +1,45 @@
+import { Link, NavLink, Outlet } from 'react-router-dom'
+import '@/ui/app/app.css'
+import { Toasts } from '@/ui/app/toaster'
+import bannerUrl from '@/ui/shared/assets/banner.svg'
+
+const navLinks = [
+  { to: '/', label: 'Home' },
+  { to: '/news/new', label: 'New News' },
+  { to: '/contact', label: 'Contact' },
+] as const
+
+/** The frame of every page: header, nav, the page, and the toasts. */
+export function Layout() {
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="site-header">
+        <Link to="/" className="site-banner">
+          <img src={bannerUrl} alt="NewsWire home" width={56} height={56} />
+        </Link>
+        <div className="site-brand">
+          <p className="site-title">NewsWire</p>
+          <p className="site-tagline">Discover the world through our news</p>
+        </div>
+      </header>
+      <nav className="site-nav" aria-label="Main">
+        <ul>
+          {navLinks.map(({ to, label }) => (
+            <li key={to}>
+              <NavLink to={to} end>
+                {label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" className="site-main" tabIndex={-1}>
+        <Outlet />
+      </main>
+      <Toasts />
+    </>
+  )
+}

@@ -1,0 +1,67 @@
+import { useMachine, useSelector } from '@xstate/react'
+import dayjs from 'dayjs'
+import { Link, useParams } from 'react-router-dom'
+import { useAppServices, useProvidedMachine } from '@/ui/app/app-context'
+import { provideArticle } from '@/ui/features/article/article.provide'
+import { usePageTitle } from '@/ui/shared/use-page-title'
+import { articleImage } from '@/ui/shared/images'
+import { RemoteImage } from '@/ui/shared/remote-image'
+
+export function ArticlePage() {
+  const { id = '' } = useParams()
+  return <ArticleScreen key={id} id={id} />
+}
+
+function ArticleScreen({ id }: { readonly id: string }) {
+  const { store } = useAppServices()
+  const [state, send] = useMachine(useProvidedMachine(provideArticle), { input: { id } })
+  // The store may already hold the item (after an edit, with the new values); show it at once.
+  const item = useSelector(store, ({ context }) =>
+    context.newsItem?._id === id ? context.newsItem : null,
+  )
+  const deleting = state.matches('deleting')
+  usePageTitle(item?.title ?? 'Article')
+
+  if (state.matches('failed')) {
+    return (
+      <div className="inline-error" role="alert">
+        <p>The article could not be loaded.</p>
+        <button type="button" className="button" onClick={() => send({ type: 'article.retry' })}>
+          Retry
+        </button>
+      </div>
+    )
+  }
+  if (item === null) {
+    return state.matches('loading') ? (
+      <p role="status" className="visually-hidden">
+        Loading the article…
+      </p>
+    ) : null
+  }
+  const image = articleImage(item._id)
+  return (
+    <article className="article" aria-labelledby="article-title">
+      <h1 id="article-title">{item.title}</h1>
+      <RemoteImage className="article-image" {...image} alt="" fetchPriority="high" />
+      <p className="article-byline">
+        Created By: {item.author} | {dayjs(item.createdAt).format('YYYY/MM/DD')}
+      </p>
+      <div className="article-body">{item.body}</div>
+      <div className="article-actions">
+        <Link className="button" to={`/news/${encodeURIComponent(item._id)}/edit`}>
+          Edit
+        </Link>
+        <button
+          type="button"
+          className="button button-danger"
+          onClick={() => send({ type: 'article.delete' })}
+          disabled={deleting}
+          aria-busy={deleting}
+        >
+          Delete
+        </button>
+      </div>
+    </article>
+  )
+}

@@ -1,0 +1,16 @@
+import type { AppServices } from '@/ui/app/app-services'
+import { articleMachine } from '@/ui/features/article/article.machine'
+import { fromUseCase } from '@/ui/shared/machine-effects'
+
+export const provideArticle = ({ useCases, store, edge, storeItem }: AppServices) =>
+  articleMachine.provide({
+    actors: {
+      getNewsItem: fromUseCase((id: string) => useCases.getNewsItem.execute(id)),
+      deleteNews: fromUseCase((id: string) => useCases.deleteNews.execute(id)),
+    },
+    actions: {
+      ...edge,
+      storeItem,
+      forgetItem: (_, id) => store.send({ type: 'news.removed', id }),
+    },
+  })

@@ -1,0 +1,73 @@
+import { assign, setup } from 'xstate'
+import type { ContactMessage } from '@/domain/contact-message.entity'
+import { CONTACT_RULES } from '@/domain/rules/contact-message.rules'
+import { checkFields, hasErrors, type FieldErrors } from '@/domain/rules/field-rule'
+import { effectStubs, fieldErrorsOf, stubUseCase } from '@/ui/shared/machine-effects'
+import { NOTICES } from '@/ui/shared/notices'
+
+export interface ContactFormContext {
+  readonly message: ContactMessage
+  readonly fieldErrors: FieldErrors<string>
+}
+
+export type ContactFormEvent = { readonly type: 'contact.submit'; readonly values: ContactMessage }
+
+function invalidFields(event: ContactFormEvent): FieldErrors<string> {
+  return checkFields(CONTACT_RULES, event.values)
+}
+
+/** The contact form: sends only a valid message (docs/spec-deviations.md, decision 2). */
+export const contactFormMachine = setup({
+  types: {
+    context: {} as ContactFormContext,
+    events: {} as ContactFormEvent,
+  },
+  actors: {
+    sendContactMessage: stubUseCase<void, ContactMessage>(),
+  },
+  actions: {
+    ...effectStubs,
+    resetForm: (): void => undefined,
+  },
+  guards: {
+    isValid: ({ event }) => !hasErrors(invalidFields(event)),
+  },
+}).createMachine({
+  id: 'contactForm',
+  context: { message: { name: '', email: '', message: '' }, fieldErrors: {} },
+  initial: 'editing',
+  states: {
+    editing: {
+      on: {
+        'contact.submit': [
+          {
+            guard: 'isValid',
+            target: 'sending',
+            actions: assign({ message: ({ event }) => event.values, fieldErrors: {} }),
+          },
+          { actions: assign({ fieldErrors: ({ event }) => invalidFields(event) }) },
+        ],
+      },
+    },
+    sending: {
+      invoke: {
+        src: 'sendContactMessage',
+        input: ({ context }) => context.message,
+        onDone: {
+          target: 'editing',
+          actions: [
+            { type: 'showToast', params: { kind: 'success', message: NOTICES.contactSent } },
+            'resetForm',
+          ],
+        },
+        onError: {
+          target: 'editing',
+          actions: [
+            assign({ fieldErrors: ({ event }) => fieldErrorsOf(event.error) }),
+            { type: 'showToast', params: { kind: 'error', message: NOTICES.tryAgainLater } },
+          ],
+        },
+      },
+    },
+  },
+})

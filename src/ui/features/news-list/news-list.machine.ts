@@ -1,0 +1,88 @@
+import { assign, setup } from 'xstate'
+import type { NewsItem } from '@/domain/news-item.entity'
+import type { NewsPage, NewsPageQuery } from '@/domain/ports/news-repository.port'
+import { stubUseCase } from '@/ui/shared/machine-effects'
+
+export interface StorePageParams {
+  readonly items: readonly NewsItem[]
+  readonly append: boolean
+}
+
+export interface NewsListContext {
+  /** The token of the next page, while more remain. */
+  readonly next: string | undefined
+}
+
+export type NewsListEvent = { readonly type: 'news.retry' } | { readonly type: 'news.loadMore' }
+
+/**
+ * The home page: loads the first page once when it opens, then further pages on request
+ * (the screen asks when the visitor scrolls to the end or presses 'Load more').
+ */
+export const newsListMachine = setup({
+  types: {
+    context: {} as NewsListContext,
+    events: {} as NewsListEvent,
+  },
+  actors: {
+    listNews: stubUseCase<NewsPage, NewsPageQuery>(),
+  },
+  actions: {
+    /** Hands a loaded page to the news store (the spec's get_news). */
+    storePage: (_, _params: StorePageParams): void => undefined,
+  },
+  guards: {
+    hasMore: ({ context }) => context.next !== undefined,
+  },
+}).createMachine({
+  id: 'newsList',
+  context: { next: undefined },
+  initial: 'loading',
+  states: {
+    loading: {
+      tags: ['busy'],
+      invoke: {
+        src: 'listNews',
+        input: {},
+        onDone: {
+          target: 'ready',
+          actions: [
+            {
+              type: 'storePage',
+              params: ({ event }) => ({ items: event.output.items, append: false }),
+            },
+            assign({ next: ({ event }) => event.output.next }),
+          ],
+        },
+        onError: { target: 'failed' },
+      },
+    },
+    failed: {
+      on: { 'news.retry': { target: 'loading' } },
+    },
+    ready: {
+      on: { 'news.loadMore': { guard: 'hasMore', target: 'loadingMore' } },
+    },
+    loadingMore: {
+      tags: ['busy'],
+      invoke: {
+        src: 'listNews',
+        input: ({ context }) => ({ cursor: context.next }),
+        onDone: {
+          target: 'ready',
+          actions: [
+            {
+              type: 'storePage',
+              params: ({ event }) => ({ items: event.output.items, append: true }),
+            },
+            assign({ next: ({ event }) => event.output.next }),
+          ],
+        },
+        onError: { target: 'loadMoreFailed' },
+      },
+    },
+    loadMoreFailed: {
+      on: { 'news.retry': { target: 'loadingMore' }, 'news.loadMore': { target: 'loadingMore' } },
+    },
+  },
+})

@@ -1,0 +1,103 @@
+import { useMachine, useSelector } from '@xstate/react'
+import { useEffect, useRef } from 'react'
+import Masonry from 'react-masonry-css'
+import { Link } from 'react-router-dom'
+import { useAppServices, useProvidedMachine } from '@/ui/app/app-context'
+import { provideNewsList } from '@/ui/features/news-list/news-list.provide'
+import { usePageTitle } from '@/ui/shared/use-page-title'
+import { NewsCard } from '@/ui/features/news-list/news-card'
+
+// 3 columns on wide screens, 2 on tablets, 1 on phones (docs/spec-deviations.md, decision 8).
+const COLUMNS = { default: 3, 1024: 2, 640: 1 }
+const EAGER_CARDS = 3
+
+export function NewsListPage() {
+  usePageTitle('Latest news')
+  const { store } = useAppServices()
+  const [state, send] = useMachine(useProvidedMachine(provideNewsList))
+  const news = useSelector(store, (snapshot) => snapshot.context.news)
+  const hasMore = state.context.next !== undefined
+  const loadingMore = state.matches('loadingMore')
+  const sentinel = useLoadMoreOnScroll(hasMore && state.matches('ready'), () =>
+    send({ type: 'news.loadMore' }),
+  )
+
+  return (
+    <section
+      className="news-list"
+      aria-labelledby="news-list-heading"
+      aria-busy={state.hasTag('busy')}
+    >
+      <h1 id="news-list-heading" className="visually-hidden">
+        Latest news
+      </h1>
+      {state.matches('failed') && (
+        <div className="inline-error" role="alert">
+          <p>The news could not be loaded.</p>
+          <button type="button" className="button" onClick={() => send({ type: 'news.retry' })}>
+            Retry
+          </button>
+        </div>
+      )}
+      {state.matches('ready') && news.length === 0 && (
+        <div className="empty-state">
+          <p>There are no news posts yet.</p>
+          <Link className="button" to="/news/new">
+            Write the first one
+          </Link>
+        </div>
+      )}
+      {news.length > 0 && (
+        <Masonry breakpointCols={COLUMNS} className="news-grid" columnClassName="news-grid-column">
+          {news.map((item, index) => (
+            <NewsCard key={item._id} item={item} eager={index < EAGER_CARDS} />
+          ))}
+        </Masonry>
+      )}
+      <div ref={sentinel} aria-hidden="true" />
+      {state.matches('loadMoreFailed') && (
+        <p className="inline-error" role="alert">
+          More news could not be loaded.
+        </p>
+      )}
+      {(hasMore || loadingMore) && news.length > 0 && (
+        <div className="load-more">
+          <button
+            type="button"
+            className="button"
+            onClick={() => send({ type: 'news.loadMore' })}
+            disabled={loadingMore}
+            aria-busy={loadingMore}
+          >
+            {loadingMore ? 'Loading…' : 'Load more'}
+          </button>
+        </div>
+      )}
+      <p className="visually-hidden" role="status">
+        {state.matches('loading') || loadingMore ? 'Loading news…' : ''}
+      </p>
+    </section>
+  )
+}
+
+/** Calls `onVisible` when the returned element scrolls into view, while `active`. */
+function useLoadMoreOnScroll(active: boolean, onVisible: () => void) {
+  const ref = useRef<HTMLDivElement>(null)
+  const callback = useRef(onVisible)
+  useEffect(() => {
+    callback.current = onVisible
+  })
+  useEffect(() => {
+    const element = ref.current
+    if (!active || element === null || typeof IntersectionObserver === 'undefined') return
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) callback.current()
+      },
+      { rootMargin: '400px 0px' },
+    )
+    observer.observe(element)
+    return () => observer.disconnect()
+  }, [active])
+  return ref
+}

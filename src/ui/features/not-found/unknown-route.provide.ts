@@ -1,0 +1,5 @@
+import type { AppServices } from '@/ui/app/app-services'
+import { unknownRouteMachine } from '@/ui/features/not-found/unknown-route.machine'
+
+export const provideUnknownRoute = ({ edge }: AppServices) =>
+  unknownRouteMachine.provide({ actions: edge })
