@@ -1,0 +1,64 @@
+import { DomainErrorException, unavailable } from '@/domain/domain-error'
+
+export interface HttpOptions {
+  /** Where the API lives: an origin, optionally with a path prefix; '' means this page's origin. */
+  readonly baseUrl?: string
+  readonly fetch?: typeof fetch
+  /** How long a call may take, reading the body included, before it counts as failed. */
+  readonly timeoutMs?: number
+}
+
+export const DEFAULT_TIMEOUT_MS = 15_000
+
+export interface JsonRequest {
+  readonly method?: 'GET' | 'POST' | 'PATCH' | 'DELETE'
+  readonly json?: unknown
+}
+
+/** Sends JSON requests to the API with a timeout; it leaves the meaning of answers to callers. */
+export class JsonHttpClient {
+  private readonly base: string
+  private readonly fetch: typeof fetch
+  private readonly timeoutMs: number
+
+  constructor({
+    baseUrl = '',
+    fetch = globalThis.fetch.bind(globalThis),
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+  }: HttpOptions = {}) {
+    this.base = baseUrl.replace(/\/+$/, '')
+    this.fetch = fetch
+    this.timeoutMs = timeoutMs
+  }
+
+  /** An absolute URL for an API path; a same-origin base needs a page to resolve against. */
+  url(path: string): URL {
+    return new URL(this.base + path, globalThis.location?.href)
+  }
+
+  send(url: URL, { method = 'GET', json }: JsonRequest = {}): Promise<Response> {
+    const headers: Record<string, string> = { Accept: 'application/json' }
+    if (json !== undefined) headers['Content-Type'] = 'application/json'
+    return this.fetch(url, {
+      method,
+      headers,
+      body: json === undefined ? undefined : JSON.stringify(json),
+      // The same signal also bounds reading the body, so a stalled stream times out too.
+      signal: AbortSignal.timeout(this.timeoutMs),
+    })
+  }
+}
+
+/** Runs a call so that it rejects only with DomainErrorException; anything else is Unavailable. */
+export async function withDomainErrors<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call()
+  } catch (thrown) {
+    throw thrown instanceof DomainErrorException ? thrown : new DomainErrorException(unavailable())
+  }
+}
+
+/** Drops a body we will not read, so that the connection goes back to the pool. */
+export function discardBody(response: Response): void {
+  response.body?.cancel().catch(() => undefined)
+}

@@ -1,0 +1,348 @@
+import { createActor, fromPromise, waitFor } from 'xstate'
+import type { ContactMessage } from '@/domain/contact-message.entity'
+import type { DomainError } from '@/domain/domain-error'
+import type { NewsDraft, NewsItem } from '@/domain/news-item.entity'
+import type { NewsPage, NewsPageQuery } from '@/domain/ports/news-repository.port'
+import { articleMachine } from '@/ui/features/article/article.machine'
+import { contactFormMachine } from '@/ui/features/contact/contact-form.machine'
+import { newsFormMachine } from '@/ui/features/news-form/news-form.machine'
+import { newsListMachine } from '@/ui/features/news-list/news-list.machine'
+import { unknownRouteMachine } from '@/ui/features/not-found/unknown-route.machine'
+
+const item: NewsItem = {
+  _id: 'a',
+  title: 'Harbour reopens',
+  body: 'Boats are back.',
+  author: 'Ada',
+  createdAt: '2026-01-01T12:00:00.000Z',
+}
+const draft: NewsDraft = { title: 'Harbour reopens', body: 'Boats are back.', author: 'Ada' }
+const unavailable: DomainError = { code: 'Unavailable' }
+const notFound: DomainError = { code: 'NotFound' }
+
+/** A promise actor answering from a script of outcomes, one per call. */
+function scripted<Output, Input>(outcomes: (Output | { error: DomainError })[]) {
+  const calls: Input[] = []
+  const logic = fromPromise<Output, Input>(async ({ input }) => {
+    calls.push(input)
+    if (outcomes.length === 0) throw new Error('no outcome scripted')
+    const outcome = outcomes.shift()
+    if (typeof outcome === 'object' && outcome !== null && 'error' in outcome) throw outcome.error
+    return outcome as Output
+  })
+  return { logic, calls }
+}
+
+function recorder() {
+  const effects: unknown[] = []
+  return {
+    effects,
+    actions: {
+      showToast: (_: unknown, params: unknown) => void effects.push(['toast', params]),
+      navigate: (_: unknown, params: { to: string }) => void effects.push(['navigate', params.to]),
+    },
+  }
+}
+
+describe('news list machine', () => {
+  it('loads the first page once, then the next page on request, until none remain', async () => {
+    const pages: NewsPage[] = [
+      { items: [item], next: 'cursor-1' },
+      { items: [{ ...item, _id: 'b' }] },
+    ]
+    const listNews = scripted<NewsPage, NewsPageQuery>([...pages])
+    const stored: unknown[] = []
+    const actor = createActor(
+      newsListMachine.provide({
+        actors: { listNews: listNews.logic },
+        actions: { storePage: (_, page) => void stored.push(page) },
+      }),
+    ).start()
+    await waitFor(actor, (s) => s.matches('ready'))
+    actor.send({ type: 'news.loadMore' })
+    await waitFor(actor, (s) => s.matches('ready') && s.context.next === undefined)
+    actor.send({ type: 'news.loadMore' })
+
+    expect(listNews.calls).toEqual([{}, { cursor: 'cursor-1' }])
+    expect(stored).toEqual([
+      { items: pages[0]?.items, append: false },
+      { items: pages[1]?.items, append: true },
+    ])
+    expect(actor.getSnapshot().value).toBe('ready')
+  })
+
+  it('shows a failure and loads again on retry', async () => {
+    const listNews = scripted<NewsPage, NewsPageQuery>([{ error: unavailable }, { items: [] }])
+    const actor = createActor(
+      newsListMachine.provide({ actors: { listNews: listNews.logic } }),
+    ).start()
+    await waitFor(actor, (s) => s.matches('failed'))
+    actor.send({ type: 'news.retry' })
+    await waitFor(actor, (s) => s.matches('ready'))
+    expect(listNews.calls).toHaveLength(2)
+  })
+
+  it('keeps the list when a later page fails, and retries that page', async () => {
+    const listNews = scripted<NewsPage, NewsPageQuery>([
+      { items: [item], next: 'c1' },
+      { error: unavailable },
+      { items: [] },
+    ])
+    const actor = createActor(
+      newsListMachine.provide({ actors: { listNews: listNews.logic } }),
+    ).start()
+    await waitFor(actor, (s) => s.matches('ready'))
+    actor.send({ type: 'news.loadMore' })
+    await waitFor(actor, (s) => s.matches('loadMoreFailed'))
+    actor.send({ type: 'news.retry' })
+    await waitFor(actor, (s) => s.matches('ready') && s.context.next === undefined)
+    expect(listNews.calls).toEqual([{}, { cursor: 'c1' }, { cursor: 'c1' }])
+  })
+})
+
+describe('article machine', () => {
+  it('stores the loaded item, deletes it, says so and goes home', async () => {
+    const getNewsItem = scripted<NewsItem, string>([item])
+    const deleteNews = scripted<void, string>([undefined])
+    const { effects, actions } = recorder()
+    const forgotten: string[] = []
+    const stored: NewsItem[] = []
+    const actor = createActor(
+      articleMachine.provide({
+        actors: { getNewsItem: getNewsItem.logic, deleteNews: deleteNews.logic },
+        actions: {
+          ...actions,
+          storeItem: (_, loaded) => void stored.push(loaded),
+          forgetItem: (_, id) => void forgotten.push(id),
+        },
+      }),
+      { input: { id: 'a' } },
+    ).start()
+    await waitFor(actor, (s) => s.matches('viewing'))
+    expect(stored).toEqual([item])
+    actor.send({ type: 'article.delete' })
+    await waitFor(actor, (s) => s.status === 'done')
+    expect(deleteNews.calls).toEqual(['a'])
+    expect(forgotten).toEqual(['a'])
+    expect(effects).toEqual([
+      ['toast', { kind: 'success', message: 'successfully deleted news post' }],
+      ['navigate', '/'],
+    ])
+  })
+
+  it('stays on the article with an error toast when deleting fails', async () => {
+    const { effects, actions } = recorder()
+    const actor = createActor(
+      articleMachine.provide({
+        actors: {
+          getNewsItem: scripted<NewsItem, string>([item]).logic,
+          deleteNews: scripted<void, string>([{ error: unavailable }]).logic,
+        },
+        actions,
+      }),
+      { input: { id: 'a' } },
+    ).start()
+    await waitFor(actor, (s) => s.matches('viewing'))
+    actor.send({ type: 'article.delete' })
+    await waitFor(actor, (s) => s.matches('viewing') && effects.length > 0)
+    expect(effects).toEqual([
+      [
+        'toast',
+        { kind: 'error', message: 'something went wrong while deleting the post, try again later' },
+      ],
+    ])
+  })
+
+  it('leaves for home with the not-available toast for an unknown id', async () => {
+    const { effects, actions } = recorder()
+    const actor = createActor(
+      articleMachine.provide({
+        actors: { getNewsItem: scripted<NewsItem, string>([{ error: notFound }]).logic },
+        actions,
+      }),
+      { input: { id: 'missing' } },
+    ).start()
+    await waitFor(actor, (s) => s.status === 'done')
+    expect(effects).toEqual([
+      ['toast', { kind: 'error', message: 'sorry, this page is not available' }],
+      ['navigate', '/'],
+    ])
+  })
+
+  it('offers a retry when the article cannot be loaded', async () => {
+    const getNewsItem = scripted<NewsItem, string>([{ error: unavailable }, item])
+    const actor = createActor(
+      articleMachine.provide({ actors: { getNewsItem: getNewsItem.logic } }),
+      {
+        input: { id: 'a' },
+      },
+    ).start()
+    await waitFor(actor, (s) => s.matches('failed'))
+    actor.send({ type: 'article.retry' })
+    await waitFor(actor, (s) => s.matches('viewing'))
+  })
+})
+
+describe('news form machine', () => {
+  it('creates a valid post, says so, resets the form and goes home', async () => {
+    const createNews = scripted<NewsItem, NewsDraft>([item])
+    const { effects, actions } = recorder()
+    let resets = 0
+    const actor = createActor(
+      newsFormMachine.provide({
+        actors: { createNews: createNews.logic },
+        actions: { ...actions, resetForm: () => void (resets += 1) },
+      }),
+      { input: {} },
+    ).start()
+    expect(actor.getSnapshot().value).toBe('editing')
+    actor.send({ type: 'form.submit', values: draft })
+    await waitFor(actor, (s) => s.status === 'done')
+    expect(createNews.calls).toEqual([draft])
+    expect(resets).toBe(1)
+    expect(effects).toEqual([
+      ['toast', { kind: 'success', message: 'successfully added news post' }],
+      ['navigate', '/'],
+    ])
+  })
+
+  it('refuses invalid values without calling the server', () => {
+    const createNews = scripted<NewsItem, NewsDraft>([])
+    const actor = createActor(
+      newsFormMachine.provide({ actors: { createNews: createNews.logic } }),
+      {
+        input: {},
+      },
+    ).start()
+    actor.send({ type: 'form.submit', values: { title: ' ', body: 'x', author: 'y' } })
+    expect(actor.getSnapshot().value).toBe('editing')
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({ title: 'Sorry, title is required' })
+    expect(createNews.calls).toEqual([])
+  })
+
+  it('stays on the form with the server’s field messages and an error toast when creating fails', async () => {
+    const refused: DomainError = {
+      code: 'ValidationFailed',
+      fields: { title: 'Sorry, title is required' },
+    }
+    const { effects, actions } = recorder()
+    let resets = 0
+    const actor = createActor(
+      newsFormMachine.provide({
+        actors: { createNews: scripted<NewsItem, NewsDraft>([{ error: refused }]).logic },
+        actions: { ...actions, resetForm: () => void (resets += 1) },
+      }),
+      { input: {} },
+    ).start()
+    actor.send({ type: 'form.submit', values: draft })
+    await waitFor(actor, (s) => s.matches('editing') && effects.length > 0)
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({ title: 'Sorry, title is required' })
+    expect(resets).toBe(0)
+    expect(effects).toEqual([
+      [
+        'toast',
+        {
+          kind: 'error',
+          message: 'something went wrong while creating the news post, try again later',
+        },
+      ],
+    ])
+  })
+
+  it('loads the post to edit, then hands the edit to the store and goes to the article at once', async () => {
+    const { effects, actions } = recorder()
+    const edits: unknown[] = []
+    const actor = createActor(
+      newsFormMachine.provide({
+        actors: { getNewsItem: scripted<NewsItem, string>([item]).logic },
+        actions: { ...actions, requestEdit: (_, params) => void edits.push(params) },
+      }),
+      { input: { id: 'a' } },
+    ).start()
+    expect(actor.getSnapshot().value).toBe('loading')
+    await waitFor(actor, (s) => s.matches('editing'))
+    actor.send({ type: 'form.submit', values: { ...draft, title: 'Changed' } })
+    expect(actor.getSnapshot().status).toBe('done')
+    expect(edits).toEqual([{ id: 'a', changes: { ...draft, title: 'Changed' } }])
+    expect(effects).toEqual([['navigate', '/news/a']])
+  })
+
+  it('leaves for home when the post to edit does not exist', async () => {
+    const { effects, actions } = recorder()
+    const actor = createActor(
+      newsFormMachine.provide({
+        actors: { getNewsItem: scripted<NewsItem, string>([{ error: notFound }]).logic },
+        actions,
+      }),
+      { input: { id: 'missing' } },
+    ).start()
+    await waitFor(actor, (s) => s.status === 'done')
+    expect(effects).toEqual([
+      ['toast', { kind: 'error', message: 'sorry, this page is not available' }],
+      ['navigate', '/'],
+    ])
+  })
+})
+
+describe('contact form machine', () => {
+  const message: ContactMessage = { name: 'Ada', email: 'ada@example.com', message: 'Hello' }
+
+  it('sends a valid message, says so and resets the form', async () => {
+    const send = scripted<void, ContactMessage>([undefined])
+    const { effects, actions } = recorder()
+    let resets = 0
+    const actor = createActor(
+      contactFormMachine.provide({
+        actors: { sendContactMessage: send.logic },
+        actions: { ...actions, resetForm: () => void (resets += 1) },
+      }),
+    ).start()
+    actor.send({ type: 'contact.submit', values: message })
+    await waitFor(actor, (s) => s.matches('editing') && effects.length > 0)
+    expect(send.calls).toEqual([message])
+    expect(resets).toBe(1)
+    expect(effects).toEqual([
+      ['toast', { kind: 'success', message: 'successfully sent the email' }],
+    ])
+  })
+
+  it('sends nothing while the message is invalid', () => {
+    const send = scripted<void, ContactMessage>([])
+    const actor = createActor(
+      contactFormMachine.provide({ actors: { sendContactMessage: send.logic } }),
+    ).start()
+    actor.send({ type: 'contact.submit', values: { ...message, email: 'nope' } })
+    expect(send.calls).toEqual([])
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({ email: 'Invalid email address' })
+  })
+
+  it('keeps the form and shows an error toast when sending fails', async () => {
+    const { effects, actions } = recorder()
+    let resets = 0
+    const actor = createActor(
+      contactFormMachine.provide({
+        actors: {
+          sendContactMessage: scripted<void, ContactMessage>([{ error: unavailable }]).logic,
+        },
+        actions: { ...actions, resetForm: () => void (resets += 1) },
+      }),
+    ).start()
+    actor.send({ type: 'contact.submit', values: message })
+    await waitFor(actor, (s) => s.matches('editing') && effects.length > 0)
+    expect(resets).toBe(0)
+    expect(effects).toEqual([
+      ['toast', { kind: 'error', message: 'something went wrong, please try again later' }],
+    ])
+  })
+})
+
+describe('unknown route machine', () => {
+  it('shows the not-available toast and goes home', () => {
+    const { effects, actions } = recorder()
+    createActor(unknownRouteMachine.provide({ actions })).start()
+    expect(effects).toEqual([
+      ['toast', { kind: 'error', message: 'sorry, this page is not available' }],
+      ['navigate', '/'],
+    ])
+  })
+})
