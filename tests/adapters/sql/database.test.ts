@@ -1,0 +1,105 @@
+import { existsSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { sql } from 'kysely'
+import {
+  DEFAULT_DATABASE_URL,
+  describeDatabaseUrl,
+  openDatabase,
+  parseDatabaseUrl,
+} from '@/adapters/sql/database'
+
+describe('DATABASE_URL', () => {
+  it.each([
+    [DEFAULT_DATABASE_URL, { engine: 'sqlite', path: './data/newswire.db' }],
+    ['sqlite::memory:', { engine: 'sqlite', path: ':memory:' }],
+    ['sqlite:/var/lib/newswire/news.db', { engine: 'sqlite', path: '/var/lib/newswire/news.db' }],
+    [
+      'postgres://news:secret@db:5432/newswire',
+      { engine: 'postgres', connectionString: 'postgres://news:secret@db:5432/newswire' },
+    ],
+    [
+      'postgresql://db/newswire?sslmode=require',
+      { engine: 'postgres', connectionString: 'postgresql://db/newswire?sslmode=require' },
+    ],
+  ])('reads %s', (url, target) => {
+    expect(parseDatabaseUrl(url)).toEqual(target)
+  })
+
+  it.each(['', 'sqlite:', 'mysql://root:hunter2@db/news', './data/newswire.db', 'postgres:db'])(
+    'refuses %j, naming the accepted forms but not the value',
+    (url) => {
+      expect(() => parseDatabaseUrl(url)).toThrow(/sqlite:PATH.*postgres:\/\//)
+      expect(() => parseDatabaseUrl(url)).not.toThrow(/hunter2/)
+    },
+  )
+
+  it('hides a PostgreSQL password when it describes the URL for a log', () => {
+    expect(describeDatabaseUrl('postgres://news:s3cret@db:5432/newswire')).toBe(
+      'postgres://news:***@db:5432/newswire',
+    )
+    expect(describeDatabaseUrl('sqlite:./data/newswire.db')).toBe('sqlite:./data/newswire.db')
+  })
+})
+
+describe('openDatabase on SQLite', () => {
+  let folder = ''
+
+  beforeEach(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'newswire-db-'))
+  })
+
+  afterEach(async () => {
+    await rm(folder, { recursive: true, force: true })
+  })
+
+  it('creates the folder and the file, in WAL mode with durable (FULL) commits', async () => {
+    const path = join(folder, 'nested', 'deeper', 'newswire.db')
+    const database = await openDatabase(`sqlite:${path}`)
+    try {
+      expect(database.engine).toBe('sqlite')
+      expect(existsSync(path)).toBe(true)
+      const journal = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(database.db)
+      expect(journal.rows[0]?.journal_mode).toBe('wal')
+      const synchronous = await sql<{ synchronous: number }>`pragma synchronous`.execute(
+        database.db,
+      )
+      expect(synchronous.rows[0]?.synchronous).toBe(2) // 2 is FULL
+    } finally {
+      await database.close()
+    }
+  })
+
+  it('creates the tables and the list index, and records each migration once', async () => {
+    const url = `sqlite:${join(folder, 'newswire.db')}`
+    await (await openDatabase(url)).close()
+    const database = await openDatabase(url)
+    try {
+      const tables = await database.db.introspection.getTables()
+      expect(tables.map((table) => table.name).sort()).toEqual(['news', 'outbox_message'])
+      const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(
+        database.db,
+      )
+      expect(applied.rows.map((row) => row.name)).toEqual(['0001-news', '0002-outbox'])
+    } finally {
+      await database.close()
+    }
+  })
+
+  it('rejects with a clear error when the path cannot be a database', async () => {
+    // The folder itself is not a database file.
+    await expect(openDatabase(`sqlite:${folder}`)).rejects.toThrow(
+      /could not open the sqlite database/,
+    )
+  })
+})
+
+describe('openDatabase on PostgreSQL', () => {
+  it('rejects, without the password, when the server cannot be reached', async () => {
+    // Port 1 on the loopback refuses at once.
+    const opening = openDatabase('postgres://news:hunter2@127.0.0.1:1/newswire')
+    await expect(opening).rejects.toThrow(/could not open the postgres database/)
+    await expect(opening).rejects.not.toThrow(/hunter2/)
+  })
+})
