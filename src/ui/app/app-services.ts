@@ -1,12 +1,18 @@
 import { createActor, type ActorRefFrom } from 'xstate'
 import type { UseCases } from '@/application/use-cases'
 import type { NewsItem } from '@/domain/news-item.entity'
+import type { Inspect } from '@/ui/shared/inspection'
 import { fromUseCase, type NavigateParams, type ToastParams } from '@/ui/shared/machine-effects'
 import { newsStoreMachine } from '@/ui/shared/news-store.machine'
 
 export interface AppEffects {
   readonly showToast: (params: ToastParams) => void
   readonly navigate: (to: string) => void
+}
+
+export interface AppServicesOptions {
+  /** Watches the news store (the inspector in development, a recorder in tests). */
+  readonly inspect?: Inspect
 }
 
 export type NewsStoreRef = ActorRefFrom<typeof newsStoreMachine>
@@ -25,7 +31,11 @@ export interface AppServices {
 }
 
 /** Builds the services and starts the long-lived news store. */
-export function createAppServices(useCases: UseCases, effects: AppEffects): AppServices {
+export function createAppServices(
+  useCases: UseCases,
+  effects: AppEffects,
+  { inspect }: AppServicesOptions = {},
+): AppServices {
   const edge = {
     showToast: (_: unknown, params: ToastParams) => effects.showToast(params),
     navigate: (_: unknown, params: NavigateParams) => effects.navigate(params.to),
@@ -35,6 +45,7 @@ export function createAppServices(useCases: UseCases, effects: AppEffects): AppS
       actors: { editNews: fromUseCase((input) => useCases.editNews.execute(input)) },
       actions: edge,
     }),
+    { inspect },
   )
   // The store lives as long as the app, so that it is running before any screen reports to it.
   store.start()

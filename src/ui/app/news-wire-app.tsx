@@ -5,6 +5,7 @@ import { AppServicesContext } from '@/ui/app/app-context'
 import { createAppServices, type AppEffects } from '@/ui/app/app-services'
 import { AppRoutes } from '@/ui/app/routes'
 import { showToast } from '@/ui/app/toaster'
+import { InspectContext, type Inspect } from '@/ui/shared/inspection'
 
 export interface NewsWireAppProps {
   readonly useCases: UseCases
@@ -12,19 +13,25 @@ export interface NewsWireAppProps {
   readonly initialEntries?: string[]
   /** For tests: replaces the toast effect. */
   readonly effects?: Partial<AppEffects>
+  /** Watches every machine: the inspector in development (`?inspect`), a recorder in tests. */
+  readonly inspect?: Inspect
 }
 
 interface Navigator {
   navigate: (to: string) => void
 }
 
-function createApp({ useCases, effects }: NewsWireAppProps) {
+function createApp({ useCases, effects, inspect }: NewsWireAppProps) {
   // Machines navigate through whatever the router last handed over (see RouterBridge).
   const navigator: Navigator = { navigate: () => undefined }
-  const services = createAppServices(useCases, {
-    showToast: effects?.showToast ?? showToast,
-    navigate: effects?.navigate ?? ((to) => navigator.navigate(to)),
-  })
+  const services = createAppServices(
+    useCases,
+    {
+      showToast: effects?.showToast ?? showToast,
+      navigate: effects?.navigate ?? ((to) => navigator.navigate(to)),
+    },
+    { inspect },
+  )
   return { services, navigator }
 }
 
@@ -44,8 +51,10 @@ export function NewsWireApp(props: NewsWireAppProps) {
 
   const content = (
     <AppServicesContext value={services}>
-      <RouterBridge navigator={navigator} />
-      <AppRoutes />
+      <InspectContext value={props.inspect}>
+        <RouterBridge navigator={navigator} />
+        <AppRoutes />
+      </InspectContext>
     </AppServicesContext>
   )
   return props.initialEntries ? (

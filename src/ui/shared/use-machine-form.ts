@@ -1,8 +1,8 @@
-import { useMachine } from '@xstate/react'
 import { useFormik, type FormikValues } from 'formik'
 import { useEffect, useRef, useState } from 'react'
 import type { AnyStateMachine, EventFromLogic, InputFrom, SnapshotFrom } from 'xstate'
 import type { FieldErrors } from '@/domain/rules/field-rule'
+import { useInspectedMachine } from '@/ui/shared/inspection'
 
 interface FormMachineContext {
   readonly fieldErrors: FieldErrors<string>
@@ -31,7 +31,7 @@ export function useMachineForm<Machine extends AnyStateMachine, Values extends F
   const [machine] = useState(() =>
     options.machine.provide({ actions: { resetForm: () => reset.current() } }),
   )
-  const [state, send] = useMachine(machine, { input: options.input })
+  const [state, send] = useInspectedMachine(machine, { input: options.input })
   const formik = useFormik<Values>({
     initialValues: options.initialValues,
     validationSchema: options.validationSchema,

@@ -1,8 +1,9 @@
-import { useMachine, useSelector } from '@xstate/react'
+import { useSelector } from '@xstate/react'
 import dayjs from 'dayjs'
 import { Link, useParams } from 'react-router-dom'
 import { useAppServices, useProvidedMachine } from '@/ui/app/app-context'
 import { provideArticle } from '@/ui/features/article/article.provide'
+import { useInspectedMachine } from '@/ui/shared/inspection'
 import { usePageTitle } from '@/ui/shared/use-page-title'
 import { articleImage } from '@/ui/shared/images'
 import { RemoteImage } from '@/ui/shared/remote-image'
@@ -14,7 +15,7 @@ export function ArticlePage() {
 
 function ArticleScreen({ id }: { readonly id: string }) {
   const { store } = useAppServices()
-  const [state, send] = useMachine(useProvidedMachine(provideArticle), { input: { id } })
+  const [state, send] = useInspectedMachine(useProvidedMachine(provideArticle), { input: { id } })
   // The store may already hold the item (after an edit, with the new values); show it at once.
   const item = useSelector(store, ({ context }) =>
     context.newsItem?._id === id ? context.newsItem : null,

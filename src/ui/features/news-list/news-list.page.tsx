@@ -1,9 +1,10 @@
-import { useMachine, useSelector } from '@xstate/react'
+import { useSelector } from '@xstate/react'
 import { useEffect, useRef } from 'react'
 import Masonry from 'react-masonry-css'
 import { Link } from 'react-router-dom'
 import { useAppServices, useProvidedMachine } from '@/ui/app/app-context'
 import { provideNewsList } from '@/ui/features/news-list/news-list.provide'
+import { useInspectedMachine } from '@/ui/shared/inspection'
 import { usePageTitle } from '@/ui/shared/use-page-title'
 import { NewsCard } from '@/ui/features/news-list/news-card'
 
@@ -14,7 +15,7 @@ const EAGER_CARDS = 3
 export function NewsListPage() {
   usePageTitle('Latest news')
   const { store } = useAppServices()
-  const [state, send] = useMachine(useProvidedMachine(provideNewsList))
+  const [state, send] = useInspectedMachine(useProvidedMachine(provideNewsList))
   const news = useSelector(store, (snapshot) => snapshot.context.news)
   const hasMore = state.context.next !== undefined
   const loadingMore = state.matches('loadingMore')

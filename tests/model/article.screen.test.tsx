@@ -1,0 +1,82 @@
+// @vitest-environment jsdom
+import { screen } from '@testing-library/react'
+import { articleMachine } from '@/ui/features/article/article.machine'
+import { NOTICES } from '@/ui/shared/notices'
+import { CoverageRecorder, describePath, formatCoverage, type ModelPath } from './model-harness'
+import { articleModel, HARBOUR } from './models'
+import { runScreenPath, screenPaths, seeLocation, seeToast, type ScreenDriver } from './screen-rig'
+
+const model = articleModel(HARBOUR._id)
+const coverage = new CoverageRecorder(articleMachine)
+const paths = screenPaths(model, () => true)
+
+/** A path where the post turns out not to exist opens the address of a post nobody wrote. */
+function missing(path: ModelPath): boolean {
+  return path.steps.some(
+    (step) => (step.event as { error?: { code?: string } }).error?.code === 'NotFound',
+  )
+}
+
+const driver: ScreenDriver = {
+  open: (path) => ({
+    url: `/news/${missing(path) ? 'news-nobody-wrote' : HARBOUR._id}`,
+    seed: [HARBOUR],
+  }),
+  act: {
+    'article.retry': async ({ screen: { user } }) => {
+      await user.click(screen.getByRole('button', { name: 'Retry' }))
+    },
+    'article.delete': async ({ screen: { user } }) => {
+      await user.click(screen.getByRole('button', { name: 'Delete' }))
+    },
+  },
+  see: {
+    loading: async () => {
+      expect(screen.getByRole('status')).toHaveTextContent('Loading the article…')
+      expect(screen.queryByRole('heading', { level: 1 })).not.toBeInTheDocument()
+    },
+    failed: async () => {
+      expect(screen.getByRole('alert')).toHaveTextContent('The article could not be loaded.')
+    },
+    viewing: async ({ event }) => {
+      expect(
+        await screen.findByRole('heading', { level: 1, name: HARBOUR.title }),
+      ).toBeInTheDocument()
+      expect(screen.getByText(`Created By: ${HARBOUR.author} | 2025/03/03`)).toBeInTheDocument()
+      expect(screen.getByText(HARBOUR.body)).toBeInTheDocument()
+      expect(screen.getByRole('link', { name: 'Edit' })).toHaveAttribute(
+        'href',
+        `/news/${HARBOUR._id}/edit`,
+      )
+      expect(screen.getByRole('button', { name: 'Delete' })).toBeEnabled()
+      if (event.type.startsWith('xstate.error.')) await seeToast(NOTICES.deleteFailed)
+    },
+    deleting: async () => {
+      expect(screen.getByRole('button', { name: 'Delete' })).toBeDisabled()
+    },
+    deleted: async () => {
+      await seeToast(NOTICES.deleted)
+      await seeLocation('/')
+    },
+    notAvailable: async () => {
+      await seeToast(NOTICES.notAvailable)
+      await seeLocation('/')
+    },
+  },
+}
+
+describe('article screen, driven by the model', () => {
+  it.each(paths.map((path) => [describePath(model, path), path] as const))(
+    '%s',
+    async (_, path) => {
+      await runScreenPath(model, path, driver, coverage)
+    },
+  )
+
+  it('reaches every state and transition through the screen', () => {
+    const report = coverage.report()
+    console.info(`through the screen: ${formatCoverage(articleMachine, report)}`)
+    expect(report.states.missed).toEqual([])
+    expect(report.transitions.missed).toEqual([])
+  })
+})

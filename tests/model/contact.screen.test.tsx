@@ -1,0 +1,75 @@
+// @vitest-environment jsdom
+import { screen } from '@testing-library/react'
+import type { ContactMessage } from '@/domain/contact-message.entity'
+import { CONTACT_RULES } from '@/domain/rules/contact-message.rules'
+import { checkFields } from '@/domain/rules/field-rule'
+import { contactFormMachine } from '@/ui/features/contact/contact-form.machine'
+import { NOTICES } from '@/ui/shared/notices'
+import { CoverageRecorder, describePath, formatCoverage, payload } from './model-harness'
+import { contactFormModel, EMPTY_MESSAGE, VALID_MESSAGE } from './models'
+import { retype, runScreenPath, screenPaths, seeToast, type ScreenDriver } from './screen-rig'
+
+const coverage = new CoverageRecorder(contactFormMachine)
+const paths = screenPaths(contactFormModel, () => true)
+const FIELDS = { name: 'Name', email: 'Email Address', message: 'Your Message' } as const
+/** As for the news form: the browser refuses an invalid message before the machine sees it. */
+const REFUSED_IN_THE_BROWSER = ['contactForm.editing on contact.submit #2']
+
+function seeValues(values: ContactMessage) {
+  for (const [field, label] of Object.entries(FIELDS)) {
+    expect(screen.getByLabelText(label)).toHaveValue(values[field as keyof ContactMessage])
+  }
+}
+
+const driver: ScreenDriver = {
+  open: () => ({ url: '/contact', seed: [] }),
+  act: {
+    'contact.submit': async ({ event, screen: { user } }) => {
+      const values = payload<ContactMessage>(event, 'values')
+      for (const [field, label] of Object.entries(FIELDS)) {
+        await retype(user, label, values[field as keyof ContactMessage])
+      }
+      await user.click(screen.getByRole('button', { name: 'Submit' }))
+    },
+  },
+  see: {
+    editing: async ({ event, screen: { app } }) => {
+      expect(screen.getByRole('button', { name: 'Submit' })).toBeEnabled()
+      if (event.type === 'contact.submit') {
+        const values = payload<ContactMessage>(event, 'values')
+        for (const message of Object.values(checkFields(CONTACT_RULES, values))) {
+          expect(await screen.findByText(message)).toBeInTheDocument()
+        }
+      } else if (event.type.startsWith('xstate.done.')) {
+        await seeToast(NOTICES.contactSent)
+        expect(app.mailer.sent).toEqual([VALID_MESSAGE])
+        seeValues(EMPTY_MESSAGE)
+      } else if (event.type.startsWith('xstate.error.')) {
+        await seeToast(NOTICES.tryAgainLater)
+        expect(app.mailer.sent).toEqual([])
+        seeValues(VALID_MESSAGE)
+      } else {
+        seeValues(EMPTY_MESSAGE)
+      }
+    },
+    sending: async () => {
+      expect(screen.getByRole('button', { name: 'Submit' })).toBeDisabled()
+    },
+  },
+}
+
+describe('contact screen, driven by the model', () => {
+  it.each(paths.map((path) => [describePath(contactFormModel, path), path] as const))(
+    '%s',
+    async (_, path) => {
+      await runScreenPath(contactFormModel, path, driver, coverage)
+    },
+  )
+
+  it('reaches every state, and every transition a valid form can take, through the screen', () => {
+    const report = coverage.report()
+    console.info(`through the screen: ${formatCoverage(contactFormMachine, report)}`)
+    expect(report.states.missed).toEqual([])
+    expect(report.transitions.missed).toEqual(REFUSED_IN_THE_BROWSER)
+  })
+})

@@ -1,0 +1,128 @@
+/**
+ * Runs a model path against a machine as the app provides it (its `*.provide.ts`, the app's
+ * services and news store), with the use cases on scripted in-memory ports.
+ */
+import type { AnyActorRef, AnyEventObject, AnyMachineSnapshot } from 'xstate'
+import { createAppServices, type AppServices } from '@/ui/app/app-services'
+import type { ToastParams } from '@/ui/shared/machine-effects'
+import type { CoverageRecorder } from './model-harness'
+import {
+  eventName,
+  outcomeOf,
+  settle,
+  stateName,
+  type Model,
+  type ModelPath,
+} from './model-harness'
+import { OPERATION_OF, ScriptedPorts, scriptedUseCases } from './scripted-ports'
+
+export interface Effects {
+  readonly toasts: ToastParams[]
+  readonly navigations: string[]
+  /** How often a form was told to reset. */
+  resets: number
+}
+
+export interface Rig {
+  readonly ports: ScriptedPorts
+  readonly services: AppServices
+  readonly effects: Effects
+  readonly coverage: CoverageRecorder
+}
+
+export interface StepContext {
+  /** The event of this step; for the first, `xstate.init`. */
+  readonly event: AnyEventObject
+  readonly snapshot: AnyMachineSnapshot
+  /** The snapshot before this step; for the first, the same. */
+  readonly previous: AnyMachineSnapshot
+  /** What the effects did during this step only. */
+  readonly effects: Effects
+  readonly rig: Rig
+}
+
+/** Spec checks for the snapshots in a state, by the state's name: `loading`, `editing`. */
+export type StateChecks = Readonly<Record<string, (step: StepContext) => void>>
+
+/** Starts the actor under test; for the news store, the one the services already run. */
+export type Start = (rig: Rig) => AnyActorRef
+
+function effectsSince(effects: Effects, before: Effects): Effects {
+  return {
+    toasts: effects.toasts.slice(before.toasts.length),
+    navigations: effects.navigations.slice(before.navigations.length),
+    resets: effects.resets - before.resets,
+  }
+}
+
+function copy(effects: Effects): Effects {
+  return {
+    toasts: [...effects.toasts],
+    navigations: [...effects.navigations],
+    resets: effects.resets,
+  }
+}
+
+export function createRig(coverage: CoverageRecorder): Rig {
+  const ports = new ScriptedPorts()
+  const effects: Effects = { toasts: [], navigations: [], resets: 0 }
+  const services = createAppServices(
+    scriptedUseCases(ports),
+    {
+      showToast: (params) => effects.toasts.push(params),
+      navigate: (to) => effects.navigations.push(to),
+    },
+    // The store reports to the recorder too, which counts only the machine under test.
+    { inspect: coverage.inspect },
+  )
+  return { ports, services, effects, coverage }
+}
+
+/**
+ * Takes each step of the path: sends the visitor's events, answers the use cases as the path
+ * says, and after each step expects the running machine in the state and with the context
+ * the model reached, then runs the spec checks for that state.
+ */
+export async function runPath(
+  model: Model,
+  path: ModelPath,
+  coverage: CoverageRecorder,
+  start: Start,
+  checks: StateChecks = {},
+): Promise<void> {
+  const rig = createRig(coverage)
+  let before = copy(rig.effects)
+  const actor = start(rig)
+  let previous = actor.getSnapshot() as AnyMachineSnapshot
+  try {
+    for (const [index, step] of path.steps.entries()) {
+      const label = `step ${index}, ${eventName(model, step.event)}`
+      if (index > 0) {
+        const outcome = outcomeOf(model.machine, step.event)
+        if (outcome === undefined) {
+          actor.send(step.event)
+        } else {
+          const operation = OPERATION_OF[outcome.src]
+          if (operation === undefined) throw new Error(`no port behind ${outcome.src}`)
+          rig.ports.answer(operation, outcome)
+        }
+      }
+      await settle()
+      const snapshot = actor.getSnapshot() as AnyMachineSnapshot
+      expect(snapshot.value, label).toEqual(step.state.value)
+      expect(snapshot.context, label).toEqual(step.state.context)
+      checks[stateName(snapshot.value)]?.({
+        event: step.event,
+        snapshot,
+        previous,
+        effects: effectsSince(rig.effects, before),
+        rig,
+      })
+      before = copy(rig.effects)
+      previous = snapshot
+    }
+  } finally {
+    actor.stop()
+    rig.services.store.stop()
+  }
+}

@@ -1,0 +1,103 @@
+import { createActor } from 'xstate'
+import type { NewsDraft } from '@/domain/news-item.entity'
+import { checkFields } from '@/domain/rules/field-rule'
+import { NEWS_RULES } from '@/domain/rules/news-item.rules'
+import { newsFormMachine } from '@/ui/features/news-form/news-form.machine'
+import { provideNewsForm } from '@/ui/features/news-form/news-form.provide'
+import { fieldErrorsOf } from '@/ui/shared/machine-effects'
+import { NOTICES } from '@/ui/shared/notices'
+import { runPath, type StateChecks } from './machine-rig'
+import {
+  CoverageRecorder,
+  describePath,
+  formatCoverage,
+  transitionPaths,
+  payload,
+} from './model-harness'
+import { HARBOUR, newsFormModel, VALID_DRAFT } from './models'
+
+const coverage = new CoverageRecorder(newsFormMachine)
+const scenarios = [
+  { name: 'add form', model: newsFormModel() },
+  { name: 'edit form', model: newsFormModel(HARBOUR._id) },
+]
+
+const checks: StateChecks = {
+  loading: ({ rig }) => {
+    expect(rig.ports.pending('get').map((call) => call.input)).toEqual([HARBOUR._id])
+  },
+  failed: ({ effects }) => expect(effects.toasts).toEqual([]),
+  notAvailable: ({ effects }) => {
+    expect(effects.toasts).toEqual([{ kind: 'error', message: NOTICES.notAvailable }])
+    expect(effects.navigations).toEqual(['/'])
+  },
+  editing: ({ event, snapshot, previous, rig, effects }) => {
+    if (event.type === 'form.submit') {
+      // Refused before sending: each field says what is wrong.
+      const values = payload<NewsDraft>(event, 'values')
+      expect(snapshot.context.fieldErrors).toEqual(checkFields(NEWS_RULES, values))
+      expect(rig.ports.pending()).toEqual([])
+    } else if (event.type.startsWith('xstate.done.')) {
+      // The post to edit is loaded, and the store holds it for the form's initial values.
+      expect(rig.services.store.getSnapshot().context.newsItem).toEqual(HARBOUR)
+    } else if (event.type.startsWith('xstate.error.')) {
+      // A failed post keeps what the visitor typed and shows the server's field messages.
+      const error = payload<unknown>(event, 'error')
+      expect(effects.toasts).toEqual([{ kind: 'error', message: NOTICES.createFailed }])
+      expect(effects.resets).toBe(0)
+      expect(snapshot.context.draft).toEqual(previous.context.draft)
+      expect(snapshot.context.fieldErrors).toEqual(fieldErrorsOf(error))
+    } else {
+      expect(snapshot.context.fieldErrors).toEqual({})
+    }
+  },
+  submitting: ({ rig }) => {
+    expect(rig.ports.pending('create').map((call) => call.input)).toEqual([VALID_DRAFT])
+  },
+  created: ({ rig, effects }) => {
+    expect(rig.ports.calls.filter((call) => call.operation === 'create')).toHaveLength(1)
+    expect(effects.toasts).toEqual([{ kind: 'success', message: NOTICES.created }])
+    expect(effects.resets).toBe(1)
+    expect(effects.navigations).toEqual(['/'])
+  },
+  submitted: ({ rig, effects }) => {
+    // Editing goes to the article at once; the store shows the new values and saves them.
+    expect(effects.navigations).toEqual([`/news/${HARBOUR._id}`])
+    expect(effects.toasts).toEqual([])
+    const store = rig.services.store.getSnapshot()
+    expect(store.context.newsItem).toEqual({ ...HARBOUR, ...VALID_DRAFT })
+    expect(rig.ports.pending('update').map((call) => call.input)).toEqual([
+      { id: HARBOUR._id, changes: VALID_DRAFT },
+    ])
+  },
+}
+
+describe.each(scenarios)('news form machine, model-based: $name', ({ model }) => {
+  it.each(transitionPaths(model).map((path) => [describePath(model, path), path] as const))(
+    '%s',
+    async (_, path) => {
+      await runPath(
+        model,
+        path,
+        coverage,
+        (rig) =>
+          createActor(
+            provideNewsForm(rig.services).provide({
+              actions: { resetForm: () => void (rig.effects.resets += 1) },
+            }),
+            { input: model.input as { id?: string }, inspect: coverage.inspect },
+          ).start(),
+        checks,
+      )
+    },
+  )
+})
+
+describe('news form machine, both forms together', () => {
+  it('visits every state and takes every transition', () => {
+    const report = coverage.report()
+    console.info(formatCoverage(newsFormMachine, report))
+    expect(report.states.missed).toEqual([])
+    expect(report.transitions.missed).toEqual([])
+  })
+})

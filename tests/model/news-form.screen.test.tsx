@@ -1,0 +1,145 @@
+// @vitest-environment jsdom
+import { screen } from '@testing-library/react'
+import type { AnyEventObject } from 'xstate'
+import type { NewsDraft } from '@/domain/news-item.entity'
+import { checkFields } from '@/domain/rules/field-rule'
+import { NEWS_RULES } from '@/domain/rules/news-item.rules'
+import { newsFormMachine } from '@/ui/features/news-form/news-form.machine'
+import { NOTICES } from '@/ui/shared/notices'
+import {
+  CoverageRecorder,
+  describePath,
+  formatCoverage,
+  type ModelPath,
+  payload,
+} from './model-harness'
+import { EMPTY_DRAFT, HARBOUR, newsFormModel, SERVER_REFUSAL } from './models'
+import {
+  retype,
+  runScreenPath,
+  screenPaths,
+  seeLocation,
+  seeToast,
+  type ScreenDriver,
+  type ScreenStep,
+} from './screen-rig'
+
+const coverage = new CoverageRecorder(newsFormMachine)
+/**
+ * The form checks the same rules in the browser (Formik with the domain's yup schema) and
+ * never sends an invalid form, so the machine's own refusal is only reached by the machine
+ * tests.
+ */
+const REFUSED_IN_THE_BROWSER = ['newsForm.editing on form.submit #3']
+const FIELDS = { title: 'Title', author: 'Author Name', body: 'Body' } as const
+
+/** The in-memory adapters never refuse a valid post the way a server's 422 does. */
+const reproducible = (_: unknown, event: AnyEventObject) =>
+  payload<unknown>(event, 'error') !== SERVER_REFUSAL
+
+function missing(path: ModelPath): boolean {
+  return path.steps.some(
+    (step) => (step.event as { error?: { code?: string } }).error?.code === 'NotFound',
+  )
+}
+
+function seeValues(values: NewsDraft) {
+  for (const [field, label] of Object.entries(FIELDS)) {
+    expect(screen.getByLabelText(label)).toHaveValue(values[field as keyof NewsDraft])
+  }
+}
+
+function submitButton(step: ScreenStep) {
+  const editing = step.expected.context.id !== undefined
+  return screen.getByRole('button', { name: editing ? 'Edit news' : 'Add news' })
+}
+
+const driver = (id?: string): ScreenDriver => ({
+  open: (path) => ({
+    url: id === undefined ? '/news/new' : `/news/${missing(path) ? 'news-nobody-wrote' : id}/edit`,
+    seed: [HARBOUR],
+  }),
+  act: {
+    'form.retry': async ({ screen: { user } }) => {
+      await user.click(screen.getByRole('button', { name: 'Retry' }))
+    },
+    'form.submit': async (step) => {
+      const values = payload<NewsDraft>(step.event, 'values')
+      for (const [field, label] of Object.entries(FIELDS)) {
+        await retype(step.screen.user, label, values[field as keyof NewsDraft])
+      }
+      await step.screen.user.click(submitButton(step))
+    },
+  },
+  see: {
+    loading: async () => {
+      expect(screen.getByRole('status')).toHaveTextContent('Loading the post…')
+      expect(screen.queryByLabelText('Title')).not.toBeInTheDocument()
+    },
+    failed: async () => {
+      expect(screen.getByRole('alert')).toHaveTextContent('The post could not be loaded.')
+    },
+    notAvailable: async () => {
+      await seeToast(NOTICES.notAvailable)
+      await seeLocation('/')
+    },
+    editing: async (step) => {
+      const { event } = step
+      expect(submitButton(step)).toBeEnabled()
+      if (event.type === 'form.submit') {
+        // Refused in the browser: each field says what is wrong.
+        const values = payload<NewsDraft>(event, 'values')
+        for (const message of Object.values(checkFields(NEWS_RULES, values))) {
+          expect(await screen.findByText(message)).toBeInTheDocument()
+        }
+      } else if (event.type.startsWith('xstate.error.')) {
+        // A failed post keeps what the visitor typed.
+        await seeToast(NOTICES.createFailed)
+        seeValues(step.expected.context.draft as NewsDraft)
+      } else if (step.expected.context.id === undefined) {
+        seeValues(EMPTY_DRAFT)
+      } else {
+        await screen.findByDisplayValue(HARBOUR.title)
+        seeValues(HARBOUR)
+      }
+    },
+    submitting: async (step) => {
+      expect(submitButton(step)).toBeDisabled()
+    },
+    created: async () => {
+      await seeToast(NOTICES.created)
+      await seeLocation('/')
+    },
+    submitted: async (step) => {
+      // The article shows the new values at once, while the store saves them.
+      const values = payload<NewsDraft>(step.event, 'values')
+      await seeLocation(`/news/${HARBOUR._id}`)
+      expect(
+        await screen.findByRole('heading', { level: 1, name: values.title }),
+      ).toBeInTheDocument()
+    },
+  },
+})
+
+const scenarios = [
+  { name: 'add form', id: undefined },
+  { name: 'edit form', id: HARBOUR._id },
+]
+
+describe.each(scenarios)('news form screen, driven by the model: $name', ({ id }) => {
+  const model = newsFormModel(id)
+  it.each(
+    screenPaths(model, reproducible).map((path) => [describePath(model, path), path] as const),
+  )('%s', async (_, path) => {
+    await runScreenPath(model, path, driver(id), coverage)
+  })
+})
+
+describe('news form screen, both forms together', () => {
+  it('reaches every state, and every transition a valid form can take, through the screen', () => {
+    const report = coverage.report()
+    console.info(`through the screen: ${formatCoverage(newsFormMachine, report)}`)
+    expect(report.states.missed).toEqual([])
+    expect(report.transitions.missed).toEqual(REFUSED_IN_THE_BROWSER)
+  })
+})

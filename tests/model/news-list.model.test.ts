@@ -1,0 +1,52 @@
+import { createActor } from 'xstate'
+import { provideNewsList } from '@/ui/features/news-list/news-list.provide'
+import { newsListMachine } from '@/ui/features/news-list/news-list.machine'
+import { runPath, type StateChecks } from './machine-rig'
+import { CoverageRecorder, describePath, formatCoverage, transitionPaths } from './model-harness'
+import { FIRST_PAGE, LAST_PAGE, newsListModel } from './models'
+
+const coverage = new CoverageRecorder(newsListMachine)
+const paths = transitionPaths(newsListModel)
+
+const checks: StateChecks = {
+  loading: ({ rig }) => {
+    expect(rig.ports.pending('list').map((call) => call.input)).toEqual([{ limit: 24 }])
+  },
+  failed: ({ rig }) => expect(rig.services.store.getSnapshot().context.news).toEqual([]),
+  ready: ({ snapshot, rig }) => {
+    const shown = rig.services.store.getSnapshot().context.news
+    const more = snapshot.context.next !== undefined
+    expect(shown).toEqual(more ? FIRST_PAGE.items : [...FIRST_PAGE.items, ...LAST_PAGE.items])
+  },
+  loadingMore: ({ rig }) => {
+    expect(rig.ports.pending('list').map((call) => call.input)).toEqual([
+      { cursor: FIRST_PAGE.next, limit: 24 },
+    ])
+  },
+  loadMoreFailed: ({ rig }) => {
+    expect(rig.services.store.getSnapshot().context.news).toEqual(FIRST_PAGE.items)
+  },
+}
+
+describe('news list machine, model-based', () => {
+  it.each(paths.map((path) => [describePath(newsListModel, path), path] as const))(
+    '%s',
+    async (_, path) => {
+      await runPath(
+        newsListModel,
+        path,
+        coverage,
+        (rig) => createActor(provideNewsList(rig.services), { inspect: coverage.inspect }).start(),
+        checks,
+      )
+    },
+  )
+
+  it('visits every state and takes every transition', () => {
+    const report = coverage.report()
+    console.info(formatCoverage(newsListMachine, report))
+    expect(report.states.missed).toEqual([])
+    expect(report.transitions.missed).toEqual([])
+    expect(report.transitions.taken).toBe(report.transitions.defined)
+  })
+})

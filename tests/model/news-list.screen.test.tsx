@@ -1,0 +1,75 @@
+// @vitest-environment jsdom
+import { screen } from '@testing-library/react'
+import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
+import { newsListMachine } from '@/ui/features/news-list/news-list.machine'
+import { CoverageRecorder, describePath, formatCoverage } from './model-harness'
+import { newsListModel } from './models'
+import { manyPosts, runScreenPath, screenPaths, type ScreenDriver } from './screen-rig'
+
+// Two pages: a full first page, and the rest.
+const POSTS = manyPosts(DEFAULT_PAGE_SIZE + 6)
+const coverage = new CoverageRecorder(newsListMachine)
+/**
+ * The screen shows Retry only when the first page failed; after a later page fails, 'Load
+ * more' tries again. So the machine's `news.retry` in loadMoreFailed has no button.
+ */
+const NO_BUTTON = ['newsList.loadMoreFailed on news.retry #1']
+const paths = screenPaths(
+  newsListModel,
+  (snapshot, event) => !(event.type === 'news.retry' && snapshot.matches('loadMoreFailed')),
+)
+
+const driver: ScreenDriver = {
+  open: () => ({ url: '/', seed: POSTS }),
+  act: {
+    'news.retry': async ({ screen: { user } }) => {
+      await user.click(screen.getByRole('button', { name: 'Retry' }))
+    },
+    'news.loadMore': async ({ screen: { user } }) => {
+      await user.click(screen.getByRole('button', { name: 'Load more' }))
+    },
+  },
+  see: {
+    loading: async () => {
+      expect(screen.getByRole('status')).toHaveTextContent('Loading news…')
+      expect(screen.queryByRole('article')).not.toBeInTheDocument()
+    },
+    failed: async () => {
+      expect(screen.getByRole('alert')).toHaveTextContent('The news could not be loaded.')
+      expect(screen.getByRole('button', { name: 'Retry' })).toBeEnabled()
+    },
+    ready: async ({ expected }) => {
+      const more = expected.context.next !== undefined
+      const shown = more ? DEFAULT_PAGE_SIZE : POSTS.length
+      expect(await screen.findAllByRole('article')).toHaveLength(shown)
+      expect(screen.getByRole('heading', { name: 'Post number 1' })).toBeInTheDocument()
+      if (more) expect(screen.getByRole('button', { name: 'Load more' })).toBeEnabled()
+      else expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument()
+    },
+    loadingMore: async () => {
+      expect(screen.getByRole('button', { name: 'Loading…' })).toBeDisabled()
+      expect(screen.getAllByRole('article')).toHaveLength(DEFAULT_PAGE_SIZE)
+    },
+    loadMoreFailed: async () => {
+      expect(screen.getByRole('alert')).toHaveTextContent('More news could not be loaded.')
+      expect(screen.getAllByRole('article')).toHaveLength(DEFAULT_PAGE_SIZE)
+      expect(screen.getByRole('button', { name: 'Load more' })).toBeEnabled()
+    },
+  },
+}
+
+describe('news list screen, driven by the model', () => {
+  it.each(paths.map((path) => [describePath(newsListModel, path), path] as const))(
+    '%s',
+    async (_, path) => {
+      await runScreenPath(newsListModel, path, driver, coverage)
+    },
+  )
+
+  it('reaches every state, and every transition a button can take, through the screen', () => {
+    const report = coverage.report()
+    console.info(`through the screen: ${formatCoverage(newsListMachine, report)}`)
+    expect(report.states.missed).toEqual([])
+    expect(report.transitions.missed).toEqual(NO_BUTTON)
+  })
+})

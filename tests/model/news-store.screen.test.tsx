@@ -1,0 +1,85 @@
+// @vitest-environment jsdom
+import { screen } from '@testing-library/react'
+import type { NewsStoreContext } from '@/ui/shared/news-store.machine'
+import { newsStoreMachine } from '@/ui/shared/news-store.machine'
+import { NOTICES } from '@/ui/shared/notices'
+import { CoverageRecorder, describePath, formatCoverage } from './model-harness'
+import { EDIT_CHANGES, HARBOUR, newsStoreModel } from './models'
+import {
+  retype,
+  runScreenPath,
+  screenPaths,
+  seeLocation,
+  seeToast,
+  type ScreenDriver,
+} from './screen-rig'
+
+const coverage = new CoverageRecorder(newsStoreMachine)
+
+/**
+ * The store has no screen of its own: a visitor drives it through the edit form and the
+ * article. Open the edit form (the store gets the post), save an edit (the article shows it
+ * at once while the store saves it), and the save succeeds or fails.
+ */
+const paths = screenPaths(newsStoreModel, (snapshot, event) => {
+  const { newsItem, pending } = snapshot.context as NewsStoreContext
+  if (event.type === 'get_news_by_id') return newsItem === null
+  if (event.type === 'news.edit') return newsItem !== null && pending.length === 0
+  return event.type.startsWith('xstate.')
+})
+/** The list and the article's delete send these; their screen tests take them. */
+const ELSEWHERE = ['newsStore on get_news #1', 'newsStore on news.removed #1']
+
+const driver: ScreenDriver = {
+  open: () => ({ url: `/news/${HARBOUR._id}/edit`, seed: [HARBOUR] }),
+  act: {
+    get_news_by_id: async ({ screen: { news } }) => {
+      news.open()
+      expect(await screen.findByDisplayValue(HARBOUR.title)).toBeInTheDocument()
+    },
+    'news.edit': async ({ screen: { user } }) => {
+      await retype(user, 'Title', EDIT_CHANGES.title)
+      await user.click(screen.getByRole('button', { name: 'Edit news' }))
+    },
+  },
+  see: {
+    idle: async ({ event }) => {
+      if (event.type === 'xstate.init') {
+        expect(await screen.findByText('Loading the post…')).toBeInTheDocument()
+      } else if (event.type.startsWith('xstate.done.')) {
+        await seeToast(NOTICES.edited)
+        expect(
+          screen.getByRole('heading', { level: 1, name: EDIT_CHANGES.title }),
+        ).toBeInTheDocument()
+      } else if (event.type.startsWith('xstate.error.')) {
+        // The save failed: the article shows the stored values again.
+        await seeToast(NOTICES.tryAgainLater)
+        expect(
+          await screen.findByRole('heading', { level: 1, name: HARBOUR.title }),
+        ).toBeInTheDocument()
+      }
+    },
+    saving: async () => {
+      await seeLocation(`/news/${HARBOUR._id}`)
+      expect(
+        await screen.findByRole('heading', { level: 1, name: EDIT_CHANGES.title }),
+      ).toBeInTheDocument()
+    },
+  },
+}
+
+describe('news store, driven by the model through the edit form and the article', () => {
+  it.each(paths.map((path) => [describePath(newsStoreModel, path), path] as const))(
+    '%s',
+    async (_, path) => {
+      await runScreenPath(newsStoreModel, path, driver, coverage)
+    },
+  )
+
+  it('reaches every state and the edit transitions through the screens', () => {
+    const report = coverage.report()
+    console.info(`through the screens: ${formatCoverage(newsStoreMachine, report)}`)
+    expect(report.states.missed).toEqual([])
+    expect(report.transitions.missed).toEqual(ELSEWHERE)
+  })
+})
