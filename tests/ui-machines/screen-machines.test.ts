@@ -94,7 +94,7 @@ describe('news list machine', () => {
     await waitFor(actor, (s) => s.matches('ready'))
     actor.send({ type: 'news.loadMore' })
     await waitFor(actor, (s) => s.matches('loadMoreFailed'))
-    actor.send({ type: 'news.retry' })
+    actor.send({ type: 'news.loadMore' })
     await waitFor(actor, (s) => s.matches('ready') && s.context.next === undefined)
     expect(listNews.calls).toEqual([{}, { cursor: 'c1' }, { cursor: 'c1' }])
   })

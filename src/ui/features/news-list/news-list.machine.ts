@@ -82,7 +82,8 @@ export const newsListMachine = setup({
       },
     },
     loadMoreFailed: {
-      on: { 'news.retry': { target: 'loadingMore' }, 'news.loadMore': { target: 'loadingMore' } },
+      // 'Load more' stays on screen and tries the same page again.
+      on: { 'news.loadMore': { target: 'loadingMore' } },
     },
   },
 })

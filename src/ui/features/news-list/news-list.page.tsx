@@ -58,7 +58,7 @@ export function NewsListPage() {
       <div ref={sentinel} aria-hidden="true" />
       {state.matches('loadMoreFailed') && (
         <p className="inline-error" role="alert">
-          More news could not be loaded.
+          More news could not be loaded. Press Load more to try again.
         </p>
       )}
       {(hasMore || loadingMore) && news.length > 0 && (
