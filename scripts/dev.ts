@@ -1,0 +1,53 @@
+/**
+ * `npm run dev`: the API (tsx watch, restarted on change) and Vite's dev server together.
+ * Vite proxies /api to the API (vite.config.ts reads API_PROXY_TARGET). Ctrl-C, or either
+ * side ending, stops both.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const apiPort = process.env.PORT?.trim() || '3000'
+const apiTarget = process.env.API_PROXY_TARGET ?? `http://localhost:${apiPort}`
+
+const children: ChildProcess[] = [
+  spawn(
+    process.execPath,
+    [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'watch', 'src/composition/server/main.ts'],
+    { cwd: ROOT, stdio: 'inherit', env: { ...process.env, PORT: apiPort } },
+  ),
+  spawn(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), ...process.argv.slice(2)], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    // Vite's own PORT would clash with the API's; it picks 5173 unless told otherwise.
+    env: { ...process.env, PORT: undefined, API_PROXY_TARGET: apiTarget },
+  }),
+]
+
+let stopping = false
+function stopAll(code: number): void {
+  if (stopping) return
+  stopping = true
+  for (const child of children) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+  }
+  // Give both a moment to finish, then make sure nothing is left behind.
+  setTimeout(() => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
+    process.exit(code)
+  }, 3000).unref()
+  Promise.all(
+    children.map(
+      (child) =>
+        new Promise((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) resolve(undefined)
+          else child.once('exit', resolve)
+        }),
+    ),
+  ).then(() => process.exit(code))
+}
+
+for (const child of children) child.once('exit', (code) => stopAll(code ?? 0))
+process.on('SIGINT', () => stopAll(130))
+process.on('SIGTERM', () => stopAll(143))

@@ -1,0 +1,30 @@
+import swagger from '@fastify/swagger'
+import type { FastifyInstance } from 'fastify'
+
+export const OPENAPI_PATH = '/api/openapi.json'
+
+/**
+ * OpenAPI 3.1 built from the route schemas. Register before the routes: it collects them as
+ * they are added.
+ */
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'NewsWire API',
+        version: '1.0.0',
+        description:
+          'News posts, the SPA’s run-time settings, health, and the built-in EmailJS-compatible ' +
+          'outbox. Errors are RFC 9457 application/problem+json.',
+      },
+      tags: [
+        { name: 'news', description: 'News posts' },
+        { name: 'system', description: 'Settings and health' },
+        { name: 'outbox', description: 'The built-in outbox, when no EmailJS account is set' },
+      ],
+    },
+  })
+
+  app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger())
+}

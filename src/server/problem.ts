@@ -1,0 +1,71 @@
+import { STATUS_CODES } from 'node:http'
+import type { FastifyReply } from 'fastify'
+import type { DomainError } from '@/domain/domain-error'
+
+/** An RFC 9457 problem. `errors` maps a field to the same message the form shows. */
+export interface Problem {
+  readonly type: string
+  readonly title: string
+  readonly status: number
+  readonly detail: string
+  readonly errors?: Readonly<Record<string, string>>
+}
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8'
+
+export function problem(
+  status: number,
+  detail: string,
+  errors?: Readonly<Record<string, string>>,
+): Problem {
+  const base = { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail }
+  return errors === undefined ? base : { ...base, errors }
+}
+
+export function sendProblem(reply: FastifyReply, value: Problem): FastifyReply {
+  // Serialised here so that no route's success schema ever shapes an error body.
+  return reply.code(value.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(value))
+}
+
+export const DETAILS = {
+  notFound: 'No news post has this id.',
+  unknownApi: 'There is no such API path.',
+  invalidPost: 'The post is not valid; see errors.',
+  unavailable: 'The service is unavailable right now. Try again later.',
+  internal: 'Something went wrong on our side. Try again later.',
+} as const
+
+/** How a use case's failure reads over HTTP. `invalidStatus` is 422 for bodies, 400 for query parameters. */
+export function problemOf(error: DomainError, invalidStatus = 422): Problem {
+  switch (error.code) {
+    case 'NotFound':
+      return problem(404, DETAILS.notFound)
+    case 'ValidationFailed':
+      return problem(
+        invalidStatus,
+        invalidStatus === 422 ? DETAILS.invalidPost : 'The query is not valid; see errors.',
+        error.fields,
+      )
+    case 'Unavailable':
+      return problem(503, DETAILS.unavailable)
+  }
+}
+
+/** The OpenAPI/JSON schema of a problem body, for the documentation of error answers. */
+export const PROBLEM_SCHEMA = {
+  type: 'object',
+  required: ['type', 'title', 'status', 'detail'],
+  properties: {
+    type: { type: 'string' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    errors: { type: 'object', additionalProperties: { type: 'string' } },
+  },
+} as const
+
+export const problemResponse = (description: string) =>
+  ({
+    description,
+    content: { 'application/problem+json': { schema: PROBLEM_SCHEMA } },
+  }) as const

@@ -1,0 +1,61 @@
+import { existsSync } from 'node:fs'
+import { basename, join, relative, sep } from 'node:path'
+import fastifyStatic from '@fastify/static'
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import { DETAILS, problem, sendProblem } from '@/server/problem'
+
+export interface SpaRoutesOptions {
+  /** The built app (vite build's outDir). */
+  readonly distDir: string
+}
+
+export const CACHE_CONTROL = {
+  /** index.html names the current hashed files, so it is revalidated every time. */
+  index: 'no-cache',
+  /** Vite names these by content hash: a new build gives new names. */
+  hashed: 'public, max-age=31536000, immutable',
+  /** Anything else from public/ keeps its name across builds. */
+  other: 'no-cache',
+} as const
+
+/**
+ * Serves the built single-page app: files from dist/, and index.html for every other GET
+ * path so that deep links (/news/abc) work. Unknown /api/* paths answer a 404 problem.
+ */
+export const spaRoutes: FastifyPluginAsync<SpaRoutesOptions> = async (app, { distDir }) => {
+  const built = existsSync(join(distDir, 'index.html'))
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      // One route per built file, found at start: no disk look-up for paths that are not files.
+      wildcard: false,
+      cacheControl: false,
+      setHeaders(res, path) {
+        res.setHeader('cache-control', cacheControlFor(distDir, path))
+      },
+    })
+  }
+
+  app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?', 1)[0] ?? '/'
+    const page = request.method === 'GET' || request.method === 'HEAD'
+    if (path === '/api' || path.startsWith('/api/')) {
+      return sendProblem(reply, problem(404, DETAILS.unknownApi))
+    }
+    if (!page) return sendProblem(reply, problem(404, 'There is nothing at this path.'))
+    if (!built) {
+      return sendProblem(reply, problem(404, 'The app is not built here; run npm run build.'))
+    }
+    // A missing file is a 404; only page paths (which never hold a dot) are deep links.
+    if (path.startsWith('/assets/') || basename(path).includes('.')) {
+      return sendProblem(reply, problem(404, 'There is no such file.'))
+    }
+    return reply.sendFile('index.html')
+  })
+}
+
+export function cacheControlFor(distDir: string, path: string): string {
+  if (basename(path) === 'index.html') return CACHE_CONTROL.index
+  const inside = relative(distDir, path)
+  return inside.startsWith(`assets${sep}`) ? CACHE_CONTROL.hashed : CACHE_CONTROL.other
+}

@@ -1,0 +1,131 @@
+import { ConfigError, readConfig, runtimeConfigOf, usesOutbox } from '@/server/config'
+
+function problemsOf(env: Record<string, string>): readonly string[] {
+  try {
+    readConfig(env)
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems
+    throw error
+  }
+  return []
+}
+
+describe('readConfig', () => {
+  it('uses the documented defaults', () => {
+    expect(readConfig({})).toEqual({
+      port: 3000,
+      host: 'localhost',
+      databaseUrl: 'sqlite:./data/newswire.db',
+      emailjsAccount: undefined,
+      emailjsOrigin: 'https://api.emailjs.com',
+      writeRateLimit: 60,
+      demoPosts: true,
+    })
+  })
+
+  it('reads every variable', () => {
+    expect(
+      readConfig({
+        PORT: '8080',
+        HOST: '0.0.0.0',
+        DATABASE_URL: 'postgres://news:secret@db.internal:5432/newswire',
+        EMAILJS_SERVICE_ID: 'service_1',
+        EMAILJS_TEMPLATE_ID: 'template_1',
+        EMAILJS_PUBLIC_KEY: 'key_1',
+        EMAILJS_ORIGIN: 'https://api.eu.emailjs.com/',
+        WRITE_RATE_LIMIT: '0',
+        DEMO_POSTS: '0',
+      }),
+    ).toEqual({
+      port: 8080,
+      host: '0.0.0.0',
+      databaseUrl: 'postgres://news:secret@db.internal:5432/newswire',
+      emailjsAccount: { serviceId: 'service_1', templateId: 'template_1', publicKey: 'key_1' },
+      emailjsOrigin: 'https://api.eu.emailjs.com',
+      writeRateLimit: 0,
+      demoPosts: false,
+    })
+  })
+
+  it('treats an empty value as unset', () => {
+    expect(readConfig({ PORT: '', EMAILJS_SERVICE_ID: ' ' }).port).toBe(3000)
+  })
+
+  it('names every bad variable at once', () => {
+    const problems = problemsOf({
+      PORT: '70000',
+      WRITE_RATE_LIMIT: '-1',
+      DEMO_POSTS: 'maybe',
+      EMAILJS_ORIGIN: 'https://api.emailjs.com/v1',
+      DATABASE_URL: 'mysql://root:hunter2@db/news',
+    })
+    expect(problems).toHaveLength(5)
+    expect(problems.join('\n')).toMatch(/PORT must be a whole number from 0 to 65535, got "70000"/)
+    expect(problems.join('\n')).toMatch(/WRITE_RATE_LIMIT must be a whole number/)
+    expect(problems.join('\n')).toMatch(/DEMO_POSTS must be 1 or 0, got "maybe"/)
+    expect(problems.join('\n')).toMatch(/EMAILJS_ORIGIN must be an origin/)
+    expect(problems.join('\n')).toMatch(/DATABASE_URL must be sqlite:PATH/)
+  })
+
+  it('never repeats a database password in its message', () => {
+    const problems = problemsOf({ DATABASE_URL: 'mysql://root:hunter2@db/news' })
+    expect(problems.join('\n')).not.toContain('hunter2')
+  })
+
+  it.each(['3000abc', '1e3', '3.5', 'abc'])('refuses PORT=%s', (port) => {
+    expect(problemsOf({ PORT: port })).toHaveLength(1)
+  })
+
+  it.each(['sqlite:', 'file:./x.db', 'postgres:/db', 'postgres://exa mple/db'])(
+    'refuses DATABASE_URL=%s',
+    (url) => {
+      expect(problemsOf({ DATABASE_URL: url })).toHaveLength(1)
+    },
+  )
+
+  it('accepts sqlite::memory: and postgresql:// URLs', () => {
+    expect(problemsOf({ DATABASE_URL: 'sqlite::memory:' })).toEqual([])
+    expect(problemsOf({ DATABASE_URL: 'postgresql://localhost/newswire' })).toEqual([])
+  })
+
+  it('refuses a partial EmailJS account, naming what is missing', () => {
+    const problems = problemsOf({ EMAILJS_SERVICE_ID: 's', EMAILJS_PUBLIC_KEY: 'k' })
+    expect(problems).toEqual([expect.stringMatching(/missing: EMAILJS_TEMPLATE_ID$/)])
+  })
+
+  it('says what is wrong in the error message', () => {
+    expect(() => readConfig({ PORT: 'x' })).toThrow(/^Invalid configuration:\n {2}- PORT must be/)
+  })
+})
+
+describe('runtimeConfigOf', () => {
+  it('is the outbox on the same origin without an account', () => {
+    const config = readConfig({})
+    expect(usesOutbox(config)).toBe(true)
+    expect(runtimeConfigOf(config)).toEqual({
+      emailjs: {
+        origin: '',
+        serviceId: 'newswire_outbox',
+        templateId: 'contact_form',
+        publicKey: 'newswire-outbox',
+      },
+    })
+  })
+
+  it('is the account and the EmailJS origin with one', () => {
+    const config = readConfig({
+      EMAILJS_SERVICE_ID: 's',
+      EMAILJS_TEMPLATE_ID: 't',
+      EMAILJS_PUBLIC_KEY: 'k',
+    })
+    expect(usesOutbox(config)).toBe(false)
+    expect(runtimeConfigOf(config)).toEqual({
+      emailjs: {
+        origin: 'https://api.emailjs.com',
+        serviceId: 's',
+        templateId: 't',
+        publicKey: 'k',
+      },
+    })
+  })
+})

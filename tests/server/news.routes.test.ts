@@ -1,0 +1,243 @@
+import type { FastifyInstance } from 'fastify'
+import type { NewsItem } from '@/domain/news-item.entity'
+import type { ComposedServer } from '@/composition/server/server.composition'
+import { JSON_HEADERS, composeTestServer, removeTempDirs } from './server-fixture'
+
+let server: ComposedServer
+let app: FastifyInstance
+
+beforeAll(async () => {
+  server = await composeTestServer()
+  app = server.app
+})
+
+afterAll(async () => {
+  await server.close()
+  removeTempDirs()
+})
+
+async function create(fields: Record<string, unknown>) {
+  return app.inject({ method: 'POST', url: '/api/news', headers: JSON_HEADERS, payload: fields })
+}
+
+async function createValid(title: string): Promise<NewsItem> {
+  const response = await create({ title, body: `About ${title}.`, author: 'Ada' })
+  expect(response.statusCode).toBe(201)
+  // Posts are dated to the millisecond; a pause keeps 'newest first' unambiguous.
+  await new Promise((resolve) => setTimeout(resolve, 2))
+  return response.json<NewsItem>()
+}
+
+async function clearAll(): Promise<void> {
+  for (;;) {
+    const page = (await app.inject('/api/news?limit=100')).json<NewsItem[]>()
+    if (page.length === 0) return
+    for (const item of page) await app.inject({ method: 'DELETE', url: `/api/news/${item._id}` })
+  }
+}
+
+beforeEach(clearAll)
+
+describe('GET /api/news', () => {
+  it('answers an empty array without a Link header when there are no posts', async () => {
+    const response = await app.inject('/api/news')
+    expect(response.statusCode).toBe(200)
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8')
+    expect(response.json()).toEqual([])
+    expect(response.headers.link).toBeUndefined()
+  })
+
+  it('lists posts newest first', async () => {
+    const first = await createValid('First')
+    const second = await createValid('Second')
+    const items = (await app.inject('/api/news')).json<NewsItem[]>()
+    expect(items.map((item) => item._id)).toEqual([second._id, first._id])
+  })
+
+  it('pages through every post with Link rel="next" until none remain', async () => {
+    const created: string[] = []
+    for (let i = 1; i <= 5; i += 1) created.unshift((await createValid(`Post ${i}`))._id)
+
+    const seen: string[] = []
+    let url: string | undefined = '/api/news?limit=2'
+    const links: string[] = []
+    while (url !== undefined) {
+      const response = await app.inject(url)
+      expect(response.statusCode).toBe(200)
+      seen.push(...response.json<NewsItem[]>().map((item) => item._id))
+      const link = response.headers.link as string | undefined
+      if (link !== undefined) links.push(link)
+      url = link?.match(/^<([^>]+)>; rel="next"$/)?.[1]
+    }
+
+    expect(seen).toEqual(created)
+    expect(links).toHaveLength(2)
+    for (const link of links)
+      expect(link).toMatch(/^<\/api\/news\?limit=2&cursor=[^>]+>; rel="next"$/)
+  })
+
+  it('answers the default page of 24 with a Link while more remain', async () => {
+    for (let i = 0; i < 25; i += 1) await createValid(`Post ${i}`)
+    const response = await app.inject('/api/news')
+    expect(response.json()).toHaveLength(24)
+    expect(response.headers.link).toMatch(/^<\/api\/news\?limit=24&cursor=[^>]+>; rel="next"$/)
+  })
+
+  it.each(['0', '101', 'abc', '1.5', '-3', ''])(
+    'refuses limit=%s with a 400 problem',
+    async (limit) => {
+      const response = await app.inject(`/api/news?limit=${limit}`)
+      expect(response.statusCode).toBe(400)
+      expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8')
+      expect(response.json()).toEqual({
+        type: 'about:blank',
+        title: 'Bad Request',
+        status: 400,
+        detail: expect.any(String),
+        errors: { limit: 'Must be a whole number from 1 to 100' },
+      })
+    },
+  )
+
+  it.each(['abc', '!!', 'x'.repeat(300)])('refuses a malformed cursor %#', async (cursor) => {
+    const response = await app.inject(`/api/news?cursor=${encodeURIComponent(cursor)}`)
+    expect(response.statusCode).toBe(400)
+    expect(response.json()).toMatchObject({ status: 400, errors: { cursor: expect.any(String) } })
+  })
+
+  it('accepts limit=100, the maximum', async () => {
+    await createValid('Only')
+    const response = await app.inject('/api/news?limit=100')
+    expect(response.statusCode).toBe(200)
+    expect(response.json()).toHaveLength(1)
+  })
+})
+
+describe('the cached first page', () => {
+  it('shows a new post at once', async () => {
+    expect((await app.inject('/api/news')).json()).toEqual([])
+    const item = await createValid('Fresh')
+    expect((await app.inject('/api/news')).json()).toEqual([item])
+  })
+
+  it('shows an edit at once', async () => {
+    const item = await createValid('Before')
+    await app.inject('/api/news')
+    const patch = await app.inject({
+      method: 'PATCH',
+      url: `/api/news/${item._id}`,
+      headers: JSON_HEADERS,
+      payload: { title: 'After' },
+    })
+    expect(patch.statusCode).toBe(200)
+    expect((await app.inject('/api/news')).json()).toEqual([{ ...item, title: 'After' }])
+  })
+
+  it('forgets a deleted post at once', async () => {
+    const keep = await createValid('Keep')
+    const drop = await createValid('Drop')
+    expect((await app.inject('/api/news')).json()).toEqual([drop, keep])
+    await app.inject({ method: 'DELETE', url: `/api/news/${drop._id}` })
+    expect((await app.inject('/api/news')).json()).toEqual([keep])
+  })
+
+  it('answers the same bytes and Link header from the cache as from the store', async () => {
+    for (let i = 0; i < 30; i += 1) await createValid(`Post ${i}`)
+    const fresh = await app.inject('/api/news')
+    const cached = await app.inject('/api/news')
+    expect(cached.body).toBe(fresh.body)
+    expect(cached.headers.link).toBe(fresh.headers.link)
+    expect(cached.headers['content-type']).toBe(fresh.headers['content-type'])
+    const explicit = await app.inject('/api/news?limit=24')
+    expect(explicit.body).toBe(fresh.body)
+  })
+})
+
+describe('GET /api/news/:id', () => {
+  it('answers the post', async () => {
+    const item = await createValid('One')
+    const response = await app.inject(`/api/news/${item._id}`)
+    expect(response.statusCode).toBe(200)
+    expect(response.json()).toEqual(item)
+  })
+
+  it.each(['unknown-id', 'not%20an%20id', 'x'.repeat(65)])('answers 404 for %s', async (id) => {
+    const response = await app.inject(`/api/news/${id}`)
+    expect(response.statusCode).toBe(404)
+    expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8')
+    expect(response.json()).toMatchObject({ type: 'about:blank', title: 'Not Found', status: 404 })
+  })
+})
+
+describe('POST /api/news', () => {
+  it('stores the post and answers 201 with the item and its Location', async () => {
+    const response = await create({ title: ' Harbour reopens ', body: 'Boats.', author: 'Ada' })
+    expect(response.statusCode).toBe(201)
+    const item = response.json<NewsItem>()
+    expect(item).toEqual({
+      _id: expect.stringMatching(/^[A-Za-z0-9_-]+$/),
+      title: 'Harbour reopens',
+      body: 'Boats.',
+      author: 'Ada',
+      createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+    })
+    expect(response.headers.location).toBe(`/api/news/${item._id}`)
+    expect((await app.inject(`/api/news/${item._id}`)).json()).toEqual(item)
+  })
+
+  it('never uses an _id or createdAt from the request', async () => {
+    const response = await create({
+      title: 'T',
+      body: 'B',
+      author: 'A',
+      _id: 'chosen-id',
+      createdAt: '1999-01-01T00:00:00.000Z',
+      extra: 'ignored',
+    })
+    expect(response.statusCode).toBe(201)
+    const item = response.json<NewsItem>()
+    expect(item._id).not.toBe('chosen-id')
+    expect(item.createdAt).not.toBe('1999-01-01T00:00:00.000Z')
+    expect(item).not.toHaveProperty('extra')
+    expect((await app.inject('/api/news/chosen-id')).statusCode).toBe(404)
+  })
+})
+
+describe('PATCH /api/news/:id', () => {
+  it('changes only the fields given and answers the item', async () => {
+    const item = await createValid('Title')
+    const response = await app.inject({
+      method: 'PATCH',
+      url: `/api/news/${item._id}`,
+      headers: JSON_HEADERS,
+      payload: { author: 'Grace', _id: 'other', createdAt: '1999-01-01T00:00:00.000Z' },
+    })
+    expect(response.statusCode).toBe(200)
+    expect(response.json()).toEqual({ ...item, author: 'Grace' })
+    expect((await app.inject(`/api/news/${item._id}`)).json()).toEqual({ ...item, author: 'Grace' })
+  })
+
+  it('answers 404 for an unknown id', async () => {
+    const response = await app.inject({
+      method: 'PATCH',
+      url: '/api/news/unknown',
+      headers: JSON_HEADERS,
+      payload: { title: 'New' },
+    })
+    expect(response.statusCode).toBe(404)
+    expect(response.json()).toMatchObject({ status: 404 })
+  })
+})
+
+describe('DELETE /api/news/:id', () => {
+  it('answers 204 without a body, then 404', async () => {
+    const item = await createValid('Gone')
+    const response = await app.inject({ method: 'DELETE', url: `/api/news/${item._id}` })
+    expect(response.statusCode).toBe(204)
+    expect(response.body).toBe('')
+    expect((await app.inject(`/api/news/${item._id}`)).statusCode).toBe(404)
+    const again = await app.inject({ method: 'DELETE', url: `/api/news/${item._id}` })
+    expect(again.statusCode).toBe(404)
+    expect(again.json()).toMatchObject({ status: 404, title: 'Not Found' })
+  })
+})

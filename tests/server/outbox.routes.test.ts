@@ -1,0 +1,161 @@
+import type { FastifyInstance } from 'fastify'
+import { SqlOutboxMailer } from '@/adapters/outbox/sql-outbox.mailer'
+import type { ComposedServer } from '@/composition/server/server.composition'
+import { OUTBOX_IDS } from '@/server/config'
+import { composeTestServer, multipart, removeTempDirs } from './server-fixture'
+
+const SEND_FORM = '/api/v1.0/email/send-form'
+
+/** What @emailjs/browser 4's sendForm posts for the contact form. */
+const validForm = {
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  message: 'Hello from the contact form.',
+  lib_version: '4.4.1',
+  service_id: OUTBOX_IDS.serviceId,
+  template_id: OUTBOX_IDS.templateId,
+  user_id: OUTBOX_IDS.publicKey,
+}
+
+let server: ComposedServer
+let app: FastifyInstance
+let outbox: SqlOutboxMailer
+
+beforeAll(async () => {
+  server = await composeTestServer()
+  app = server.app
+  outbox = new SqlOutboxMailer(server.database)
+})
+
+afterAll(async () => {
+  await server.close()
+  removeTempDirs()
+})
+
+async function sendForm(fields: Record<string, string>) {
+  const { payload, headers } = await multipart(fields)
+  return app.inject({ method: 'POST', url: SEND_FORM, payload, headers })
+}
+
+describe('the built-in outbox', () => {
+  it('stores a valid message and answers OK as text', async () => {
+    const before = await outbox.count()
+    const response = await sendForm(validForm)
+    expect(response.statusCode).toBe(200)
+    expect(response.headers['content-type']).toBe('text/plain; charset=utf-8')
+    expect(response.body).toBe('OK')
+    expect(await outbox.count()).toBe(before + 1)
+    const [stored] = await outbox.list(1)
+    expect(stored).toMatchObject({
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      message: 'Hello from the contact form.',
+    })
+  })
+
+  it.each([
+    ['service_id', 'The service ID is required'],
+    ['template_id', 'The template ID is required'],
+    ['user_id', 'The user ID is required'],
+  ])('answers 400 "%s is required" in EmailJS’s words when it is missing', async (field, text) => {
+    const form: Record<string, string> = { ...validForm }
+    delete form[field]
+    const before = await outbox.count()
+    const response = await sendForm(form)
+    expect(response.statusCode).toBe(400)
+    expect(response.headers['content-type']).toBe('text/plain; charset=utf-8')
+    expect(response.body).toBe(text)
+    expect(await outbox.count()).toBe(before)
+  })
+
+  it.each([
+    ['service_id', 'The service ID is invalid'],
+    ['template_id', 'The template ID is invalid'],
+    ['user_id', 'The public key is invalid'],
+  ])('answers 400 in EmailJS’s words when %s is wrong', async (field, text) => {
+    const before = await outbox.count()
+    const response = await sendForm({ ...validForm, [field]: 'someone_else' })
+    expect(response.statusCode).toBe(400)
+    expect(response.body).toBe(text)
+    expect(await outbox.count()).toBe(before)
+  })
+
+  it('refuses an invalid message with the domain’s messages and stores nothing', async () => {
+    const before = await outbox.count()
+    const response = await sendForm({
+      ...validForm,
+      name: '',
+      email: 'not-an-address',
+      message: 'x'.repeat(501),
+    })
+    expect(response.statusCode).toBe(400)
+    expect(response.body.split('\n').sort()).toEqual([
+      'Invalid email address',
+      'Must be 500 characters or less',
+      'Sorry, name is required',
+    ])
+    expect(await outbox.count()).toBe(before)
+  })
+
+  it('answers 400 as text to a request that is not a form', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: SEND_FORM,
+      headers: { 'content-type': 'application/json' },
+      payload: validForm,
+    })
+    expect(response.statusCode).toBe(400)
+    expect(response.headers['content-type']).toBe('text/plain; charset=utf-8')
+  })
+
+  it('refuses an attached file', async () => {
+    const form = new FormData()
+    for (const [name, value] of Object.entries(validForm)) form.append(name, value)
+    form.append('attachment', new Blob(['data']), 'file.txt')
+    const request = new Request('http://localhost/', { method: 'POST', body: form })
+    const response = await app.inject({
+      method: 'POST',
+      url: SEND_FORM,
+      payload: Buffer.from(await request.arrayBuffer()),
+      headers: { 'content-type': request.headers.get('content-type') ?? '' },
+    })
+    expect(response.statusCode).toBe(413)
+  })
+
+  it('never shows stored messages over HTTP', async () => {
+    await sendForm({ ...validForm, email: 'private@example.com' })
+    for (const url of [SEND_FORM, '/api/outbox', '/api/v1.0/email', '/api/messages']) {
+      const response = await app.inject(url)
+      expect(response.statusCode).toBe(404)
+      expect(response.body).not.toContain('private@example.com')
+    }
+    const spec = (await app.inject('/api/openapi.json')).json<{ paths: Record<string, object> }>()
+    const methods = Object.entries(spec.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => `${method} ${path}`),
+    )
+    expect(methods.filter((entry) => entry.includes('email'))).toEqual([`post ${SEND_FORM}`])
+  })
+})
+
+describe('with an EmailJS account', () => {
+  it('has no outbox', async () => {
+    const withAccount = await composeTestServer({
+      EMAILJS_SERVICE_ID: 'service_real',
+      EMAILJS_TEMPLATE_ID: 'template_real',
+      EMAILJS_PUBLIC_KEY: 'public_real',
+    })
+    try {
+      const { payload, headers } = await multipart(validForm)
+      const response = await withAccount.app.inject({
+        method: 'POST',
+        url: SEND_FORM,
+        payload,
+        headers,
+      })
+      expect(response.statusCode).toBe(404)
+      expect(await new SqlOutboxMailer(withAccount.database).count()).toBe(0)
+    } finally {
+      await withAccount.close()
+    }
+  })
+})

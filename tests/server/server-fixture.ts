@@ -1,0 +1,120 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Writable } from 'node:stream'
+import { CreateNews } from '@/application/create-news.use-case'
+import { DeleteNews } from '@/application/delete-news.use-case'
+import { EditNews } from '@/application/edit-news.use-case'
+import { GetNewsItem } from '@/application/get-news-item.use-case'
+import { ListNews } from '@/application/list-news.use-case'
+import { SendContactMessage } from '@/application/send-contact-message.use-case'
+import type { UseCases } from '@/application/use-cases'
+import type { Mailer } from '@/domain/ports/mailer.port'
+import type { NewsRepository } from '@/domain/ports/news-repository.port'
+import { MemoryMailer } from '@/adapters/memory/memory.mailer'
+import { MemoryNewsRepository } from '@/adapters/memory/memory-news.repository'
+import { composeServer, type ComposedServer } from '@/composition/server/server.composition'
+import { readConfig, type ServerConfig } from '@/server/config'
+
+/** Settings for a test: an in-memory SQLite database, no demo posts, no rate limit. */
+export function testConfig(env: Record<string, string> = {}): ServerConfig {
+  return readConfig({
+    DATABASE_URL: 'sqlite::memory:',
+    DEMO_POSTS: '0',
+    WRITE_RATE_LIMIT: '0',
+    ...env,
+  })
+}
+
+/** The real composition root over a fresh database; close it in afterAll. */
+export function composeTestServer(
+  env: Record<string, string> = {},
+  options: { distDir?: string } = {},
+): Promise<ComposedServer> {
+  return composeServer(testConfig(env), { distDir: options.distDir ?? emptyDistDir() })
+}
+
+/** Use cases over in-memory adapters, for the tests where a database is not the point. */
+export function memoryUseCases(
+  news: NewsRepository = new MemoryNewsRepository(),
+  mailer: Mailer = new MemoryMailer(),
+): UseCases {
+  return {
+    listNews: new ListNews(news),
+    getNewsItem: new GetNewsItem(news),
+    createNews: new CreateNews(news),
+    editNews: new EditNews(news),
+    deleteNews: new DeleteNews(news),
+    sendContactMessage: new SendContactMessage(mailer),
+  }
+}
+
+export const ASSET_NAME = 'index-B4x9Qm2a.js'
+export const ASSET_TEXT = `console.log(${JSON.stringify('NewsWire '.repeat(400))})\n`
+export const INDEX_HTML =
+  '<!doctype html><html><head><script type="module" src="/assets/' +
+  ASSET_NAME +
+  '"></script></head><body><div id="root"></div></body></html>\n'
+
+const tempDirs: string[] = []
+
+/** A tiny stand-in for vite's dist/: index.html, one hashed asset and a public file. */
+export function fakeDistDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'newswire-dist-'))
+  tempDirs.push(dir)
+  mkdirSync(join(dir, 'assets'))
+  writeFileSync(join(dir, 'index.html'), INDEX_HTML)
+  writeFileSync(join(dir, 'assets', ASSET_NAME), ASSET_TEXT)
+  writeFileSync(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>')
+  return dir
+}
+
+/** A dist folder without a build, for tests that are not about the app's files. */
+export function emptyDistDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'newswire-nodist-'))
+  tempDirs.push(dir)
+  return dir
+}
+
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  tempDirs.push(dir)
+  return dir
+}
+
+export function removeTempDirs(): void {
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+}
+
+/** A pino destination that keeps every log line, to check what the server logs. */
+export function logCapture(): { stream: Writable; lines: () => Record<string, unknown>[] } {
+  const chunks: string[] = []
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      chunks.push(chunk.toString('utf8'))
+      done()
+    },
+  })
+  const lines = () =>
+    chunks
+      .join('')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+  return { stream, lines }
+}
+
+/** A multipart body as a browser's FormData would send it. */
+export async function multipart(
+  fields: Record<string, string>,
+): Promise<{ payload: Buffer; headers: Record<string, string> }> {
+  const form = new FormData()
+  for (const [name, value] of Object.entries(fields)) form.append(name, value)
+  const request = new Request('http://localhost/', { method: 'POST', body: form })
+  return {
+    payload: Buffer.from(await request.arrayBuffer()),
+    headers: { 'content-type': request.headers.get('content-type') ?? '' },
+  }
+}
+
+export const JSON_HEADERS = { 'content-type': 'application/json' } as const

@@ -1,0 +1,52 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url))
+
+export interface ServerProcess {
+  readonly child: ChildProcessWithoutNullStreams
+  readonly base: string
+  /** Every log line so far, parsed. */
+  readonly logs: Record<string, unknown>[]
+  /** Resolves with the exit code (or the signal's name) when the process ends. */
+  readonly exited: Promise<number | string>
+}
+
+/**
+ * Starts src/composition/server/main.ts in one node process (node --import tsx, so that a
+ * signal reaches the server itself) and waits until it says where it listens.
+ */
+export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/composition/server/main.ts'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DEMO_POSTS: '0', ...env },
+  })
+  const logs: Record<string, unknown>[] = []
+  let stderr = ''
+  const exited = new Promise<number | string>((resolve) => {
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'))
+  })
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8')
+  })
+
+  return new Promise((resolve, reject) => {
+    let buffered = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('utf8')
+      const lines = buffered.split('\n')
+      buffered = lines.pop() ?? ''
+      for (const line of lines) {
+        if (line.trim() === '') continue
+        const entry = JSON.parse(line) as Record<string, unknown>
+        logs.push(entry)
+        if (typeof entry.port === 'number' && typeof entry.url === 'string') {
+          resolve({ child, base: `http://127.0.0.1:${entry.port}`, logs, exited })
+        }
+      }
+    })
+    void exited.then((code) =>
+      reject(new Error(`the server ended (${code}) before listening: ${stderr}`)),
+    )
+  })
+}
