@@ -114,6 +114,29 @@ describe('news store', () => {
     expect(actor.getSnapshot().context.newsItem).toMatchObject({ title: 'First', body: 'Second' })
   })
 
+  it('keeps a saved edit when a load sent before the save answers after it', async () => {
+    const { actor, saves } = startStore()
+    actor.send({ type: 'get_news', items: [item('a')], append: false })
+    actor.send({ type: 'get_news_by_id', item: item('a') })
+    const sentBeforeSave = actor.getSnapshot().context.saves
+    actor.send({ type: 'news.edit', id: 'a', changes: { title: 'New' } })
+    saves[0]?.outcome.resolve({ ...item('a'), title: 'New' })
+    await waitFor(actor, (snapshot) => snapshot.matches('idle'))
+
+    actor.send({ type: 'get_news_by_id', item: item('a'), since: sentBeforeSave })
+    actor.send({ type: 'get_news', items: [item('a')], append: false, since: sentBeforeSave })
+    expect(actor.getSnapshot().context.newsItem?.title).toBe('New')
+    expect(actor.getSnapshot().context.news[0]?.title).toBe('New')
+
+    const sentAfterSave = actor.getSnapshot().context.saves
+    actor.send({
+      type: 'get_news_by_id',
+      item: item('a', 'Changed elsewhere'),
+      since: sentAfterSave,
+    })
+    expect(actor.getSnapshot().context.newsItem?.title).toBe('Changed elsewhere')
+  })
+
   it('ignores an edit of an item it has never loaded', () => {
     const { actor, saves } = startStore()
     actor.send({ type: 'news.edit', id: 'unknown', changes: { title: 'New' } })

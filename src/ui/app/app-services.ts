@@ -1,6 +1,8 @@
-import { createActor, type ActorRefFrom } from 'xstate'
+import { createActor, type ActorRefFrom, type PromiseActorLogic } from 'xstate'
 import type { UseCases } from '@/application/use-cases'
 import type { NewsItem } from '@/domain/news-item.entity'
+import type { NewsPage, NewsPageQuery } from '@/domain/ports/news-repository.port'
+import type { StorePageParams } from '@/ui/features/news-list/news-list.machine'
 import type { Inspect } from '@/ui/shared/inspection'
 import { fromUseCase, type NavigateParams, type ToastParams } from '@/ui/shared/machine-effects'
 import { newsStoreMachine } from '@/ui/shared/news-store.machine'
@@ -26,8 +28,19 @@ export interface AppServices {
     readonly showToast: (_: unknown, params: ToastParams) => void
     readonly navigate: (_: unknown, params: NavigateParams) => void
   }
-  /** Hands a loaded item to the store (the spec's get_news_by_id). */
-  readonly storeItem: (_: unknown, item: NewsItem) => void
+  /**
+   * A screen's way to load one item and hand it to the store (the spec's get_news_by_id),
+   * noting when the load began so that the store can tell an answer older than a save.
+   */
+  readonly itemLoader: () => {
+    readonly getNewsItem: PromiseActorLogic<NewsItem, string>
+    readonly storeItem: (_: unknown, item: NewsItem) => void
+  }
+  /** The same for pages of the list (the spec's get_news). */
+  readonly pageLoader: () => {
+    readonly listNews: PromiseActorLogic<NewsPage, NewsPageQuery>
+    readonly storePage: (_: unknown, page: StorePageParams) => void
+  }
 }
 
 /** Builds the services and starts the long-lived news store. */
@@ -53,6 +66,25 @@ export function createAppServices(
     useCases,
     store,
     edge,
-    storeItem: (_, item) => store.send({ type: 'get_news_by_id', item }),
+    itemLoader: () => {
+      let since = 0
+      return {
+        getNewsItem: fromUseCase((id: string) => {
+          since = store.getSnapshot().context.saves
+          return useCases.getNewsItem.execute(id)
+        }),
+        storeItem: (_, item) => store.send({ type: 'get_news_by_id', item, since }),
+      }
+    },
+    pageLoader: () => {
+      let since = 0
+      return {
+        listNews: fromUseCase((query: NewsPageQuery) => {
+          since = store.getSnapshot().context.saves
+          return useCases.listNews.execute(query)
+        }),
+        storePage: (_, page) => store.send({ type: 'get_news', ...page, since }),
+      }
+    },
   }
 }

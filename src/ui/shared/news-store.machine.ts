@@ -11,13 +11,22 @@ export interface NewsStoreContext {
   readonly newsItem: NewsItem | null
   /** Edits sent in order, oldest first; the first is the one in flight. */
   readonly pending: readonly PendingEdit[]
+  /** How many saves have been answered; a load notes it when it is sent (its `since`). */
+  readonly saves: number
+  /** For each id, the value of `saves` when a save of it was last answered. */
+  readonly savedAt: Readonly<Record<string, number>>
 }
 
 export type NewsStoreEvent =
   /** A page of the list has loaded; the first page replaces the list, later ones extend it. */
-  | { readonly type: 'get_news'; readonly items: readonly NewsItem[]; readonly append: boolean }
+  | {
+      readonly type: 'get_news'
+      readonly items: readonly NewsItem[]
+      readonly append: boolean
+      readonly since?: number
+    }
   /** One item has loaded. */
-  | { readonly type: 'get_news_by_id'; readonly item: NewsItem }
+  | { readonly type: 'get_news_by_id'; readonly item: NewsItem; readonly since?: number }
   /** The visitor saved an edit: show it at once, then save it. */
   | { readonly type: 'news.edit'; readonly id: string; readonly changes: NewsChanges }
   /** An item was deleted. */
@@ -34,6 +43,18 @@ function place(context: NewsStoreContext, item: NewsItem, asNewsItem = false) {
     newsItem: asNewsItem || context.newsItem?._id === item._id ? item : context.newsItem,
     news: context.news.map((each) => (each._id === item._id ? item : each)),
   }
+}
+
+/**
+ * A load sent before a save of an item was answered may carry that item's old values; the
+ * store keeps what it shows for such items, so an older answer cannot undo a save on screen.
+ */
+function newerThanSaves(context: NewsStoreContext, items: readonly NewsItem[], since?: number) {
+  if (since === undefined) return items
+  const shown = new Map([...context.news, context.newsItem].map((item) => [item?._id, item]))
+  return items.map((item) =>
+    (context.savedAt[item._id] ?? 0) > since ? (shown.get(item._id) ?? item) : item,
+  )
 }
 
 /** Pending edits remember the newest values the server confirmed. */
@@ -67,20 +88,22 @@ export const newsStoreMachine = setup({
   },
 }).createMachine({
   id: 'newsStore',
-  context: { news: [], newsItem: null, pending: [] },
+  context: { news: [], newsItem: null, pending: [], saves: 0, savedAt: {} },
   initial: 'idle',
   on: {
     get_news: {
       actions: assign(({ context, event }) => {
-        const pending = refreshStored(context.pending, event.items)
-        const shown = event.items.map((item) => overlay(item, pending))
+        const items = newerThanSaves(context, event.items, event.since)
+        const pending = refreshStored(context.pending, items)
+        const shown = items.map((item) => overlay(item, pending))
         return { pending, news: event.append ? mergeItems(context.news, shown) : shown }
       }),
     },
     get_news_by_id: {
       actions: assign(({ context, event }) => {
-        const pending = refreshStored(context.pending, [event.item])
-        return { pending, ...place(context, overlay(event.item, pending), true) }
+        const [item = event.item] = newerThanSaves(context, [event.item], event.since)
+        const pending = refreshStored(context.pending, [item])
+        return { pending, ...place(context, overlay(item, pending), true) }
       }),
     },
     'news.edit': {
@@ -115,7 +138,13 @@ export const newsStoreMachine = setup({
           actions: [
             assign(({ context, event }) => {
               const pending = refreshStored(context.pending.slice(1), [event.output])
-              return { pending, ...place(context, overlay(event.output, pending)) }
+              const saves = context.saves + 1
+              return {
+                pending,
+                saves,
+                savedAt: { ...context.savedAt, [event.output._id]: saves },
+                ...place(context, overlay(event.output, pending)),
+              }
             }),
             { type: 'showToast', params: { kind: 'success', message: NOTICES.edited } },
           ],

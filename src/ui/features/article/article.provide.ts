@@ -2,10 +2,11 @@ import type { AppServices } from '@/ui/app/app-services'
 import { articleMachine } from '@/ui/features/article/article.machine'
 import { fromUseCase } from '@/ui/shared/machine-effects'
 
-export const provideArticle = ({ useCases, store, edge, storeItem }: AppServices) =>
-  articleMachine.provide({
+export const provideArticle = ({ useCases, store, edge, itemLoader }: AppServices) => {
+  const { getNewsItem, storeItem } = itemLoader()
+  return articleMachine.provide({
     actors: {
-      getNewsItem: fromUseCase((id: string) => useCases.getNewsItem.execute(id)),
+      getNewsItem,
       deleteNews: fromUseCase((id: string) => useCases.deleteNews.execute(id)),
     },
     actions: {
@@ -14,3 +15,4 @@ export const provideArticle = ({ useCases, store, edge, storeItem }: AppServices
       forgetItem: (_, id) => store.send({ type: 'news.removed', id }),
     },
   })
+}

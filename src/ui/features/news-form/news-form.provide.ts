@@ -2,10 +2,11 @@ import type { AppServices } from '@/ui/app/app-services'
 import { newsFormMachine } from '@/ui/features/news-form/news-form.machine'
 import { fromUseCase } from '@/ui/shared/machine-effects'
 
-export const provideNewsForm = ({ useCases, store, edge, storeItem }: AppServices) =>
-  newsFormMachine.provide({
+export const provideNewsForm = ({ useCases, store, edge, itemLoader }: AppServices) => {
+  const { getNewsItem, storeItem } = itemLoader()
+  return newsFormMachine.provide({
     actors: {
-      getNewsItem: fromUseCase((id: string) => useCases.getNewsItem.execute(id)),
+      getNewsItem,
       createNews: fromUseCase((draft) => useCases.createNews.execute(draft)),
     },
     actions: {
@@ -14,3 +15,4 @@ export const provideNewsForm = ({ useCases, store, edge, storeItem }: AppService
       requestEdit: (_, { id, changes }) => store.send({ type: 'news.edit', id, changes }),
     },
   })
+}

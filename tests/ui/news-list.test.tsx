@@ -1,0 +1,267 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import fallbackImage from '@/ui/shared/assets/image-fallback.svg'
+import { createMemoryApp } from '@/composition/browser/memory.container'
+import { manyNews, newsItem, renderApp } from './support/render-app'
+import { declarationsOf } from './support/stylesheet'
+
+/** The cards in the grid (a role query is slow on a page of 30 cards). */
+function cards(): HTMLElement[] {
+  return Array.from(document.querySelectorAll<HTMLElement>('main article'))
+}
+
+/** The cards in the order of the posts (the masonry lays them out column by column). */
+function cardsInPostOrder(): HTMLElement[] {
+  return cards().sort((a, b) => postNumber(a) - postNumber(b))
+}
+
+function postNumber(card: HTMLElement): number {
+  const title = card.querySelector('h2')?.textContent ?? ''
+  return Number(/(\d+)$/.exec(title)?.[1] ?? Number.NaN)
+}
+
+function imageOf(card: HTMLElement): HTMLImageElement {
+  const image = card.querySelector('img')
+  if (image === null) throw new Error('the card has no image')
+  return image
+}
+
+describe('news list: loading', () => {
+  it('renders nothing in the grid while the news loads', async () => {
+    const app = createMemoryApp({ seed: manyNews(3) })
+    const release = app.news.faults.hold()
+    const { container } = renderApp({ app })
+
+    expect(await screen.findByText('Loading news…')).toBeInTheDocument()
+    expect(cards()).toHaveLength(0)
+    expect(container.querySelector('.news-grid')).toBeNull()
+    expect(screen.queryByText(/no news posts/i)).not.toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument()
+
+    release()
+    expect(await screen.findByText('Post number 1')).toBeInTheDocument()
+    expect(cards()).toHaveLength(3)
+  })
+
+  it('loads the news once when the list opens', async () => {
+    const app = createMemoryApp({ seed: manyNews(3) })
+    const listNews = vi.spyOn(app.useCases.listNews, 'execute')
+    renderApp({ app })
+
+    await screen.findByText('Post number 3')
+    expect(listNews).toHaveBeenCalledTimes(1)
+  })
+
+  it('shows an inline error with Retry when the news cannot load, and Retry loads them', async () => {
+    const app = createMemoryApp({ seed: manyNews(2) })
+    app.news.faults.failOn('list')
+    const { user } = renderApp({ app })
+
+    const error = await screen.findByRole('alert')
+    expect(error).toHaveTextContent('The news could not be loaded.')
+    expect(cards()).toHaveLength(0)
+
+    app.news.faults.recover()
+    await user.click(within(error).getByRole('button', { name: 'Retry' }))
+
+    expect(await screen.findByText('Post number 1')).toBeInTheDocument()
+    expect(cards()).toHaveLength(2)
+    expect(screen.queryByText('The news could not be loaded.')).not.toBeInTheDocument()
+  })
+
+  it('says there are no posts yet and links to the add form when the list is empty', async () => {
+    const { user } = renderApp({ seed: [] })
+
+    expect(await screen.findByText('There are no news posts yet.')).toBeInTheDocument()
+    expect(cards()).toHaveLength(0)
+    const write = screen.getByRole('link', { name: 'Write the first one' })
+    expect(write).toHaveAttribute('href', '/news/new')
+
+    await user.click(write)
+    expect(await screen.findByRole('button', { name: 'Add news' })).toBeInTheDocument()
+  })
+})
+
+describe('news list: cards', () => {
+  it("shows each card's author, title and body", async () => {
+    const post = newsItem({ _id: 'quay', title: 'Quay repaired', author: 'Grace Hopper' })
+    renderApp({ seed: [post] })
+
+    const card = await screen.findByRole('article', { name: 'Quay repaired' })
+    expect(within(card).getByText('Grace Hopper')).toBeInTheDocument()
+    expect(within(card).getByRole('heading', { name: 'Quay repaired' })).toBeInTheDocument()
+    expect(
+      within(card).getByText('Boats are back in the water. The quay has been repaired.'),
+    ).toBeInTheDocument()
+  })
+
+  it('cuts a long body at a word boundary and ends it with an ellipsis', async () => {
+    // 'Lighthouses' spans the 160th character, so a cut by count alone would split it.
+    const body = [
+      'Boats sail out '.repeat(10),
+      'again Lighthouses shine over the water ',
+      'and the quay is busy '.repeat(5),
+    ].join('')
+    renderApp({ seed: [newsItem({ _id: 'long', title: 'Long story', body })] })
+
+    const card = await screen.findByRole('article', { name: 'Long story' })
+    const shown = card.querySelector('.news-card-excerpt')?.textContent ?? ''
+    expect(shown.endsWith('…')).toBe(true)
+    const kept = shown.slice(0, -1)
+    expect(kept.length).toBeGreaterThan(100)
+    expect(kept.length).toBeLessThanOrEqual(160)
+    expect(body.startsWith(kept)).toBe(true)
+    expect(body[kept.length]).toBe(' ')
+    expect(within(card).queryByText(body)).not.toBeInTheDocument()
+  })
+
+  it('gives every card the same 250px-high image with its width and height', async () => {
+    renderApp({ seed: manyNews(5) })
+    await screen.findByText('Post number 5')
+
+    const images = cardsInPostOrder().map(imageOf)
+    expect(images).toHaveLength(5)
+    const sources = new Set(images.map((image) => image.getAttribute('src')))
+    expect(sources.size).toBe(1)
+    expect([...sources][0]).toMatch(/^https:\/\//)
+    for (const image of images) {
+      expect(image).toHaveAttribute('height', '250')
+      expect(image).toHaveAttribute('width')
+      expect(image).toHaveClass('news-card-image')
+    }
+    expect(declarationsOf('.news-card-image')).toMatchObject({ height: '250px', width: '100%' })
+  })
+
+  it('loads the first three card images at once and the rest lazily', async () => {
+    renderApp({ seed: manyNews(6) })
+    await screen.findByText('Post number 6')
+
+    const loading = cardsInPostOrder().map((card) => imageOf(card).getAttribute('loading'))
+    expect(loading).toEqual(['eager', 'eager', 'eager', 'lazy', 'lazy', 'lazy'])
+  })
+
+  it('shows the local image when a card image fails to load', async () => {
+    renderApp({ seed: manyNews(2) })
+    await screen.findByText('Post number 2')
+    const [first, second] = cardsInPostOrder().map(imageOf)
+    if (first === undefined || second === undefined) throw new Error('two cards expected')
+    const remote = first.getAttribute('src')
+
+    fireEvent.error(first)
+
+    expect(first).toHaveAttribute('src', fallbackImage)
+    expect(fallbackImage).not.toBe(remote)
+    expect(second).toHaveAttribute('src', remote)
+  })
+
+  it("links each card's Read More to its article", async () => {
+    const { user } = renderApp({ seed: manyNews(3) })
+    await screen.findByText('Post number 3')
+
+    for (const card of cardsInPostOrder()) {
+      const link = within(card).getByRole('link', { name: /^Read More/ })
+      expect(link).toHaveAttribute('href', `/news/post-${postNumber(card)}`)
+    }
+
+    const second = screen.getByRole('article', { name: 'Post number 2' })
+    await user.click(within(second).getByRole('link', { name: /^Read More/ }))
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Post number 2' }),
+    ).toBeInTheDocument()
+    expect(screen.getByText('Body of post 2.')).toBeInTheDocument()
+  })
+
+  it('shows markup in a post as text and creates no element from it', async () => {
+    const post = newsItem({
+      _id: 'markup',
+      title: '<img src=x onerror=alert(1)>',
+      author: '<b>Mallory</b>',
+      body: '<script>window.hacked = true</script>',
+    })
+    const { container } = renderApp({ seed: [post] })
+
+    const card = await screen.findByRole('article', { name: '<img src=x onerror=alert(1)>' })
+    expect(within(card).getByText('<b>Mallory</b>')).toBeInTheDocument()
+    expect(within(card).getByText('<script>window.hacked = true</script>')).toBeInTheDocument()
+    expect(container.querySelector('img[src="x"]')).toBeNull()
+    expect(container.querySelector('script, b')).toBeNull()
+  })
+})
+
+describe('news list: grid', () => {
+  const width = window.innerWidth
+  afterEach(() => {
+    window.innerWidth = width
+  })
+
+  it.each([
+    { screenWidth: 1280, columns: 3 },
+    { screenWidth: 800, columns: 2 },
+    { screenWidth: 400, columns: 1 },
+  ])('lays the cards out in $columns columns $screenWidth px wide', async (layout) => {
+    window.innerWidth = layout.screenWidth
+    const { container } = renderApp({ seed: manyNews(6) })
+    await screen.findByText('Post number 6')
+
+    expect(container.querySelectorAll('.news-grid-column')).toHaveLength(layout.columns)
+  })
+})
+
+describe('news list: paging', () => {
+  it('shows the first 24 posts and loads the rest with Load more, which then goes', async () => {
+    const { user } = renderApp({ seed: manyNews(30) })
+    await screen.findByText('Post number 24')
+    expect(cards()).toHaveLength(24)
+    expect(screen.queryByText('Post number 25')).not.toBeInTheDocument()
+
+    await user.click(screen.getByRole('button', { name: 'Load more' }))
+
+    expect(await screen.findByText('Post number 30')).toBeInTheDocument()
+    expect(cards()).toHaveLength(30)
+    expect(cardsInPostOrder().map(postNumber)).toEqual(
+      Array.from({ length: 30 }, (_, index) => index + 1),
+    )
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: /Load more|Loading/ })).not.toBeInTheDocument(),
+    )
+  })
+
+  it('shows no Load more button when every post fits on the first page', async () => {
+    renderApp({ seed: manyNews(24) })
+    await screen.findByText('Post number 24')
+
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument()
+  })
+
+  it('disables Load more while the next page loads', async () => {
+    const app = createMemoryApp({ seed: manyNews(30) })
+    const { user } = renderApp({ app })
+    await screen.findByText('Post number 24')
+    const release = app.news.faults.hold()
+
+    await user.click(screen.getByRole('button', { name: 'Load more' }))
+
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Loading…' })).toBeDisabled())
+    release()
+    expect(await screen.findByText('Post number 30')).toBeInTheDocument()
+  })
+
+  it('says when more posts cannot be loaded, and loads them when asked again', async () => {
+    const app = createMemoryApp({ seed: manyNews(30) })
+    const { user } = renderApp({ app })
+    await screen.findByText('Post number 24')
+    app.news.faults.failOn('list')
+
+    await user.click(screen.getByRole('button', { name: 'Load more' }))
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('More news could not be loaded.')
+    expect(cards()).toHaveLength(24)
+
+    app.news.faults.recover()
+    await user.click(screen.getByRole('button', { name: 'Load more' }))
+
+    expect(await screen.findByText('Post number 30')).toBeInTheDocument()
+    expect(cards()).toHaveLength(30)
+    expect(screen.queryByText('More news could not be loaded.')).not.toBeInTheDocument()
+  })
+})

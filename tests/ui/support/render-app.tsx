@@ -1,0 +1,106 @@
+import { configure, render, screen, waitFor, within } from '@testing-library/react'
+import userEvent, { type UserEvent } from '@testing-library/user-event'
+import { createMemoryApp, type MemoryApp } from '@/composition/browser/memory.container'
+import type { NewsItem } from '@/domain/news-item.entity'
+import type { AppEffects } from '@/ui/app/app-services'
+import { NewsWireApp } from '@/ui/app/news-wire-app'
+
+// Screens other than '/' and react-toastify load lazily; the first import in a file takes a moment.
+configure({ asyncUtilTimeout: 4000 })
+
+/** A post created at midday UTC, so that its YYYY/MM/DD is the same from UTC-11 to UTC+11. */
+export function newsItem(overrides: Partial<NewsItem> = {}): NewsItem {
+  return {
+    _id: 'harbour-1',
+    title: 'Harbour reopens after the storm',
+    body: 'Boats are back in the water.\nThe quay has been repaired.',
+    author: 'Ada Lovelace',
+    createdAt: '2024-03-15T12:00:00.000Z',
+    ...overrides,
+  }
+}
+
+/** `count` posts, newest first: post-1 is the newest. */
+export function manyNews(count: number): NewsItem[] {
+  return Array.from({ length: count }, (_, index) => {
+    const n = index + 1
+    const day = new Date(Date.UTC(2024, 0, 1, 12) - index * 86_400_000)
+    return newsItem({
+      _id: `post-${n}`,
+      title: `Post number ${n}`,
+      body: `Body of post ${n}.`,
+      author: `Author ${n}`,
+      createdAt: day.toISOString(),
+    })
+  })
+}
+
+export interface RenderAppOptions {
+  readonly path?: string
+  readonly seed?: readonly NewsItem[]
+  readonly app?: MemoryApp
+  readonly effects?: Partial<AppEffects>
+}
+
+/** Renders the whole app at `path` on the in-memory composition root. */
+export function renderApp({ path = '/', seed = [], app, effects }: RenderAppOptions = {}) {
+  const memory = app ?? createMemoryApp({ seed, now: () => new Date('2024-06-01T12:00:00.000Z') })
+  const user = userEvent.setup()
+  const result = render(
+    <NewsWireApp useCases={memory.useCases} initialEntries={[path]} effects={effects} />,
+  )
+  return { app: memory, user, ...result }
+}
+
+/** A toast as react-toastify renders it (it loads with the first toast). */
+export async function findToast(message: string): Promise<HTMLElement> {
+  const text = await screen.findByText(message)
+  const toast = text.closest<HTMLElement>('.Toastify__toast')
+  if (toast === null) throw new Error(`'${message}' is not inside a toast`)
+  return toast
+}
+
+/** Every post the repository holds, newest first. */
+export async function storedNews(app: MemoryApp): Promise<readonly NewsItem[]> {
+  return (await app.news.list({ limit: 100 })).items
+}
+
+/** Puts `value` in the field at once, as a paste: long texts type slowly. */
+export async function fill(user: UserEvent, field: HTMLElement, value: string): Promise<void> {
+  await user.click(field)
+  if (value !== '') await user.paste(value)
+}
+
+/** Replaces the field's value, as a visitor selecting it all and pasting. */
+export async function replace(user: UserEvent, field: HTMLElement, value: string): Promise<void> {
+  await user.clear(field)
+  if (value !== '') await user.paste(value)
+}
+
+/** Fills the field, then leaves it, which marks it as touched. */
+export async function fillAndLeave(
+  user: UserEvent,
+  field: HTMLElement,
+  value: string,
+): Promise<void> {
+  await fill(user, field, value)
+  await user.tab()
+}
+
+/** Waits for the field's message: next to it, linked to it, with the field marked invalid. */
+export async function expectFieldError(field: HTMLElement, message: string): Promise<void> {
+  const box = field.closest<HTMLElement>('.field')
+  if (box === null) throw new Error('the field has no box')
+  await waitFor(() => {
+    expect(within(box).getByText(message)).toBeInTheDocument()
+    expect(field).toHaveAttribute('aria-invalid', 'true')
+    expect(field).toHaveAccessibleDescription(message)
+  })
+}
+
+/** The field shows no message and is not marked invalid, as now. */
+export function expectNoFieldError(field: HTMLElement): void {
+  expect(field).toHaveAttribute('aria-invalid', 'false')
+  expect(field).not.toHaveAttribute('aria-describedby')
+  expect(field.closest('.field')?.querySelector('.field-error')).toBeNull()
+}
