@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react'
 import dayjs from 'dayjs'
 import { Link, useParams } from 'react-router-dom'
+import { LoadFailed } from '@/ui/shared/load-failed'
 import { useAppServices, useProvidedMachine } from '@/ui/app/app-context'
 import { provideArticle } from '@/ui/features/article/article.provide'
 import { useInspectedMachine } from '@/ui/shared/inspection'
@@ -24,14 +25,7 @@ function ArticleScreen({ id }: { readonly id: string }) {
   usePageTitle(item?.title ?? 'Article')
 
   if (state.matches('failed')) {
-    return (
-      <div className="inline-error" role="alert">
-        <p>The article could not be loaded.</p>
-        <button type="button" className="button" onClick={() => send({ type: 'article.retry' })}>
-          Retry
-        </button>
-      </div>
-    )
+    return <LoadFailed what="The article" onRetry={() => send({ type: 'article.retry' })} />
   }
   if (item === null) {
     return state.matches('loading') ? (

@@ -4,6 +4,7 @@ import { useMemo } from 'react'
 import { useParams } from 'react-router-dom'
 import type { NewsDraft } from '@/domain/news-item.entity'
 import { NEWS_RULES } from '@/domain/rules/news-item.rules'
+import { LoadFailed } from '@/ui/shared/load-failed'
 import { useAppServices, useProvidedMachine } from '@/ui/app/app-context'
 import { provideNewsForm } from '@/ui/features/news-form/news-form.provide'
 import { usePageTitle } from '@/ui/shared/use-page-title'
@@ -50,12 +51,7 @@ function NewsFormScreen({ id }: { readonly id?: string }) {
       <h1 id="form-heading">{heading}</h1>
       {state.matches('loading') && <p role="status">Loading the post…</p>}
       {state.matches('failed') && (
-        <div className="inline-error" role="alert">
-          <p>The post could not be loaded.</p>
-          <button type="button" className="button" onClick={() => send({ type: 'form.retry' })}>
-            Retry
-          </button>
-        </div>
+        <LoadFailed what="The post" onRetry={() => send({ type: 'form.retry' })} />
       )}
       {(state.matches('editing') || submitting) && (
         <FormikProvider value={formik}>

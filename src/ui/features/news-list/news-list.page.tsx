@@ -2,6 +2,7 @@ import { useSelector } from '@xstate/react'
 import { useEffect, useRef } from 'react'
 import Masonry from 'react-masonry-css'
 import { Link } from 'react-router-dom'
+import { LoadFailed } from '@/ui/shared/load-failed'
 import { useAppServices, useProvidedMachine } from '@/ui/app/app-context'
 import { provideNewsList } from '@/ui/features/news-list/news-list.provide'
 import { useInspectedMachine } from '@/ui/shared/inspection'
@@ -33,12 +34,7 @@ export function NewsListPage() {
         Latest news
       </h1>
       {state.matches('failed') && (
-        <div className="inline-error" role="alert">
-          <p>The news could not be loaded.</p>
-          <button type="button" className="button" onClick={() => send({ type: 'news.retry' })}>
-            Retry
-          </button>
-        </div>
+        <LoadFailed what="The news" onRetry={() => send({ type: 'news.retry' })} />
       )}
       {state.matches('ready') && news.length === 0 && (
         <div className="empty-state">
