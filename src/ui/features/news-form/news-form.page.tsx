@@ -53,7 +53,8 @@ function NewsFormScreen({ id }: { readonly id?: string }) {
       {state.matches('failed') && (
         <LoadFailed what="The post" onRetry={() => send({ type: 'form.retry' })} />
       )}
-      {(state.matches('editing') || submitting) && (
+      {/* The edit form waits for the stored post, so that it never shows empty fields first. */}
+      {(state.matches('editing') || submitting) && (!editing || stored !== null) && (
         <FormikProvider value={formik}>
           <form ref={formRef} className="form" onSubmit={formik.handleSubmit} noValidate>
             <TextField name="title" label="Title" />
