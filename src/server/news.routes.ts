@@ -165,7 +165,7 @@ async function narrowDraft(request: FastifyRequest): Promise<void> {
   request.body = draft
 }
 
-/** A schema miss (loose bounds) always breaks a domain rule too; the domain words the errors. */
+/** The schemas check only shapes, which the draft is narrowed to; the domain words the errors. */
 function sendInvalid(reply: FastifyReply, input: NewsChanges): FastifyReply {
   const given =
     reply.request.method === 'POST' ? NEWS_FIELDS : NEWS_FIELDS.filter((f) => f in input)

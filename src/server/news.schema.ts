@@ -3,10 +3,12 @@ import { NEWS_LIMITS } from '@/domain/rules/news-item.rules'
 import { problemResponse } from '@/server/problem'
 
 /**
- * JSON schemas of the news routes. Body bounds are loose on purpose (a few times the domain's
- * limits): the domain rules decide, and word, what is invalid.
+ * JSON schemas of the news routes. The text fields carry no length bound of their own: the
+ * domain counts characters as a reader sees them (an emoji of seven code points is one), which
+ * no code-point bound can match, and the 16 KiB body limit already bounds the bytes.
  */
-const loose = (limit: number) => ({ type: 'string', maxLength: limit * 4 }) as const
+const text = (limit: number) =>
+  ({ type: 'string', description: `At most ${limit} characters as a reader counts them.` }) as const
 
 export const NEWS_ITEM_SCHEMA = {
   type: 'object',
@@ -21,12 +23,9 @@ export const NEWS_ITEM_SCHEMA = {
 } as const
 
 const DRAFT_PROPERTIES = {
-  title: { ...loose(NEWS_LIMITS.title), description: `At most ${NEWS_LIMITS.title} characters.` },
-  body: { ...loose(NEWS_LIMITS.body), description: `At most ${NEWS_LIMITS.body} characters.` },
-  author: {
-    ...loose(NEWS_LIMITS.author),
-    description: `At most ${NEWS_LIMITS.author} characters.`,
-  },
+  title: text(NEWS_LIMITS.title),
+  body: text(NEWS_LIMITS.body),
+  author: text(NEWS_LIMITS.author),
 } as const
 
 const IGNORED = 'Other fields, such as _id and createdAt, are ignored.'

@@ -12,7 +12,7 @@ export interface OutboxRoutesOptions {
 export const OUTBOX_PATH = '/api/v1.0/email/send-form'
 
 /** Bounds a form far above what the contact rules allow, so nothing valid is cut. */
-const FORM_LIMITS = { fields: 16, fieldSize: 8 * 1024, fieldNameSize: 100, files: 0, parts: 32 }
+const FORM_LIMITS = { fields: 16, fieldSize: 32 * 1024, fieldNameSize: 100, files: 0, parts: 32 }
 
 /** EmailJS answers in plain text; the outbox does the same, in its words where we know them. */
 const ID_CHECKS = [

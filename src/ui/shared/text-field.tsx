@@ -35,11 +35,15 @@ export function TextField({
       ) : (
         <input {...common} type={type} autoComplete={autoComplete} />
       )}
-      {showError && (
-        <p className="field-error" id={errorId}>
-          {meta.error}
-        </p>
-      )}
+      {/* The message's line is kept free, so that a message appearing on blur never moves the
+          submit button out from under the click that caused the blur. */}
+      <div className="field-message">
+        {showError && (
+          <p className="field-error" id={errorId}>
+            {meta.error}
+          </p>
+        )}
+      </div>
     </div>
   )
 }

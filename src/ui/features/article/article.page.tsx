@@ -25,7 +25,12 @@ function ArticleScreen({ id }: { readonly id: string }) {
   usePageTitle(item?.title ?? 'Article')
 
   if (state.matches('failed')) {
-    return <LoadFailed what="The article" onRetry={() => send({ type: 'article.retry' })} />
+    return (
+      <>
+        <h1 className="visually-hidden">Article</h1>
+        <LoadFailed what="The article" onRetry={() => send({ type: 'article.retry' })} />
+      </>
+    )
   }
   if (item === null) {
     return state.matches('loading') ? (
