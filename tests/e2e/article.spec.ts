@@ -1,0 +1,90 @@
+import { calendarDate } from './support/dates'
+import { expect, test } from './support/fixtures'
+import { draft } from './support/news-api'
+import { holdRequests, NEWS_ITEM } from './support/network'
+import { TOASTS } from './support/spec-texts'
+import { toast } from './support/toasts'
+
+test.describe('the article view', () => {
+  test("shows the title, a picture, 'Created By: {author} | YYYY/MM/DD', the body, Edit and Delete", async ({
+    page,
+    api,
+    imageService,
+  }, testInfo) => {
+    const item = await api.create(
+      draft(1, { body: 'The first paragraph.\nThe second paragraph, on its own line.' }),
+    )
+
+    await page.goto(`/news/${item._id}`)
+
+    const article = page.getByRole('main').getByRole('article')
+    await expect(article.getByRole('heading', { level: 1 })).toHaveText(item.title)
+    // The browser's calendar day, not UTC's (the suite runs in Pacific/Auckland).
+    const day = calendarDate(item.createdAt, testInfo.project.use.timezoneId ?? 'UTC')
+    await expect(article.getByText(/^Created By:/)).toHaveText(
+      `Created By: ${item.author} | ${day}`,
+    )
+    const body = article.getByText('The first paragraph.', { exact: false })
+    await expect(body).toBeVisible()
+    expect(await body.innerText()).toBe(
+      'The first paragraph.\nThe second paragraph, on its own line.',
+    )
+
+    const image = article.locator('img')
+    await expect
+      .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBeGreaterThan(0)
+    expect(imageService.requested).toContain(
+      `https://picsum.photos/seed/${encodeURIComponent(item._id)}/1920/1080`,
+    )
+    expect(await image.getAttribute('src')).not.toMatch(/picsum/)
+
+    await expect(article.getByRole('link', { name: 'Edit' })).toHaveAttribute(
+      'href',
+      `/news/${item._id}/edit`,
+    )
+    await expect(article.getByRole('button', { name: 'Delete' })).toBeEnabled()
+    await expect(page).toHaveTitle(`${item.title} | NewsWire`)
+  })
+
+  test('shows nothing of the article until it has loaded', async ({ page, api }) => {
+    const item = await api.create(draft(1))
+    const gate = await holdRequests(page, 'GET', NEWS_ITEM)
+
+    await page.goto(`/news/${item._id}`)
+    await gate.reached
+
+    const main = page.getByRole('main')
+    await expect(main.getByRole('heading')).toHaveCount(0)
+    await expect(main.getByText(/Created By/)).toHaveCount(0)
+    await expect(main.getByRole('button', { name: 'Delete' })).toHaveCount(0)
+    gate.open()
+    await expect(main.getByRole('heading', { level: 1 })).toHaveText(item.title)
+  })
+
+  test('leads home with the not-available toast for an unknown article id', async ({ page }) => {
+    await page.goto('/news/no-such-post')
+
+    await expect(toast(page, 'error', TOASTS.notAvailable)).toBeVisible()
+    await expect(page).toHaveURL('/')
+  })
+
+  test('leads home with the not-available toast when editing an unknown article id', async ({
+    page,
+  }) => {
+    await page.goto('/news/no-such-post/edit')
+
+    await expect(toast(page, 'error', TOASTS.notAvailable)).toBeVisible()
+    await expect(page).toHaveURL('/')
+  })
+})
+
+test.describe('routing', () => {
+  test('an unknown route leads home with the not-available toast', async ({ page }) => {
+    await page.goto('/no/such/page')
+
+    await expect(toast(page, 'error', TOASTS.notAvailable)).toBeVisible()
+    await expect(page).toHaveURL('/')
+    await expect(page.getByRole('heading', { name: 'Latest news' })).toBeAttached()
+  })
+})

@@ -1,0 +1,163 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Page } from '@playwright/test'
+import { SEND_FORM_PATH } from './support/emailjs-stand-in'
+import { expect, test } from './support/fixtures'
+import { REPO_ROOT } from './support/paths'
+import { CONTACT_MESSAGES, TOASTS } from './support/spec-texts'
+import { toast } from './support/toasts'
+
+interface Contact {
+  readonly name: string
+  readonly email: string
+  readonly message: string
+}
+
+function fields(page: Page) {
+  return {
+    name: page.getByLabel('Name'),
+    email: page.getByLabel('Email Address'),
+    message: page.getByLabel('Your Message'),
+  }
+}
+
+async function fillContact(page: Page, contact: Contact): Promise<void> {
+  const form = fields(page)
+  await form.name.fill(contact.name)
+  await form.email.fill(contact.email)
+  await form.message.fill(contact.message)
+}
+
+async function expectContactValues(page: Page, contact: Contact): Promise<void> {
+  const form = fields(page)
+  await expect(form.name).toHaveValue(contact.name)
+  await expect(form.email).toHaveValue(contact.email)
+  await expect(form.message).toHaveValue(contact.message)
+}
+
+const fieldErrors = (page: Page) => page.getByRole('main').locator('.field-error')
+
+const ada: Contact = {
+  name: 'Ada Lovelace',
+  email: 'ada@example.org',
+  message: 'Hello newsroom,\nI have a story about engines.',
+}
+
+/** The version of @emailjs/browser the app ships, which the SDK reports as lib_version. */
+function emailJsVersion(): string {
+  const manifest = join(REPO_ROOT, 'node_modules', '@emailjs', 'browser', 'package.json')
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version
+}
+
+test.describe('the contact form, sent through EmailJS', () => {
+  test("sends the SDK's multipart request field by field, then confirms and resets the form", async ({
+    page,
+    emailJs,
+    newsWire,
+  }) => {
+    await page.goto('/contact')
+
+    await fillContact(page, ada)
+    await page.getByRole('button', { name: 'Submit' }).click()
+
+    await expect(toast(page, 'success', TOASTS.contactSent)).toBeVisible()
+    await expectContactValues(page, { name: '', email: '', message: '' })
+    const [sent] = await emailJs.waitForRequests(1)
+    expect(emailJs.received).toHaveLength(1)
+    expect(sent?.method).toBe('POST')
+    expect(sent?.path).toBe(SEND_FORM_PATH)
+    expect(sent?.contentType).toMatch(/^multipart\/form-data; boundary=/)
+    expect(sent?.origin).toBe(newsWire.origin)
+    const { account } = emailJs
+    expect(sent?.fields).toEqual({
+      lib_version: emailJsVersion(),
+      service_id: account.serviceId,
+      template_id: account.templateId,
+      user_id: account.publicKey,
+      name: ada.name,
+      email: ada.email,
+      // Multipart carries line breaks as CRLF; what matters is that they arrive.
+      message: ada.message.replace(/\n/g, '\r\n'),
+    })
+  })
+
+  test('keeps what was typed and shows the failure toast when EmailJS fails', async ({
+    page,
+    emailJs,
+  }) => {
+    emailJs.failNext(500, 'The service is temporarily unavailable')
+    await page.goto('/contact')
+
+    await fillContact(page, ada)
+    await page.getByRole('button', { name: 'Submit' }).click()
+
+    await expect(toast(page, 'error', TOASTS.contactFailed)).toBeVisible()
+    await expectContactValues(page, ada)
+    await expect(page.getByRole('button', { name: 'Submit' })).toBeEnabled()
+    expect(emailJs.received.map((sent) => sent.status)).toEqual([500])
+  })
+
+  test('shows the failure toast when EmailJS cannot be reached at all', async ({ page }) => {
+    await page.route(/\/api\/v1\.0\/email\/send-form$/, (route) => route.abort('connectionrefused'))
+    await page.goto('/contact')
+
+    await fillContact(page, ada)
+    await page.getByRole('button', { name: 'Submit' }).click()
+
+    await expect(toast(page, 'error', TOASTS.contactFailed)).toBeVisible()
+    await expectContactValues(page, ada)
+  })
+
+  test('shows each message only after its field was touched', async ({ page }) => {
+    await page.goto('/contact')
+    const form = fields(page)
+    await expect(form.name).toBeVisible()
+    await expect(fieldErrors(page)).toHaveCount(0)
+
+    await form.name.focus()
+    await form.name.blur()
+    await expect(form.name).toHaveAccessibleDescription(CONTACT_MESSAGES.nameRequired)
+    await expect(fieldErrors(page)).toHaveText([CONTACT_MESSAGES.nameRequired])
+    await form.name.fill('n'.repeat(31))
+    await expect(form.name).toHaveAccessibleDescription(CONTACT_MESSAGES.nameTooLong)
+    await form.name.fill('n'.repeat(30))
+    await expect(fieldErrors(page)).toHaveCount(0)
+
+    await form.email.fill('ada@')
+    await expect(fieldErrors(page)).toHaveCount(0)
+    await form.email.blur()
+    await expect(form.email).toHaveAccessibleDescription(CONTACT_MESSAGES.emailInvalid)
+    await form.email.fill('')
+    await expect(form.email).toHaveAccessibleDescription(CONTACT_MESSAGES.emailRequired)
+
+    await form.message.fill('m'.repeat(501))
+    await form.message.blur()
+    await expect(form.message).toHaveAccessibleDescription(CONTACT_MESSAGES.messageTooLong)
+    await form.message.fill('')
+    await expect(form.message).toHaveAccessibleDescription(CONTACT_MESSAGES.messageRequired)
+  })
+
+  test('sends nothing while the form is invalid', async ({ page, emailJs }) => {
+    await page.goto('/contact')
+    const form = fields(page)
+    const submit = page.getByRole('button', { name: 'Submit' })
+
+    await submit.click()
+    await expect(fieldErrors(page)).toHaveText([
+      CONTACT_MESSAGES.nameRequired,
+      CONTACT_MESSAGES.emailRequired,
+      CONTACT_MESSAGES.messageRequired,
+    ])
+    await fillContact(page, { ...ada, email: 'not-an-address' })
+    await submit.click()
+    await expect(fieldErrors(page)).toHaveText([CONTACT_MESSAGES.emailInvalid])
+    await expectContactValues(page, { ...ada, email: 'not-an-address' })
+
+    // A valid submit goes through; it must be the only request the form ever sent.
+    await form.email.fill(ada.email)
+    await submit.click()
+    await expect(toast(page, 'success', TOASTS.contactSent)).toBeVisible()
+    const sent = await emailJs.waitForRequests(1)
+    expect(sent.map((each) => each.fields.email)).toEqual([ada.email])
+  })
+})

@@ -1,0 +1,39 @@
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from '@playwright/test'
+import { CHROMIUM_ARGS, findChromium } from './support/chromium'
+import { RESULTS_DIR } from './support/paths'
+
+/**
+ * The end-to-end suite's settings; playwright.config.ts at the root hands them to Playwright.
+ * They live here so that the type check covers them; paths are absolute because Playwright
+ * resolves relative ones against the root file.
+ */
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
+const browser = findChromium()
+
+export const e2eConfig = defineConfig({
+  testDir: here('.'),
+  testMatch: '**/*.spec.ts',
+  globalSetup: here('./global-setup.ts'),
+  outputDir: `${RESULTS_DIR}/e2e`,
+  // Each worker runs its own server and database; tests in one file run in order.
+  fullyParallel: false,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
+  retries: 0,
+  forbidOnly: Boolean(process.env.CI),
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  reporter: [['list'], ['html', { open: 'never', outputFolder: `${RESULTS_DIR}/e2e-report` }]],
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    // The global setup fails with install instructions when no browser was found.
+    launchOptions: { executablePath: browser?.executablePath, args: [...CHROMIUM_ARGS] },
+    viewport: { width: 1280, height: 800 },
+    // Far from UTC, so that a date shown in UTC instead of local time is caught.
+    timezoneId: 'Pacific/Auckland',
+    locale: 'en-NZ',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+})

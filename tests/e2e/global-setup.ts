@@ -1,0 +1,27 @@
+import { spawnSync } from 'node:child_process'
+import { rmSync } from 'node:fs'
+import { AXE_DIR, REPO_ROOT, SCREENSHOTS_DIR } from './support/paths'
+import { findChromium, INSTALL_HINT } from './support/chromium'
+
+/**
+ * Runs once per `npm run test:e2e`: checks that a browser exists (never skipping quietly),
+ * builds the app as production does, and clears the last run's pictures and axe reports.
+ */
+export default function globalSetup(): void {
+  const browser = findChromium()
+  if (browser === undefined) throw new Error(INSTALL_HINT)
+  console.log(`e2e: Chromium from ${browser.source}: ${browser.executablePath}`)
+
+  const started = Date.now()
+  const build = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  })
+  if (build.status !== 0) {
+    throw new Error(`e2e: the production build failed:\n${build.stdout}\n${build.stderr}`)
+  }
+  console.log(`e2e: built dist/ in ${Date.now() - started} ms`)
+
+  rmSync(SCREENSHOTS_DIR, { recursive: true, force: true })
+  rmSync(AXE_DIR, { recursive: true, force: true })
+}

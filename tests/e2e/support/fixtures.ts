@@ -1,0 +1,105 @@
+import { test as base, expect } from '@playwright/test'
+import { startEmailJsStandIn, type EmailJsStandIn } from './emailjs-stand-in'
+import { NewsApi } from './news-api'
+import { startNewsWire, type NewsWireServer } from './newswire-server'
+
+/** The image service the cards and articles ask for; there is no internet here, nor in CI. */
+export const IMAGE_SERVICE = /^https:\/\/([a-z]+\.)?picsum\.photos\//
+
+export type MailSetup = 'emailjs' | 'outbox'
+
+interface WorkerFixtures {
+  /** How the server sends the contact form: to the EmailJS stand-in, or its built-in outbox. */
+  mail: MailSetup
+  /** Undefined where the outbox is in use. */
+  emailJsStandIn: EmailJsStandIn | undefined
+  newsWire: NewsWireServer
+}
+
+interface TestFixtures {
+  /** Empties the site and the stand-in before each test. */
+  freshSite: void
+  api: NewsApi
+  /** The EmailJS stand-in; fails the test where the outbox is in use. */
+  emailJs: EmailJsStandIn
+  /** Image-service URLs the page asked for; each was refused, as with no internet. */
+  imageService: { readonly requested: string[] }
+  /** Fails a test whose page threw or broke the Content-Security-Policy. */
+  pageHealth: void
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  mail: ['emailjs', { scope: 'worker', option: true }],
+
+  emailJsStandIn: [
+    async ({ mail }, provide) => {
+      if (mail !== 'emailjs') return provide(undefined)
+      const standIn = await startEmailJsStandIn()
+      await provide(standIn)
+      await standIn.close()
+    },
+    { scope: 'worker' },
+  ],
+
+  newsWire: [
+    async ({ emailJsStandIn }, provide) => {
+      const server = await startNewsWire(emailJsStandIn?.account)
+      await provide(server)
+      await server.stop()
+    },
+    { scope: 'worker', timeout: 60_000 },
+  ],
+
+  baseURL: async ({ newsWire }, provide) => provide(newsWire.origin),
+
+  api: async ({ newsWire }, provide) => provide(new NewsApi(newsWire.origin)),
+
+  emailJs: async ({ emailJsStandIn }, provide) => {
+    if (emailJsStandIn === undefined) throw new Error('this test needs the EmailJS stand-in')
+    await provide(emailJsStandIn)
+  },
+
+  freshSite: [
+    async ({ api, emailJsStandIn, newsWire }, provide, testInfo) => {
+      await api.clear()
+      emailJsStandIn?.reset()
+      await provide()
+      if (testInfo.status !== testInfo.expectedStatus) {
+        await testInfo.attach('server-log.txt', {
+          body: newsWire.logs.slice(-80).join('\n'),
+          contentType: 'text/plain',
+        })
+      }
+    },
+    { auto: true },
+  ],
+
+  imageService: [
+    async ({ context }, provide) => {
+      const requested: string[] = []
+      await context.route(IMAGE_SERVICE, async (route) => {
+        requested.push(route.request().url())
+        await route.abort('internetdisconnected')
+      })
+      await provide({ requested })
+    },
+    { auto: true },
+  ],
+
+  pageHealth: [
+    async ({ page }, provide) => {
+      const problems: string[] = []
+      page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`))
+      page.on('console', (message) => {
+        if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) {
+          problems.push(`CSP: ${message.text()}`)
+        }
+      })
+      await provide()
+      expect(problems, 'the page threw or broke its Content-Security-Policy').toEqual([])
+    },
+    { auto: true },
+  ],
+})
+
+export { expect }

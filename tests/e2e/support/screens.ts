@@ -1,0 +1,51 @@
+import { expect, type Locator, type Page } from '@playwright/test'
+import { SITE } from './spec-texts'
+
+/** The news cards on the list, in reading order. */
+export function cards(page: Page): Locator {
+  return page.getByRole('main').getByRole('article')
+}
+
+/** Checks the frame every page has: header, tagline, banner link home, and the nav bar. */
+export async function expectSiteFrame(page: Page): Promise<void> {
+  const header = page.getByRole('banner')
+  await expect(header.getByText(SITE.title, { exact: true })).toBeVisible()
+  await expect(header.getByText(SITE.tagline, { exact: true })).toBeVisible()
+  const bannerLink = header.getByRole('link').filter({ has: page.getByRole('img') })
+  await expect(bannerLink).toHaveAttribute('href', '/')
+  await expect(bannerLink.getByRole('img')).toBeVisible()
+  await expectImageLoaded(bannerLink.getByRole('img'))
+
+  const nav = page.getByRole('navigation', { name: 'Main' })
+  const links = nav.getByRole('link')
+  await expect(links).toHaveText(SITE.nav.map((link) => link.name))
+  for (const [index, link] of SITE.nav.entries()) {
+    await expect(links.nth(index)).toHaveAttribute('href', link.path)
+  }
+}
+
+/** Waits until an image has loaded and has pixels to show. */
+export async function expectImageLoaded(image: Locator): Promise<void> {
+  await expect
+    .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+    .toBe(true)
+}
+
+/** Waits until every image on the page has settled, loaded or fallen back. */
+export async function waitForImages(page: Page): Promise<void> {
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        [...document.images].every((img) => img.complete && img.naturalWidth > 0),
+      ),
+    )
+    .toBe(true)
+}
+
+/** The distinct left edges of the cards: one per grid column in use. */
+export async function cardColumns(page: Page): Promise<number[]> {
+  const boxes = await cards(page).evaluateAll((elements) =>
+    elements.map((element) => Math.round(element.getBoundingClientRect().left)),
+  )
+  return [...new Set(boxes)].sort((a, b) => a - b)
+}
