@@ -16,6 +16,8 @@ export default defineConfig({
   build: {
     manifest: true,
     modulePreload: { polyfill: false },
+    // Images load as files, not as data inside the JavaScript that every visit downloads.
+    assetsInlineLimit: 0,
     target: 'es2022',
     sourcemap: true,
   },

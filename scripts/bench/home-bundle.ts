@@ -65,7 +65,10 @@ export async function measureHomeBundle(dist: string): Promise<HomeBundle> {
 }
 
 async function packagesOf(mapFile: string): Promise<string[]> {
-  const map = JSON.parse(await readFile(mapFile, 'utf8')) as { sources: string[] }
+  const text = await readFile(mapFile, 'utf8').catch(() => undefined)
+  // Vite's own small helpers may come without a map.
+  if (text === undefined) return ['(no source map)']
+  const map = JSON.parse(text) as { sources: string[] }
   const names = map.sources.map((source) => {
     const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source)
     return match?.[1] ?? 'src'

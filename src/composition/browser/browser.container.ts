@@ -5,9 +5,8 @@
  */
 import { Container, ContainerModule } from 'inversify'
 import type { UseCases } from '@/application/use-cases'
-import { EmailJsMailer } from '@/adapters/emailjs/emailjs.mailer'
 import { HttpNewsRepository } from '@/adapters/http/http-news.repository'
-import { RuntimeConfigClient } from '@/adapters/http/runtime-config.client'
+import type { Mailer } from '@/domain/ports/mailer.port'
 import { PORTS, USE_CASES, useCasesModule } from '@/composition/core.module'
 
 export interface BrowserOptions {
@@ -19,14 +18,37 @@ export function createBrowserContainer({ apiUrl }: BrowserOptions): Container {
   const apiOrigin = new URL(apiUrl || globalThis.location.origin, globalThis.location.href).origin
   const adapters = new ContainerModule(({ bind }) => {
     bind(PORTS.newsRepository).toConstantValue(new HttpNewsRepository({ baseUrl: apiUrl }))
-    const config = new RuntimeConfigClient({ baseUrl: apiUrl })
     bind(PORTS.mailer).toConstantValue(
-      new EmailJsMailer({ loadSettings: config.loadEmailJsSettings, apiOrigin }),
+      onFirstSend(async () => {
+        const [{ EmailJsMailer }, { RuntimeConfigClient }] = await Promise.all([
+          import('@/adapters/emailjs/emailjs.mailer'),
+          import('@/adapters/http/runtime-config.client'),
+        ])
+        const config = new RuntimeConfigClient({ baseUrl: apiUrl })
+        return new EmailJsMailer({ loadSettings: config.loadEmailJsSettings, apiOrigin })
+      }),
     )
   })
   const container = new Container()
   container.load(adapters, useCasesModule)
   return container
+}
+
+/**
+ * A mailer whose code loads with the first message, so that the mail adapter and its settings
+ * never weigh on pages that send none. A failed load is tried again on the next send.
+ */
+function onFirstSend(load: () => Promise<Mailer>): Mailer {
+  let mailer: Promise<Mailer> | undefined
+  return {
+    async send(message) {
+      mailer ??= load().catch((error: unknown) => {
+        mailer = undefined
+        throw error
+      })
+      return (await mailer).send(message)
+    },
+  }
 }
 
 export function browserUseCases(options: BrowserOptions): UseCases {
