@@ -1,7 +1,7 @@
-import { toDomainError, validationFailed } from '@/domain/domain-error'
+import { validationFailed } from '@/domain/domain-error'
 import type { NewsDraft, NewsItem } from '@/domain/news-item.entity'
-import type { NewsRepository } from '@/domain/ports/news-repository.port'
-import { fail, ok, type Result } from '@/domain/result'
+import type { CreateOptions, NewsRepository } from '@/domain/ports/news-repository.port'
+import { attempt, fail, type Result } from '@/domain/result'
 import { checkFields, hasErrors } from '@/domain/rules/field-rule'
 import { NEWS_RULES } from '@/domain/rules/news-item.rules'
 import { normaliseDraft } from '@/domain/rules/normalise'
@@ -9,13 +9,10 @@ import { normaliseDraft } from '@/domain/rules/normalise'
 export class CreateNews {
   constructor(private readonly news: NewsRepository) {}
 
-  async execute(draft: NewsDraft): Promise<Result<NewsItem>> {
+  /** With an idempotency key, a repeat of the same submission answers the first post. */
+  async execute(draft: NewsDraft, options: CreateOptions = {}): Promise<Result<NewsItem>> {
     const errors = checkFields(NEWS_RULES, draft)
     if (hasErrors(errors)) return fail(validationFailed(errors))
-    try {
-      return ok(await this.news.create(normaliseDraft(draft)))
-    } catch (thrown) {
-      return fail(toDomainError(thrown))
-    }
+    return attempt(() => this.news.create(normaliseDraft(draft), options))
   }
 }

@@ -1,17 +1,15 @@
-import { notFound, toDomainError } from '@/domain/domain-error'
+import { notFound } from '@/domain/domain-error'
 import { isNewsId } from '@/domain/news-id'
 import type { NewsRepository } from '@/domain/ports/news-repository.port'
-import { fail, ok, type Result } from '@/domain/result'
+import { attempt, fail, type Result } from '@/domain/result'
+import type { WriteCondition } from '@/domain/rules/news-history.rules'
 
 export class DeleteNews {
   constructor(private readonly news: NewsRepository) {}
 
-  async execute(id: string): Promise<Result<void>> {
+  /** Moves the post to the trash; with a condition, only if it is still the version named. */
+  async execute(id: string, condition?: WriteCondition): Promise<Result<void>> {
     if (!isNewsId(id)) return fail(notFound())
-    try {
-      return ok(await this.news.remove(id))
-    } catch (thrown) {
-      return fail(toDomainError(thrown))
-    }
+    return attempt(() => this.news.remove(id, condition))
   }
 }

@@ -1,18 +1,14 @@
-import { notFound, toDomainError } from '@/domain/domain-error'
+import { notFound } from '@/domain/domain-error'
+import { isNewsId } from '@/domain/news-id'
 import type { NewsItem } from '@/domain/news-item.entity'
 import type { NewsRepository } from '@/domain/ports/news-repository.port'
-import { fail, ok, type Result } from '@/domain/result'
-import { isNewsId } from '@/domain/news-id'
+import { attempt, fail, type Result } from '@/domain/result'
 
 export class GetNewsItem {
   constructor(private readonly news: NewsRepository) {}
 
   async execute(id: string): Promise<Result<NewsItem>> {
     if (!isNewsId(id)) return fail(notFound())
-    try {
-      return ok(await this.news.get(id))
-    } catch (thrown) {
-      return fail(toDomainError(thrown))
-    }
+    return attempt(() => this.news.get(id))
   }
 }

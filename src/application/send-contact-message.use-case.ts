@@ -1,7 +1,7 @@
-import { toDomainError, validationFailed } from '@/domain/domain-error'
+import { validationFailed } from '@/domain/domain-error'
 import type { ContactMessage } from '@/domain/contact-message.entity'
 import type { Mailer } from '@/domain/ports/mailer.port'
-import { fail, ok, type Result } from '@/domain/result'
+import { attempt, fail, type Result } from '@/domain/result'
 import { CONTACT_RULES } from '@/domain/rules/contact-message.rules'
 import { checkFields, hasErrors } from '@/domain/rules/field-rule'
 
@@ -11,16 +11,12 @@ export class SendContactMessage {
   async execute(message: ContactMessage): Promise<Result<void>> {
     const errors = checkFields(CONTACT_RULES, message)
     if (hasErrors(errors)) return fail(validationFailed(errors))
-    try {
-      return ok(
-        await this.mailer.send({
-          name: message.name.trim(),
-          email: message.email.trim(),
-          message: message.message.trim(),
-        }),
-      )
-    } catch (thrown) {
-      return fail(toDomainError(thrown))
-    }
+    return attempt(() =>
+      this.mailer.send({
+        name: message.name.trim(),
+        email: message.email.trim(),
+        message: message.message.trim(),
+      }),
+    )
   }
 }

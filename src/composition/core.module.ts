@@ -4,6 +4,10 @@ import { DeleteNews } from '@/application/delete-news.use-case'
 import { EditNews } from '@/application/edit-news.use-case'
 import { GetNewsItem } from '@/application/get-news-item.use-case'
 import { ListNews } from '@/application/list-news.use-case'
+import { ListRevisions } from '@/application/list-revisions.use-case'
+import { ListTrash } from '@/application/list-trash.use-case'
+import { RestoreNews } from '@/application/restore-news.use-case'
+import { RestoreRevision } from '@/application/restore-revision.use-case'
 import { SendContactMessage } from '@/application/send-contact-message.use-case'
 import type { UseCases } from '@/application/use-cases'
 import type { Mailer } from '@/domain/ports/mailer.port'
@@ -30,6 +34,10 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
         createNews: new CreateNews(news),
         editNews: new EditNews(news),
         deleteNews: new DeleteNews(news),
+        listTrash: new ListTrash(news),
+        restoreNews: new RestoreNews(news),
+        listRevisions: new ListRevisions(news),
+        restoreRevision: new RestoreRevision(news),
         sendContactMessage: new SendContactMessage(mailer),
       }),
       [PORTS.newsRepository, PORTS.mailer],

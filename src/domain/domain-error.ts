@@ -1,16 +1,47 @@
+import type { NewsItem } from '@/domain/news-item.entity'
+
+/** Why a write conflicts with the post's state rather than with its fields. */
+export type ConflictReason =
+  /** A restore from the trash, of a post that is not in it. */
+  | 'NotInTrash'
+  /** A change to an old version of a post that is in the trash. */
+  | 'InTrash'
+  /** An idempotency key that was used, within its lifetime, for a different post. */
+  | 'KeyReused'
+
 /** Failures the core knows about. Adapters turn transport failures into these. */
 export type DomainError =
   | { readonly code: 'NotFound' }
   | { readonly code: 'ValidationFailed'; readonly fields: Readonly<Record<string, string>> }
   | { readonly code: 'Unavailable' }
+  /** The write named a version of the post that is no longer current; nothing changed. */
+  | { readonly code: 'Stale'; readonly current: NewsItem }
+  | { readonly code: 'Conflict'; readonly reason: ConflictReason }
+  /** Too many writes from this client; try again after the given number of seconds. */
+  | { readonly code: 'RateLimited'; readonly retryAfterSeconds: number }
 
 export type DomainErrorCode = DomainError['code']
+
+export const DOMAIN_ERROR_CODES: readonly DomainErrorCode[] = [
+  'NotFound',
+  'ValidationFailed',
+  'Unavailable',
+  'Stale',
+  'Conflict',
+  'RateLimited',
+]
 
 export const notFound = (): DomainError => ({ code: 'NotFound' })
 export const unavailable = (): DomainError => ({ code: 'Unavailable' })
 export const validationFailed = (fields: Readonly<Record<string, string>>): DomainError => ({
   code: 'ValidationFailed',
   fields,
+})
+export const stale = (current: NewsItem): DomainError => ({ code: 'Stale', current })
+export const conflict = (reason: ConflictReason): DomainError => ({ code: 'Conflict', reason })
+export const rateLimited = (retryAfterSeconds: number): DomainError => ({
+  code: 'RateLimited',
+  retryAfterSeconds,
 })
 
 /**

@@ -1,10 +1,20 @@
-/** A published news post. `_id` is opaque and URL-safe; `createdAt` is ISO 8601 in UTC. */
+/**
+ * A published news post. `_id` is opaque and URL-safe; the instants are ISO 8601 in UTC.
+ * `revision` counts the post's recorded versions (1 when created) and names the newest.
+ */
 export interface NewsItem {
   readonly _id: string
   readonly title: string
   readonly body: string
   readonly author: string
   readonly createdAt: string
+  readonly updatedAt: string
+  readonly revision: number
+}
+
+/** A post in the trash: restorable until it is purged. */
+export interface TrashedNewsItem extends NewsItem {
+  readonly deletedAt: string
 }
 
 /** What a visitor writes: the fields of a post the client may set. */

@@ -1,4 +1,4 @@
-import type { DomainError } from '@/domain/domain-error'
+import { toDomainError, type DomainError } from '@/domain/domain-error'
 
 /** What every use case returns: a value, or a typed domain error. It never throws. */
 export type Result<T> =
@@ -6,3 +6,12 @@ export type Result<T> =
 
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value })
 export const fail = <T = never>(error: DomainError): Result<T> => ({ ok: false, error })
+
+/** Runs a port call as a Result: its value, or the domain error it rejected with. */
+export async function attempt<T>(work: () => Promise<T>): Promise<Result<T>> {
+  try {
+    return ok(await work())
+  } catch (thrown) {
+    return fail(toDomainError(thrown))
+  }
+}

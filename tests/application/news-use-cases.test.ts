@@ -3,8 +3,17 @@ import { DeleteNews } from '@/application/delete-news.use-case'
 import { EditNews } from '@/application/edit-news.use-case'
 import { GetNewsItem } from '@/application/get-news-item.use-case'
 import { ListNews } from '@/application/list-news.use-case'
+import { ListRevisions } from '@/application/list-revisions.use-case'
+import { ListTrash } from '@/application/list-trash.use-case'
+import { RestoreNews } from '@/application/restore-news.use-case'
+import { RestoreRevision } from '@/application/restore-revision.use-case'
 import { MemoryNewsRepository } from '@/adapters/memory/memory-news.repository'
-import type { NewsDraft } from '@/domain/news-item.entity'
+import { encodeRevisionCursor, INVALID_CURSOR_MESSAGE } from '@/adapters/shared/keyset-cursor'
+import {
+  DEFAULT_HISTORY_PAGE_SIZE,
+  MAX_HISTORY_PAGE_SIZE,
+} from '@/domain/ports/news-repository.port'
+import type { NewsDraft, NewsItem } from '@/domain/news-item.entity'
 
 const draft: NewsDraft = { title: 'Harbour reopens', body: 'Boats are back.', author: 'Ada' }
 
@@ -20,11 +29,21 @@ function setup() {
     create: new CreateNews(repository),
     edit: new EditNews(repository),
     remove: new DeleteNews(repository),
+    listTrash: new ListTrash(repository),
+    restore: new RestoreNews(repository),
+    revisions: new ListRevisions(repository),
+    restoreRevision: new RestoreRevision(repository),
   }
 }
 
+async function createdPost(create: CreateNews, values: NewsDraft = draft): Promise<NewsItem> {
+  const result = await create.execute(values)
+  if (!result.ok) throw new Error('setup failed')
+  return result.value
+}
+
 describe('create news', () => {
-  it('stores a valid draft, trimmed, with an id and a creation date', async () => {
+  it('stores a valid draft, trimmed, as revision 1 with an id and dates', async () => {
     const { create, get } = setup()
     const result = await create.execute({ ...draft, title: '  Harbour reopens  ' })
     expect(result.ok).toBe(true)
@@ -32,6 +51,8 @@ describe('create news', () => {
     expect(result.value).toMatchObject(draft)
     expect(result.value._id).toMatch(/^[A-Za-z0-9_-]+$/)
     expect(result.value.createdAt).toBe('2026-01-01T00:00:00.000Z')
+    expect(result.value.updatedAt).toBe('2026-01-01T00:00:00.000Z')
+    expect(result.value.revision).toBe(1)
     expect(await get.execute(result.value._id)).toEqual({ ok: true, value: result.value })
   })
 
@@ -60,6 +81,31 @@ describe('create news', () => {
     const result = await create.execute(sneaky)
     expect(result.ok && result.value._id).not.toBe('chosen')
     expect(result.ok && result.value.createdAt).not.toBe('1999-01-01T00:00:00.000Z')
+  })
+
+  it('answers a repeat with the same idempotency key with the first post, creating nothing', async () => {
+    const { create, list } = setup()
+    const first = await create.execute(draft, { idempotencyKey: 'form-submit-1' })
+    const again = await create.execute(
+      { ...draft, title: ' Harbour reopens ' },
+      {
+        idempotencyKey: 'form-submit-1',
+      },
+    )
+    expect(again).toEqual(first)
+    const listed = await list.execute()
+    expect(listed.ok && listed.value.items).toHaveLength(1)
+  })
+
+  it('refuses another draft under a used idempotency key as KeyReused', async () => {
+    const { create } = setup()
+    await create.execute(draft, { idempotencyKey: 'form-submit-2' })
+    expect(
+      await create.execute({ ...draft, body: 'Else.' }, { idempotencyKey: 'form-submit-2' }),
+    ).toEqual({
+      ok: false,
+      error: { code: 'Conflict', reason: 'KeyReused' },
+    })
   })
 
   it('reports Unavailable when the repository fails', async () => {
@@ -91,6 +137,15 @@ describe('list news', () => {
     expect(spy.mock.calls.map(([query]) => query.limit)).toEqual([100, 1])
   })
 
+  it('refuses a cursor it did not hand out, rather than starting again at page 1', async () => {
+    const { create, list } = setup()
+    await create.execute(draft)
+    expect(await list.execute({ cursor: 'news-1' })).toEqual({
+      ok: false,
+      error: { code: 'ValidationFailed', fields: { cursor: INVALID_CURSOR_MESSAGE } },
+    })
+  })
+
   it('reports Unavailable when the repository fails', async () => {
     const { list, repository } = setup()
     repository.faults.failOn('list')
@@ -105,7 +160,9 @@ describe('get, edit and delete news', () => {
     expect(await get.execute('missing')).toEqual(notFound)
     expect(await get.execute('../etc/passwd')).toEqual(notFound)
     expect(await edit.execute({ id: 'missing', changes: { title: 'New' } })).toEqual(notFound)
+    expect(await edit.execute({ id: '../x', changes: { title: 'New' } })).toEqual(notFound)
     expect(await remove.execute('missing')).toEqual(notFound)
+    expect(await remove.execute('../x')).toEqual(notFound)
   })
 
   it('edits only the fields given and checks only those', async () => {
@@ -113,7 +170,34 @@ describe('get, edit and delete news', () => {
     const created = await create.execute(draft)
     if (!created.ok) throw new Error('setup failed')
     const result = await edit.execute({ id: created.value._id, changes: { title: ' Tide turns ' } })
-    expect(result).toEqual({ ok: true, value: { ...created.value, title: 'Tide turns' } })
+    expect(result).toEqual({
+      ok: true,
+      value: {
+        ...created.value,
+        title: 'Tide turns',
+        updatedAt: '2026-01-01T00:00:01.000Z',
+        revision: 2,
+      },
+    })
+  })
+
+  it('edits on condition only the version the editor started from; else Stale with the stored post', async () => {
+    const { create, edit, get } = setup()
+    const post = await createdPost(create)
+    const first = await edit.execute({
+      id: post._id,
+      changes: { title: 'First' },
+      condition: { ifRevision: [1] },
+    })
+    if (!first.ok) throw new Error('first edit failed')
+    expect(
+      await edit.execute({
+        id: post._id,
+        changes: { title: 'Second' },
+        condition: { ifRevision: [1] },
+      }),
+    ).toEqual({ ok: false, error: { code: 'Stale', current: first.value } })
+    expect(await get.execute(post._id)).toEqual({ ok: true, value: first.value })
   })
 
   it('refuses an edit that breaks a rule', async () => {
@@ -139,5 +223,152 @@ describe('get, edit and delete news', () => {
     if (!created.ok) throw new Error('setup failed')
     expect(await remove.execute(created.value._id)).toEqual({ ok: true, value: undefined })
     expect(await get.execute(created.value._id)).toEqual({ ok: false, error: { code: 'NotFound' } })
+  })
+
+  it('deletes on condition only the version named; else Stale, and the post stays', async () => {
+    const { create, edit, remove, get } = setup()
+    const post = await createdPost(create)
+    const edited = await edit.execute({ id: post._id, changes: { body: 'Changed.' } })
+    if (!edited.ok) throw new Error('edit failed')
+    expect(await remove.execute(post._id, { ifRevision: [1] })).toEqual({
+      ok: false,
+      error: { code: 'Stale', current: edited.value },
+    })
+    expect(await get.execute(post._id)).toEqual(edited)
+    expect(await remove.execute(post._id, { ifRevision: [2] })).toEqual({
+      ok: true,
+      value: undefined,
+    })
+  })
+})
+
+describe('trash, history and restore', () => {
+  it('lists deleted posts in the trash, newest deletion first, and restores one under its id', async () => {
+    const { create, remove, listTrash, restore, get } = setup()
+    const older = await createdPost(create, { ...draft, title: 'Older' })
+    const newer = await createdPost(create, { ...draft, title: 'Newer' })
+    await remove.execute(older._id)
+    await remove.execute(newer._id)
+    const trash = await listTrash.execute({ limit: 1 })
+    expect(trash.ok && trash.value.items.map((item) => item.title)).toEqual(['Newer'])
+    const rest = await listTrash.execute({ cursor: trash.ok ? trash.value.next : undefined })
+    expect(rest.ok && rest.value.items.map((item) => item.title)).toEqual(['Older'])
+
+    const restored = await restore.execute(older._id)
+    expect(restored.ok && restored.value).toMatchObject({
+      _id: older._id,
+      title: 'Older',
+      revision: 3,
+    })
+    expect(await get.execute(older._id)).toEqual(restored)
+  })
+
+  it('refuses to restore a live post (Conflict NotInTrash) and an unknown one (NotFound)', async () => {
+    const { create, restore } = setup()
+    const post = await createdPost(create)
+    expect(await restore.execute(post._id)).toEqual({
+      ok: false,
+      error: { code: 'Conflict', reason: 'NotInTrash' },
+    })
+    expect(await restore.execute('missing')).toEqual({ ok: false, error: { code: 'NotFound' } })
+    expect(await restore.execute('../x')).toEqual({ ok: false, error: { code: 'NotFound' } })
+  })
+
+  it("lists a post's versions newest first, also in the trash, and NotFound for none", async () => {
+    const { create, edit, remove, revisions } = setup()
+    const post = await createdPost(create)
+    await edit.execute({ id: post._id, changes: { title: 'Second' } })
+    await remove.execute(post._id)
+    const history = await revisions.execute(post._id)
+    expect(history.ok && history.value.items.map((revision) => revision.action)).toEqual([
+      'delete',
+      'edit',
+      'create',
+    ])
+    expect(history.ok && history.value.next).toBeUndefined()
+    expect(await revisions.execute('missing')).toEqual({ ok: false, error: { code: 'NotFound' } })
+  })
+
+  it('pages a long history, bounding the page size, and the pages hold every version', async () => {
+    const { create, edit, revisions } = setup()
+    const post = await createdPost(create)
+    for (let index = 1; index <= 120; index += 1) {
+      await edit.execute({ id: post._id, changes: { title: `Title ${index}` } })
+    }
+    const sizeOf = async (limit?: number) => {
+      const page = await revisions.execute(post._id, { limit })
+      return page.ok ? page.value.items.length : page.error.code
+    }
+    expect(await sizeOf()).toBe(DEFAULT_HISTORY_PAGE_SIZE)
+    expect(await sizeOf(1000)).toBe(MAX_HISTORY_PAGE_SIZE)
+    expect(await sizeOf(0)).toBe(1)
+
+    const numbers: number[] = []
+    let cursor: string | undefined
+    do {
+      const page = await revisions.execute(post._id, { limit: 40, cursor })
+      if (!page.ok) throw new Error(page.error.code)
+      numbers.push(...page.value.items.map((revision) => revision.revision))
+      cursor = page.value.next
+    } while (cursor !== undefined)
+    expect(numbers).toEqual(Array.from({ length: 121 }, (_, index) => 121 - index))
+  })
+
+  it('refuses a cursor it did not make, and answers NotFound for a post that never existed when paging', async () => {
+    const { create, revisions } = setup()
+    const post = await createdPost(create)
+    expect(await revisions.execute(post._id, { cursor: 'garbage' })).toMatchObject({
+      ok: false,
+      error: { code: 'ValidationFailed', fields: { cursor: INVALID_CURSOR_MESSAGE } },
+    })
+    const first = await revisions.execute(post._id, { limit: 1 })
+    expect(first.ok && first.value.next).toBeUndefined()
+    const cursor = encodeRevisionCursor(1)
+    expect(await revisions.execute('never-existed', { cursor })).toEqual({
+      ok: false,
+      error: { code: 'NotFound' },
+    })
+    // The end of a real post's history is an empty page, not NotFound.
+    expect(await revisions.execute(post._id, { cursor })).toEqual({
+      ok: true,
+      value: { items: [] },
+    })
+  })
+
+  it('restores an old version as a new revision', async () => {
+    const { create, edit, restoreRevision, revisions } = setup()
+    const post = await createdPost(create)
+    await edit.execute({ id: post._id, changes: { title: 'Vandalised' } })
+    const result = await restoreRevision.execute({ id: post._id, revision: 1 })
+    expect(result.ok && result.value).toMatchObject({ title: draft.title, revision: 3 })
+    const history = await revisions.execute(post._id)
+    expect(history.ok && history.value.items[0]).toMatchObject({
+      action: 'restore',
+      restoredFrom: 1,
+    })
+  })
+
+  it.each([0, -1, 1.5, Number.NaN, 99])(
+    'answers NotFound for revision number %s',
+    async (revision) => {
+      const { create, restoreRevision } = setup()
+      const post = await createdPost(create)
+      expect(await restoreRevision.execute({ id: post._id, revision })).toEqual({
+        ok: false,
+        error: { code: 'NotFound' },
+      })
+    },
+  )
+
+  it('reports Unavailable when the repository fails', async () => {
+    const { create, remove, listTrash, restore, revisions, restoreRevision, repository } = setup()
+    const post = await createdPost(create)
+    await remove.execute(post._id)
+    repository.faults.failOn('trash', 'restore', 'revisions', 'restoreRevision')
+    const unavailable = { ok: false, error: { code: 'Unavailable' } }
+    expect(await listTrash.execute()).toEqual(unavailable)
+    expect(await restore.execute(post._id)).toEqual(unavailable)
+    expect(await revisions.execute(post._id)).toEqual(unavailable)
+    expect(await restoreRevision.execute({ id: post._id, revision: 1 })).toEqual(unavailable)
   })
 })

@@ -1,4 +1,6 @@
-import type { NewsChanges, NewsDraft, NewsItem } from '@/domain/news-item.entity'
+import type { NewsChanges, NewsDraft, NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
+import type { NewsRevision } from '@/domain/news-revision.entity'
+import type { WriteCondition } from '@/domain/rules/news-history.rules'
 
 export interface NewsPageQuery {
   /** How many items at most; adapters bound it. */
@@ -7,24 +9,55 @@ export interface NewsPageQuery {
   readonly cursor?: string
 }
 
-export interface NewsPage {
-  /** Newest first. */
-  readonly items: readonly NewsItem[]
+export interface Page<Item> {
+  readonly items: readonly Item[]
   /** An opaque token for the following page, absent on the last page. */
   readonly next?: string
 }
 
+/** Live posts, newest first. */
+export type NewsPage = Page<NewsItem>
+
+/** Trashed posts, newest deletion first. */
+export type TrashPage = Page<TrashedNewsItem>
+
+/** A post's versions, newest first. */
+export type RevisionPage = Page<NewsRevision>
+
 export const DEFAULT_PAGE_SIZE = 24
 export const MAX_PAGE_SIZE = 100
+/** A history page is text only, so it holds more than a list page. */
+export const DEFAULT_HISTORY_PAGE_SIZE = 50
+export const MAX_HISTORY_PAGE_SIZE = 100
+
+export interface CreateOptions {
+  /** A client's key for this one submission: a repeat with the same key creates nothing. */
+  readonly idempotencyKey?: string
+}
 
 /**
- * Where posts are kept. Methods reject with DomainErrorException:
- * NotFound for an unknown id, Unavailable when the store cannot answer.
+ * Where posts are kept, as the use cases see it: in the browser, the API; on the server, the
+ * journal over the database (application/journaled-news.repository.ts). Every write records a
+ * revision. Methods reject with DomainErrorException: NotFound for an unknown or trashed id,
+ * Stale when a condition names an old revision, Conflict, ValidationFailed for a bad cursor,
+ * Unavailable when the store cannot answer.
  */
 export interface NewsRepository {
   list(query: NewsPageQuery): Promise<NewsPage>
+  /** A live post; NotFound for a trashed one. */
   get(id: string): Promise<NewsItem>
-  create(draft: NewsDraft): Promise<NewsItem>
-  update(id: string, changes: NewsChanges): Promise<NewsItem>
-  remove(id: string): Promise<void>
+  create(draft: NewsDraft, options?: CreateOptions): Promise<NewsItem>
+  update(id: string, changes: NewsChanges, condition?: WriteCondition): Promise<NewsItem>
+  /** Moves a live post to the trash. */
+  remove(id: string, condition?: WriteCondition): Promise<void>
+  /** Brings a trashed post back under its id; Conflict(NotInTrash) for a live one. */
+  restore(id: string): Promise<NewsItem>
+  /**
+   * A page of the versions of a live or trashed post, newest first; the pages together hold
+   * every version. NotFound if it never existed (or was purged), whatever the cursor.
+   */
+  revisions(id: string, query: NewsPageQuery): Promise<RevisionPage>
+  /** Makes an old version of a live post current, as a new revision. */
+  restoreRevision(id: string, revision: number): Promise<NewsItem>
+  trash(query: NewsPageQuery): Promise<TrashPage>
 }

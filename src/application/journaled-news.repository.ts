@@ -1,0 +1,159 @@
+import { conflict, DomainErrorException, notFound } from '@/domain/domain-error'
+import type { NewsChanges, NewsDraft, NewsItem } from '@/domain/news-item.entity'
+import type {
+  CreateOptions,
+  NewsPage,
+  NewsPageQuery,
+  NewsRepository,
+  RevisionPage,
+  TrashPage,
+} from '@/domain/ports/news-repository.port'
+import type { NewsStore, NewsStoreTransaction, PurgeReport } from '@/domain/ports/news-store.port'
+import {
+  assertRestorable,
+  assertWritable,
+  created,
+  edited,
+  fingerprintOf,
+  firstVersion,
+  isKeyLive,
+  liveItem,
+  purgeCutoffs,
+  reverted,
+  trashed,
+  untrashed,
+  type Revised,
+  type WriteCondition,
+} from '@/domain/rules/news-history.rules'
+
+export interface JournalOptions {
+  /** The clock that dates changes. */
+  readonly now?: () => Date
+}
+
+/**
+ * The server's NewsRepository: every change to a post is written with the revision that
+ * records it, in one transaction of the store, following the domain's history rules. The
+ * browser's NewsRepository is the API itself, which answers from this.
+ */
+export class JournaledNewsRepository implements NewsRepository {
+  private readonly now: () => Date
+
+  constructor(
+    private readonly store: NewsStore,
+    options: JournalOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date())
+  }
+
+  list(query: NewsPageQuery): Promise<NewsPage> {
+    return this.store.list(query)
+  }
+
+  trash(query: NewsPageQuery): Promise<TrashPage> {
+    return this.store.trash(query)
+  }
+
+  async get(id: string): Promise<NewsItem> {
+    const stored = await this.store.find(id)
+    assertWritable(stored)
+    return liveItem(stored)
+  }
+
+  async revisions(id: string, query: NewsPageQuery): Promise<RevisionPage> {
+    const page = await this.store.revisions(id, query)
+    // An empty page is the end of a history, or no history at all: only the post tells which.
+    if (page.items.length === 0 && (await this.store.find(id)) === undefined) {
+      throw new DomainErrorException(notFound())
+    }
+    return page
+  }
+
+  create(draft: NewsDraft, { idempotencyKey }: CreateOptions = {}): Promise<NewsItem> {
+    return this.store.transaction(async (tx) => {
+      const now = this.now()
+      const fingerprint = fingerprintOf(draft)
+      if (idempotencyKey !== undefined) {
+        const remembered = await tx.findKey(idempotencyKey)
+        if (remembered !== undefined && isKeyLive(remembered, now)) {
+          if (remembered.fingerprint !== fingerprint) {
+            throw new DomainErrorException(conflict('KeyReused'))
+          }
+          return this.replay(tx, remembered.newsId)
+        }
+      }
+      const change = created(tx.newId(), draft, now)
+      await tx.insert(change.item)
+      await record(tx, change)
+      if (idempotencyKey !== undefined) {
+        await tx.saveKey({
+          key: idempotencyKey,
+          fingerprint,
+          newsId: change.item._id,
+          createdAt: now.toISOString(),
+        })
+      }
+      return liveItem(change.item)
+    })
+  }
+
+  update(id: string, changes: NewsChanges, condition?: WriteCondition): Promise<NewsItem> {
+    return this.store.transaction(async (tx) => {
+      const stored = await tx.find(id)
+      assertWritable(stored, condition)
+      const change = edited(stored, changes, this.now())
+      if (change === undefined) return liveItem(stored)
+      return liveItem(await write(tx, change))
+    })
+  }
+
+  async remove(id: string, condition?: WriteCondition): Promise<void> {
+    await this.store.transaction(async (tx) => {
+      const stored = await tx.find(id)
+      assertWritable(stored, condition)
+      await write(tx, trashed(stored, this.now()))
+    })
+  }
+
+  restore(id: string): Promise<NewsItem> {
+    return this.store.transaction(async (tx) => {
+      const stored = await tx.find(id)
+      assertRestorable(stored)
+      return liveItem(await write(tx, untrashed(stored, this.now())))
+    })
+  }
+
+  restoreRevision(id: string, revision: number): Promise<NewsItem> {
+    return this.store.transaction(async (tx) => {
+      const stored = await tx.find(id)
+      if (stored === undefined) throw new DomainErrorException(notFound())
+      const target = await tx.revision(id, revision)
+      if (target === undefined) throw new DomainErrorException(notFound())
+      if (stored.deletedAt !== null) throw new DomainErrorException(conflict('InTrash'))
+      return liveItem(await write(tx, reverted(stored, target, this.now())))
+    })
+  }
+
+  /** Removes posts trashed more than `trashDays` ago, with their histories, and expired keys. */
+  purge(trashDays: number): Promise<PurgeReport> {
+    return this.store.purge(purgeCutoffs(this.now(), trashDays))
+  }
+
+  /** A repeated create answers the post as the first create made it, whatever became of it. */
+  private async replay(tx: NewsStoreTransaction, newsId: string): Promise<NewsItem> {
+    const stored = await tx.find(newsId)
+    const first = await tx.revision(newsId, 1)
+    if (stored === undefined || first === undefined) throw new DomainErrorException(notFound())
+    return firstVersion(stored, first)
+  }
+}
+
+async function record(tx: NewsStoreTransaction, { item, revision }: Revised): Promise<void> {
+  await tx.appendRevision(item._id, revision)
+}
+
+async function write(tx: NewsStoreTransaction, change: Revised): Promise<Revised['item']> {
+  await tx.update(change.item)
+  await record(tx, change)
+  return change.item
+}

@@ -1,0 +1,15 @@
+import { notFound } from '@/domain/domain-error'
+import { isNewsId } from '@/domain/news-id'
+import type { NewsItem } from '@/domain/news-item.entity'
+import type { NewsRepository } from '@/domain/ports/news-repository.port'
+import { attempt, fail, type Result } from '@/domain/result'
+
+/** Brings a post back from the trash, under the same id, with its history. */
+export class RestoreNews {
+  constructor(private readonly news: NewsRepository) {}
+
+  async execute(id: string): Promise<Result<NewsItem>> {
+    if (!isNewsId(id)) return fail(notFound())
+    return attempt(() => this.news.restore(id))
+  }
+}

@@ -1,0 +1,20 @@
+import { notFound } from '@/domain/domain-error'
+import { isNewsId } from '@/domain/news-id'
+import type { NewsItem } from '@/domain/news-item.entity'
+import type { NewsRepository } from '@/domain/ports/news-repository.port'
+import { attempt, fail, type Result } from '@/domain/result'
+
+export interface RestoreRevisionInput {
+  readonly id: string
+  readonly revision: number
+}
+
+/** Makes an old version of a post current again, as a new revision: history only grows. */
+export class RestoreRevision {
+  constructor(private readonly news: NewsRepository) {}
+
+  async execute({ id, revision }: RestoreRevisionInput): Promise<Result<NewsItem>> {
+    if (!isNewsId(id) || !Number.isSafeInteger(revision) || revision < 1) return fail(notFound())
+    return attempt(() => this.news.restoreRevision(id, revision))
+  }
+}

@@ -1,0 +1,19 @@
+import type { NewsDraft } from '@/domain/news-item.entity'
+
+/** What a recorded change did to a post. */
+export type RevisionAction = 'create' | 'edit' | 'delete' | 'restore'
+
+export const REVISION_ACTIONS: readonly RevisionAction[] = ['create', 'edit', 'delete', 'restore']
+
+/**
+ * One version in a post's append-only history: the post's fields as the change left them.
+ * Numbers start at 1 and grow by one per change; nothing is ever rewritten.
+ */
+export interface NewsRevision extends NewsDraft {
+  readonly revision: number
+  readonly action: RevisionAction
+  /** When the change was made, ISO 8601 in UTC. */
+  readonly at: string
+  /** For a restored version, the number of the revision it brought back. */
+  readonly restoredFrom?: number
+}

@@ -1,0 +1,62 @@
+import type { NewsRevision } from '@/domain/news-revision.entity'
+import type {
+  NewsPage,
+  NewsPageQuery,
+  RevisionPage,
+  TrashPage,
+} from '@/domain/ports/news-repository.port'
+import type { IdempotencyRecord, PurgeCutoffs, StoredNews } from '@/domain/rules/news-history.rules'
+
+/**
+ * The reads and writes of one transaction. Everything done through it commits together or
+ * not at all, so that a post and the revision recording its change are never apart.
+ */
+export interface NewsStoreTransaction {
+  /** A live or trashed post, locked against concurrent writers until the transaction ends. */
+  find(id: string): Promise<StoredNews | undefined>
+  /** A fresh, unused, URL-safe id. */
+  newId(): string
+  insert(item: StoredNews): Promise<void>
+  /** Replaces the stored fields of the post with this id. */
+  update(item: StoredNews): Promise<void>
+  appendRevision(newsId: string, revision: NewsRevision): Promise<void>
+  /** One version of a post, or undefined. */
+  revision(newsId: string, revision: number): Promise<NewsRevision | undefined>
+  findKey(key: string): Promise<IdempotencyRecord | undefined>
+  /** Remembers a key, replacing an expired record of the same key. */
+  saveKey(record: IdempotencyRecord): Promise<void>
+}
+
+export interface PurgeReport {
+  readonly posts: number
+  readonly keys: number
+}
+
+/**
+ * The server's persistence of posts, their histories and idempotency keys: SQLite, PostgreSQL,
+ * or memory for tests. It keeps data; the rules of what a change records live in the domain.
+ * Methods reject with DomainErrorException: ValidationFailed for a malformed cursor,
+ * Unavailable when the store cannot answer.
+ */
+export interface NewsStore {
+  /** Live posts, newest first (created_at, then id), keyset-paged. */
+  list(query: NewsPageQuery): Promise<NewsPage>
+  /** Trashed posts, newest deletion first (deleted_at, then id), keyset-paged. */
+  trash(query: NewsPageQuery): Promise<TrashPage>
+  /** A live or trashed post, without a lock. */
+  find(id: string): Promise<StoredNews | undefined>
+  /**
+   * A post's versions, newest first (revision number), keyset-paged on the primary key; an
+   * empty page when no post ever had this id (or it was purged), or none is older than the cursor.
+   */
+  revisions(newsId: string, query: NewsPageQuery): Promise<RevisionPage>
+  /** The ids of posts with a revision made at or after `instant`, in no set order. */
+  changedSince(instant: string): Promise<readonly string[]>
+  /** Deletes posts trashed before one cutoff, with their histories, and keys made before the other. */
+  purge(cutoffs: PurgeCutoffs): Promise<PurgeReport>
+  /**
+   * Runs `work` in one transaction: committed when it resolves, rolled back when it rejects.
+   * Engines may run it again after a serialisation conflict, so `work` must only use `tx`.
+   */
+  transaction<T>(work: (tx: NewsStoreTransaction) => Promise<T>): Promise<T>
+}

@@ -1,0 +1,220 @@
+import { conflict, DomainErrorException, notFound, stale } from '@/domain/domain-error'
+import type { NewsChanges, NewsDraft, NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
+import { NEWS_FIELDS } from '@/domain/news-item.entity'
+import type { NewsRevision, RevisionAction } from '@/domain/news-revision.entity'
+
+/**
+ * The rules of a post's history: how each change numbers and records a revision, when a
+ * write is stale, what a restore brings back, and how long the trash and idempotency keys last.
+ * Every store follows them through the same code (application/journaled-news.repository.ts).
+ */
+
+/** How long a trashed post stays restorable unless TRASH_DAYS says otherwise. */
+export const DEFAULT_TRASH_DAYS = 30
+/** How long a create's Idempotency-Key is remembered. */
+export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255
+
+/** A post as a store keeps it: live while `deletedAt` is null, in the trash otherwise. */
+export interface StoredNews extends NewsItem {
+  readonly deletedAt: string | null
+}
+
+/** A change to a post: the post as it becomes, and the revision that records it. */
+export interface Revised {
+  readonly item: StoredNews
+  readonly revision: NewsRevision
+}
+
+/** Which versions a write may replace; the write is stale unless the stored one is among them. */
+export interface WriteCondition {
+  readonly ifRevision: readonly number[]
+}
+
+function record(
+  item: StoredNews,
+  action: RevisionAction,
+  at: string,
+  restoredFrom?: number,
+): Revised {
+  const revision: NewsRevision = {
+    revision: item.revision,
+    title: item.title,
+    body: item.body,
+    author: item.author,
+    action,
+    at,
+    ...(restoredFrom === undefined ? {} : { restoredFrom }),
+  }
+  return { item, revision }
+}
+
+/** A new post: revision 1, live. */
+export function created(id: string, draft: NewsDraft, now: Date): Revised {
+  const at = now.toISOString()
+  const item: StoredNews = {
+    _id: id,
+    title: draft.title,
+    body: draft.body,
+    author: draft.author,
+    createdAt: at,
+    updatedAt: at,
+    revision: 1,
+    deletedAt: null,
+  }
+  return record(item, 'create', at)
+}
+
+/** The next version of a stored post, with `action` recorded against it. */
+function next(
+  stored: StoredNews,
+  values: NewsDraft,
+  action: RevisionAction,
+  now: Date,
+  deletedAt: string | null,
+  restoredFrom?: number,
+): Revised {
+  const at = now.toISOString()
+  const item: StoredNews = {
+    ...stored,
+    title: values.title,
+    body: values.body,
+    author: values.author,
+    updatedAt: at,
+    revision: stored.revision + 1,
+    deletedAt,
+  }
+  return record(item, action, at, restoredFrom)
+}
+
+/**
+ * An edit of a live post. Undefined when it changes nothing: an edit that leaves every field
+ * as it was records no revision.
+ */
+export function edited(stored: StoredNews, changes: NewsChanges, now: Date): Revised | undefined {
+  const values = { ...draftOf(stored), ...definedChanges(changes) }
+  if (sameDraft(values, stored)) return undefined
+  return next(stored, values, 'edit', now, null)
+}
+
+/** A live post moved to the trash; its fields are kept as they were. */
+export function trashed(stored: StoredNews, now: Date): Revised {
+  return next(stored, draftOf(stored), 'delete', now, now.toISOString())
+}
+
+/** A trashed post brought back, as it was when it was deleted. */
+export function untrashed(stored: StoredNews, now: Date): Revised {
+  return next(stored, draftOf(stored), 'restore', now, null)
+}
+
+/** An old version of a live post made current again, as a new revision. */
+export function reverted(stored: StoredNews, target: NewsRevision, now: Date): Revised {
+  return next(stored, draftOf(target), 'restore', now, null, target.revision)
+}
+
+/**
+ * Checks that a write may go ahead on `stored`: the post must be live (NotFound otherwise) and,
+ * when a condition is given, its revision one the writer named (Stale otherwise, carrying the
+ * current post). Throws DomainErrorException.
+ */
+export function assertWritable(
+  stored: StoredNews | undefined,
+  condition?: WriteCondition,
+): asserts stored is StoredNews {
+  if (stored === undefined || stored.deletedAt !== null) {
+    throw new DomainErrorException(notFound())
+  }
+  if (condition !== undefined && !condition.ifRevision.includes(stored.revision)) {
+    throw new DomainErrorException(stale(liveItem(stored)))
+  }
+}
+
+/** Checks that a restore from the trash may go ahead: NotFound, or Conflict(NotInTrash). */
+export function assertRestorable(
+  stored: StoredNews | undefined,
+): asserts stored is StoredNews & { readonly deletedAt: string } {
+  if (stored === undefined) throw new DomainErrorException(notFound())
+  if (stored.deletedAt === null) throw new DomainErrorException(conflict('NotInTrash'))
+}
+
+/** The public face of a live post: no trash bookkeeping. */
+export function liveItem({ deletedAt: _deletedAt, ...item }: StoredNews): NewsItem {
+  return item
+}
+
+export function trashedItem(stored: StoredNews & { readonly deletedAt: string }): TrashedNewsItem {
+  return { ...liveItem(stored), deletedAt: stored.deletedAt }
+}
+
+/** The post as its first revision left it: what a repeated create answers. */
+export function firstVersion(stored: StoredNews, first: NewsRevision): NewsItem {
+  return {
+    ...liveItem(stored),
+    ...draftOf(first),
+    updatedAt: first.at,
+    revision: first.revision,
+  }
+}
+
+/** An idempotency key remembered for a create: which post it made, and from what. */
+export interface IdempotencyRecord {
+  readonly key: string
+  /** The create's fields as stored, so that a repeat can be told from a different post. */
+  readonly fingerprint: string
+  readonly newsId: string
+  readonly createdAt: string
+}
+
+/** The same draft always gives the same fingerprint; any changed field gives another. */
+export function fingerprintOf(draft: NewsDraft): string {
+  return JSON.stringify([draft.title, draft.body, draft.author])
+}
+
+/** Whether a remembered key still counts at `now`. */
+export function isKeyLive(record: IdempotencyRecord, now: Date): boolean {
+  return now.getTime() - Date.parse(record.createdAt) < IDEMPOTENCY_KEY_TTL_MS
+}
+
+/** A valid Idempotency-Key: 1 to 255 visible ASCII characters. */
+export function isIdempotencyKey(key: string): boolean {
+  return key.length >= 1 && key.length <= IDEMPOTENCY_KEY_MAX_LENGTH && /^[\x21-\x7e]+$/.test(key)
+}
+
+/** What purging at `now` removes: posts trashed before one cutoff, keys made before the other. */
+export interface PurgeCutoffs {
+  readonly trashedBefore: string
+  readonly keysBefore: string
+}
+
+export function purgeCutoffs(now: Date, trashDays: number = DEFAULT_TRASH_DAYS): PurgeCutoffs {
+  const day = 24 * 60 * 60 * 1000
+  return {
+    trashedBefore: new Date(now.getTime() - trashDays * day).toISOString(),
+    keysBefore: new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS).toISOString(),
+  }
+}
+
+/** The version that was current at `instant`, from a history listed newest first. */
+export function versionAt(
+  history: readonly NewsRevision[],
+  instant: string,
+): NewsRevision | undefined {
+  return history.find((revision) => revision.at < instant)
+}
+
+export function draftOf({ title, body, author }: NewsDraft): NewsDraft {
+  return { title, body, author }
+}
+
+export function sameDraft(a: NewsDraft, b: NewsDraft): boolean {
+  return NEWS_FIELDS.every((field) => a[field] === b[field])
+}
+
+function definedChanges(changes: NewsChanges): NewsChanges {
+  const out: Record<string, string> = {}
+  for (const field of NEWS_FIELDS) {
+    const value = changes[field]
+    if (value !== undefined) out[field] = value
+  }
+  return out
+}
