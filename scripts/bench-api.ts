@@ -22,7 +22,8 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { openDatabase } from '@/adapters/sql/database'
-import { SqlNewsRepository } from '@/adapters/sql/sql-news.repository'
+import { JournaledNewsRepository } from '@/application/journaled-news.repository'
+import { SqlNewsStore } from '@/adapters/sql/sql-news.store'
 
 interface AutocannonResult {
   readonly requests: { readonly average: number; readonly total: number }
@@ -149,7 +150,7 @@ async function main(): Promise<void> {
 async function seed(url: string): Promise<NewsItem[]> {
   const database = await openDatabase(url)
   try {
-    const repository = new SqlNewsRepository(database)
+    const repository = new JournaledNewsRepository(new SqlNewsStore(database))
     let random = 42
     const next = (max: number) => {
       random = (random * 1_103_515_245 + 12_345) % 2 ** 31

@@ -1,81 +1,97 @@
-import { DomainErrorException, notFound } from '@/domain/domain-error'
+import { JournaledNewsRepository } from '@/application/journaled-news.repository'
 import type { NewsChanges, NewsDraft, NewsItem } from '@/domain/news-item.entity'
-import {
-  DEFAULT_PAGE_SIZE,
-  type NewsPage,
-  type NewsPageQuery,
-  type NewsRepository,
+import type {
+  CreateOptions,
+  NewsPage,
+  NewsPageQuery,
+  NewsRepository,
+  RevisionPage,
+  TrashPage,
 } from '@/domain/ports/news-repository.port'
+import type { PurgeReport } from '@/domain/ports/news-store.port'
+import type { WriteCondition } from '@/domain/rules/news-history.rules'
 import { Faults } from '@/adapters/memory/faults'
+import { MemoryNewsStore, type MemoryNewsStoreOptions } from '@/adapters/memory/memory-news.store'
 
-export interface MemoryNewsOptions {
-  readonly seed?: readonly NewsItem[]
+export interface MemoryNewsOptions extends MemoryNewsStoreOptions {
+  /** The clock that dates changes. */
   readonly now?: () => Date
 }
 
-/** Keeps posts in a Map. The list is newest first; the cursor is the last id of the page. */
+/** The repository calls a test can make fail or hold. */
+export type MemoryNewsOperation =
+  | 'list'
+  | 'get'
+  | 'create'
+  | 'update'
+  | 'remove'
+  | 'restore'
+  | 'revisions'
+  | 'restoreRevision'
+  | 'trash'
+
+/**
+ * The server's NewsRepository (the journal over a store) with the store in memory, for tests:
+ * the same history, trash, conflict and idempotency rules as production, plus `faults`, which
+ * each call enters first, so that a test can make it fail or wait.
+ */
 export class MemoryNewsRepository implements NewsRepository {
-  private readonly items = new Map<string, NewsItem>()
-  private sequence = 0
-  private readonly now: () => Date
-  readonly faults = new Faults<'list' | 'get' | 'create' | 'update' | 'remove'>()
+  readonly store: MemoryNewsStore
+  readonly journal: JournaledNewsRepository
+  readonly faults = new Faults<MemoryNewsOperation>()
 
   constructor(options: MemoryNewsOptions = {}) {
-    this.now = options.now ?? (() => new Date())
-    for (const item of options.seed ?? []) this.items.set(item._id, item)
+    this.store = new MemoryNewsStore(options)
+    this.journal = new JournaledNewsRepository(this.store, { now: options.now })
   }
 
-  async list({ limit = DEFAULT_PAGE_SIZE, cursor }: NewsPageQuery): Promise<NewsPage> {
+  async list(query: NewsPageQuery): Promise<NewsPage> {
     await this.faults.enter('list')
-    const sorted = [...this.items.values()].sort(newestFirst)
-    const start = cursor === undefined ? 0 : sorted.findIndex((item) => item._id === cursor) + 1
-    const items = sorted.slice(start, start + limit)
-    const last = items.at(-1)
-    const more = start + limit < sorted.length
-    return more && last ? { items, next: last._id } : { items }
+    return this.journal.list(query)
   }
 
   async get(id: string): Promise<NewsItem> {
     await this.faults.enter('get')
-    return this.find(id)
+    return this.journal.get(id)
   }
 
-  async create(draft: NewsDraft): Promise<NewsItem> {
+  async create(draft: NewsDraft, options?: CreateOptions): Promise<NewsItem> {
     await this.faults.enter('create')
-    do this.sequence += 1
-    while (this.items.has(`news-${this.sequence}`))
-    const item: NewsItem = {
-      _id: `news-${this.sequence}`,
-      title: draft.title,
-      body: draft.body,
-      author: draft.author,
-      createdAt: this.now().toISOString(),
-    }
-    this.items.set(item._id, item)
-    return item
+    return this.journal.create(draft, options)
   }
 
-  async update(id: string, changes: NewsChanges): Promise<NewsItem> {
+  async update(id: string, changes: NewsChanges, condition?: WriteCondition): Promise<NewsItem> {
     await this.faults.enter('update')
-    const item = { ...this.find(id), ...changes }
-    this.items.set(id, item)
-    return item
+    return this.journal.update(id, changes, condition)
   }
 
-  async remove(id: string): Promise<void> {
+  async remove(id: string, condition?: WriteCondition): Promise<void> {
     await this.faults.enter('remove')
-    this.find(id)
-    this.items.delete(id)
+    return this.journal.remove(id, condition)
   }
 
-  private find(id: string): NewsItem {
-    const item = this.items.get(id)
-    if (item === undefined) throw new DomainErrorException(notFound())
-    return item
+  async restore(id: string): Promise<NewsItem> {
+    await this.faults.enter('restore')
+    return this.journal.restore(id)
   }
-}
 
-function newestFirst(a: NewsItem, b: NewsItem): number {
-  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1
-  return a._id < b._id ? 1 : a._id > b._id ? -1 : 0
+  async revisions(id: string, query: NewsPageQuery = {}): Promise<RevisionPage> {
+    await this.faults.enter('revisions')
+    return this.journal.revisions(id, query)
+  }
+
+  async restoreRevision(id: string, revision: number): Promise<NewsItem> {
+    await this.faults.enter('restoreRevision')
+    return this.journal.restoreRevision(id, revision)
+  }
+
+  async trash(query: NewsPageQuery): Promise<TrashPage> {
+    await this.faults.enter('trash')
+    return this.journal.trash(query)
+  }
+
+  /** As the server's purge: posts trashed more than `trashDays` ago, and expired keys. */
+  purge(trashDays: number): Promise<PurgeReport> {
+    return this.journal.purge(trashDays)
+  }
 }

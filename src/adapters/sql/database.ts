@@ -8,7 +8,7 @@ import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
 
 export type Engine = 'sqlite' | 'postgres'
 
-/** An open, migrated database, shared by the SQL repository and the outbox. */
+/** An open, migrated database, shared by the SQL news store and the outbox. */
 export interface SqlDatabase {
   readonly db: Kysely<NewsWireSchema>
   readonly engine: Engine

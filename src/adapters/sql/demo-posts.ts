@@ -62,7 +62,8 @@ export const DEMO_POSTS: readonly NewsDraft[] = [
 
 /**
  * Adds DEMO_POSTS when `enabled` (DEMO_POSTS is not 0) and the repository holds no post.
- * Returns how many it added. Repository failures reject as the port's do.
+ * Give it the journal (the server's NewsRepository), so that each demo post starts its
+ * history like any other. Returns how many it added. Repository failures reject as the port's do.
  */
 export async function addDemoPostsIfEmpty(
   repository: NewsRepository,

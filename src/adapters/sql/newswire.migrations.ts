@@ -1,8 +1,21 @@
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely'
+import {
+  Migrator,
+  sql,
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+  type MigrationResultSet,
+} from 'kysely'
 import type { Engine } from '@/adapters/sql/database'
 
-/** Index of the list query: newest first, the id breaking ties. */
+/** Index of the list query: live posts, newest first, the id breaking ties. */
 export const NEWS_LIST_INDEX = 'news_created_at_id_idx'
+/** Index of the trash: trashed posts, newest deletion first, the id breaking ties. */
+export const NEWS_TRASH_INDEX = 'news_deleted_at_id_idx'
+/** Index of the revisions made since an instant, for the operator's undo. */
+export const NEWS_REVISION_AT_INDEX = 'news_revision_at_idx'
+/** Index of the idempotency keys by age, for the purge. */
+export const IDEMPOTENCY_KEY_CREATED_AT_INDEX = 'idempotency_key_created_at_idx'
 
 /**
  * The schema's history, in code so that a bundled server needs no migration files on disk.
@@ -50,6 +63,79 @@ function migrations(engine: Engine): Record<string, Migration> {
           .execute()
       },
     },
+    '0003-history': {
+      // Revisions, the trash and idempotency keys. Existing posts become revision 1 of their
+      // history, as if just created, so that an old database gains a history too.
+      async up(db: Kysely<unknown>): Promise<void> {
+        if (postgres) {
+          await sql`alter table news add column updated_at timestamptz`.execute(db)
+          await sql`update news set updated_at = created_at`.execute(db)
+          await sql`alter table news alter column updated_at set not null`.execute(db)
+        } else {
+          // SQLite adds a NOT NULL column only with a default; every write sets it anyway.
+          await sql`alter table news add column updated_at text not null default ''`.execute(db)
+          await sql`update news set updated_at = created_at`.execute(db)
+        }
+        await sql`alter table news add column revision integer not null default 1`.execute(db)
+        await db.schema.alterTable('news').addColumn('deleted_at', instant).execute()
+
+        // The list reads live posts only: a partial index keeps it one range scan, however
+        // full the trash.
+        await db.schema.dropIndex(NEWS_LIST_INDEX).execute()
+        await db.schema
+          .createIndex(NEWS_LIST_INDEX)
+          .on('news')
+          .columns(['created_at desc', 'id desc'])
+          .where(sql.ref('deleted_at'), 'is', null)
+          .execute()
+        await db.schema
+          .createIndex(NEWS_TRASH_INDEX)
+          .on('news')
+          .columns(['deleted_at desc', 'id desc'])
+          .where(sql.ref('deleted_at'), 'is not', null)
+          .execute()
+
+        await db.schema
+          .createTable('news_revision')
+          .addColumn('news_id', idType, (column) => column.notNull())
+          .addColumn('revision', 'integer', (column) => column.notNull())
+          .addColumn('title', 'text', (column) => column.notNull())
+          .addColumn('body', 'text', (column) => column.notNull())
+          .addColumn('author', 'text', (column) => column.notNull())
+          .addColumn('action', 'text', (column) => column.notNull())
+          .addColumn('at', instant, (column) => column.notNull())
+          .addColumn('restored_from', 'integer')
+          // Two writers that both made revision N+1 of a post: one of them fails, not both win.
+          .addPrimaryKeyConstraint('news_revision_pkey', ['news_id', 'revision'])
+          .addCheckConstraint(
+            'news_revision_action_check',
+            sql`action in ('create', 'edit', 'delete', 'restore')`,
+          )
+          .execute()
+        await db.schema
+          .createIndex(NEWS_REVISION_AT_INDEX)
+          .on('news_revision')
+          .column('at')
+          .execute()
+        await sql`
+          insert into news_revision (news_id, revision, title, body, author, action, at)
+          select id, 1, title, body, author, 'create', created_at from news
+        `.execute(db)
+
+        await db.schema
+          .createTable('idempotency_key')
+          .addColumn('key', 'text', (column) => column.primaryKey().notNull())
+          .addColumn('fingerprint', 'text', (column) => column.notNull())
+          .addColumn('news_id', idType, (column) => column.notNull())
+          .addColumn('created_at', instant, (column) => column.notNull())
+          .execute()
+        await db.schema
+          .createIndex(IDEMPOTENCY_KEY_CREATED_AT_INDEX)
+          .on('idempotency_key')
+          .column('created_at')
+          .execute()
+      },
+    },
   }
 }
 
@@ -62,7 +148,44 @@ class InCodeMigrationProvider implements MigrationProvider {
 }
 
 /** Brings the schema up to date; safe to run on every start and from several processes. */
-export async function migrateToLatest<DB>(db: Kysely<DB>, engine: Engine): Promise<void> {
+export function migrateToLatest<DB>(db: Kysely<DB>, engine: Engine): Promise<void> {
+  return migrate(db, engine, (migrator) => migrator.migrateToLatest())
+}
+
+/** Brings the schema up to the named migration and no further; for tests of upgrades. */
+export function migrateTo<DB>(db: Kysely<DB>, engine: Engine, name: string): Promise<void> {
+  return migrate(db, engine, (migrator) => migrator.migrateTo(name))
+}
+
+async function migrate<DB>(
+  db: Kysely<DB>,
+  engine: Engine,
+  run: (migrator: Migrator) => Promise<MigrationResultSet>,
+): Promise<void> {
+  if (engine === 'sqlite') {
+    // Kysely runs SQLite migrations outside a transaction and without a lock. One immediate
+    // transaction makes a migration all or nothing, and makes a second process that starts at
+    // the same moment wait for it instead of applying it twice.
+    await db.connection().execute(async (connection) => {
+      await sql`begin immediate`.execute(connection)
+      try {
+        await runMigrator(connection, engine, run)
+        await sql`commit`.execute(connection)
+      } catch (error) {
+        await sql`rollback`.execute(connection).catch(() => undefined)
+        throw error
+      }
+    })
+    return
+  }
+  await runMigrator(db, engine, run)
+}
+
+async function runMigrator<DB>(
+  db: Kysely<DB>,
+  engine: Engine,
+  run: (migrator: Migrator) => Promise<MigrationResultSet>,
+): Promise<void> {
   const migrator = new Migrator({
     db,
     provider: new InCodeMigrationProvider(engine),
@@ -70,7 +193,7 @@ export async function migrateToLatest<DB>(db: Kysely<DB>, engine: Engine): Promi
     // application's migrations, or a second NewsWire in another schema, cannot be mistaken for ours.
     migrationTableSchema: engine === 'postgres' ? await currentSchema(db) : undefined,
   })
-  const { error, results } = await migrator.migrateToLatest()
+  const { error, results } = await run(migrator)
   if (error !== undefined) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName
     throw new Error(

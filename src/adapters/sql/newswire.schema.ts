@@ -6,12 +6,43 @@ import type { ColumnType, Generated } from 'kysely'
  */
 export type InstantColumn = ColumnType<Date | string, string, never>
 
+/** An instant that a later write may change. */
+export type MutableInstantColumn = ColumnType<Date | string, string, string>
+
+/** An instant that may be absent, and that a later write may set or clear. */
+export type OptionalInstantColumn = ColumnType<Date | string | null, string | null, string | null>
+
 export interface NewsTable {
   id: string
   title: string
   body: string
   author: string
   created_at: InstantColumn
+  updated_at: MutableInstantColumn
+  /** The number of the newest revision in news_revision. */
+  revision: number
+  /** Null while the post is live; the instant it went to the trash otherwise. */
+  deleted_at: OptionalInstantColumn
+}
+
+/** One version of a post: append-only, (news_id, revision) is its primary key. */
+export interface NewsRevisionTable {
+  news_id: string
+  revision: number
+  title: string
+  body: string
+  author: string
+  action: string
+  at: InstantColumn
+  restored_from: number | null
+}
+
+/** A create's Idempotency-Key, shared by every server on the database. */
+export interface IdempotencyKeyTable {
+  key: string
+  fingerprint: string
+  news_id: string
+  created_at: MutableInstantColumn
 }
 
 export interface OutboxMessageTable {
@@ -27,6 +58,8 @@ export interface OutboxMessageTable {
 /** The tables Kysely may touch, named as in SQL. */
 export interface NewsWireSchema {
   news: NewsTable
+  news_revision: NewsRevisionTable
+  idempotency_key: IdempotencyKeyTable
   outbox_message: OutboxMessageTable
 }
 

@@ -9,11 +9,15 @@ import {
   MemoryNewsRepository,
   type MemoryNewsOptions,
 } from '@/adapters/memory/memory-news.repository'
+import type { MemoryNewsStore } from '@/adapters/memory/memory-news.store'
 import { PORTS, USE_CASES, useCasesModule } from '@/composition/core.module'
 
 export interface MemoryApp {
   readonly useCases: UseCases
+  /** The repository the use cases get: the journal over `store`, with `faults`. */
   readonly news: MemoryNewsRepository
+  /** Where `news` keeps posts and their histories, to arrange or inspect without faults. */
+  readonly store: MemoryNewsStore
   readonly mailer: MemoryMailer
 }
 
@@ -28,5 +32,5 @@ export function createMemoryApp(options: MemoryNewsOptions = {}): MemoryApp {
     }),
     useCasesModule,
   )
-  return { useCases: container.get(USE_CASES), news, mailer }
+  return { useCases: container.get(USE_CASES), news, store: news.store, mailer }
 }

@@ -1,26 +1,34 @@
 import { Container, ContainerModule } from 'inversify'
+import { JournaledNewsRepository } from '@/application/journaled-news.repository'
+import { UndoChangesSince } from '@/application/undo-changes.use-case'
 import type { UseCases } from '@/application/use-cases'
 import { SqlOutboxMailer } from '@/adapters/outbox/sql-outbox.mailer'
 import type { SqlDatabase } from '@/adapters/sql/database'
-import { SqlNewsRepository } from '@/adapters/sql/sql-news.repository'
+import { SqlNewsStore } from '@/adapters/sql/sql-news.store'
 import type { StorageErrorListener } from '@/adapters/sql/storage-failure'
 import { USE_CASES, useCasesModule } from '@/composition/core.module'
 import { TOKENS } from '@/composition/server/server.tokens'
+import type { NewsStore } from '@/domain/ports/news-store.port'
 
 /**
  * The server's composition root: which adapter fills which port (the use cases are bound to
- * their ports by the shared `useCasesModule`). Posts live in the
- * SQL database; contact messages go to the outbox in the same database (the browser talks to
- * EmailJS itself when an account is set, so the server never sends mail).
+ * their ports by the shared `useCasesModule`). Posts, with their histories, live in the
+ * SQL database, and the journal records every change in the same transaction as the change;
+ * contact messages go to the outbox in the same database (the browser talks to EmailJS itself
+ * when an account is set, so the server never sends mail).
  */
 export const sqlAdaptersModule = new ContainerModule(({ bind }) => {
-  bind(TOKENS.newsRepository)
+  bind(TOKENS.newsStore)
     .toResolvedValue(
       (database: SqlDatabase, onError: StorageErrorListener) =>
-        new SqlNewsRepository(database, { onError }),
+        new SqlNewsStore(database, { onError }),
       [TOKENS.database, TOKENS.storageErrors],
     )
     .inSingletonScope()
+  bind(TOKENS.journal)
+    .toResolvedValue((store: NewsStore) => new JournaledNewsRepository(store), [TOKENS.newsStore])
+    .inSingletonScope()
+  bind(TOKENS.newsRepository).toService(TOKENS.journal)
   bind(TOKENS.mailer)
     .toResolvedValue(
       (database: SqlDatabase, onError: StorageErrorListener) =>
@@ -49,4 +57,14 @@ export function buildServerContainer(
 
 export function resolveUseCases(container: Container): UseCases {
   return container.get(USE_CASES)
+}
+
+/** The journal over the database: the NewsRepository the use cases get, and its purge. */
+export function resolveJournal(container: Container): JournaledNewsRepository {
+  return container.get(TOKENS.journal)
+}
+
+/** The operator's undo (`npm run news -- restore --since …`), over the same store and journal. */
+export function resolveUndoChangesSince(container: Container): UndoChangesSince {
+  return new UndoChangesSince(container.get(TOKENS.newsStore), container.get(TOKENS.journal))
 }

@@ -1,7 +1,9 @@
 import type { ServiceIdentifier } from 'inversify'
+import type { JournaledNewsRepository } from '@/application/journaled-news.repository'
 import type { SqlDatabase } from '@/adapters/sql/database'
 import type { StorageErrorListener } from '@/adapters/sql/storage-failure'
 import { PORTS } from '@/composition/core.module'
+import type { NewsStore } from '@/domain/ports/news-store.port'
 
 /** The server container's service identifiers: the shared ports, and what the SQL adapters need. */
 export const TOKENS = {
@@ -10,4 +12,13 @@ export const TOKENS = {
   storageErrors: Symbol.for(
     'newswire.server.StorageErrorListener',
   ) as ServiceIdentifier<StorageErrorListener>,
+  /** Posts, histories and idempotency keys in the database (SqlNewsStore). */
+  newsStore: Symbol.for('newswire.server.NewsStore') as ServiceIdentifier<NewsStore>,
+  /**
+   * The journal over the store: the same instance as PORTS.newsRepository, with the server's
+   * own operations (purge) besides the port's.
+   */
+  journal: Symbol.for(
+    'newswire.server.JournaledNewsRepository',
+  ) as ServiceIdentifier<JournaledNewsRepository>,
 } as const

@@ -9,6 +9,12 @@ import {
   openDatabase,
   parseDatabaseUrl,
 } from '@/adapters/sql/database'
+import {
+  IDEMPOTENCY_KEY_CREATED_AT_INDEX,
+  NEWS_LIST_INDEX,
+  NEWS_REVISION_AT_INDEX,
+  NEWS_TRASH_INDEX,
+} from '@/adapters/sql/newswire.migrations'
 
 describe('DATABASE_URL', () => {
   it.each([
@@ -71,17 +77,37 @@ describe('openDatabase on SQLite', () => {
     }
   })
 
-  it('creates the tables and the list index, and records each migration once', async () => {
+  it('creates the tables and the indexes, and records each migration once', async () => {
     const url = `sqlite:${join(folder, 'newswire.db')}`
     await (await openDatabase(url)).close()
     const database = await openDatabase(url)
     try {
       const tables = await database.db.introspection.getTables()
-      expect(tables.map((table) => table.name).sort()).toEqual(['news', 'outbox_message'])
+      expect(tables.map((table) => table.name).sort()).toEqual([
+        'idempotency_key',
+        'news',
+        'news_revision',
+        'outbox_message',
+      ])
+      const indexes = await sql<{ name: string }>`
+        select name from sqlite_master where type = 'index' and name not like 'sqlite_%'
+      `.execute(database.db)
+      expect(indexes.rows.map((row) => row.name).sort()).toEqual(
+        [
+          NEWS_LIST_INDEX,
+          NEWS_TRASH_INDEX,
+          NEWS_REVISION_AT_INDEX,
+          IDEMPOTENCY_KEY_CREATED_AT_INDEX,
+        ].sort(),
+      )
       const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(
         database.db,
       )
-      expect(applied.rows.map((row) => row.name)).toEqual(['0001-news', '0002-outbox'])
+      expect(applied.rows.map((row) => row.name)).toEqual([
+        '0001-news',
+        '0002-outbox',
+        '0003-history',
+      ])
     } finally {
       await database.close()
     }

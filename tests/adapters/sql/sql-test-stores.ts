@@ -4,9 +4,18 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CompiledQuery, sql } from 'kysely'
 import { Client } from 'pg'
-import type { SqlDatabase } from '@/adapters/sql/database'
-import type { CursorPosition } from '@/adapters/sql/news-cursor'
-import { selectNewsPage } from '@/adapters/sql/sql-news.repository'
+import { MemoryNewsStore } from '@/adapters/memory/memory-news.store'
+import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
+import {
+  selectChangedSince,
+  selectNewsPage,
+  selectRevisionPage,
+  selectTrashPage,
+  SqlNewsStore,
+  type SqlNewsStoreOptions,
+} from '@/adapters/sql/sql-news.store'
+import type { KeysetPosition } from '@/adapters/shared/keyset-cursor'
+import type { NewsStore } from '@/domain/ports/news-store.port'
 
 /** A place for one test's database: its DATABASE_URL, and how to throw it away. */
 export interface TestStore {
@@ -76,12 +85,84 @@ export function postgresSchema(baseUrl: string): TestStoreKind {
   }
 }
 
-/** The plan the engine picks for the repository's own list query, as text. */
-export async function explainNewsPage(
+/** A fresh, empty NewsStore for one test, and for SQL engines the database beneath it. */
+export interface OpenedNewsStore {
+  readonly store: NewsStore
+  /** Absent for the in-memory store. */
+  readonly sql?: { readonly database: SqlDatabase; readonly url: string }
+}
+
+/** Where a contract runs: memory, or one SQL engine. */
+export interface NewsStoreKind {
+  readonly name: string
+  readonly engine: 'memory' | 'sqlite' | 'postgres'
+  /** Whether a second openDatabase(url) sees the same data (not so for :memory:). */
+  readonly persistent: boolean
+  /** Opens a fresh store; `cleanups` receives what closes and removes it, in opening order. */
+  open(
+    cleanups: Array<() => Promise<void>>,
+    options?: SqlNewsStoreOptions,
+  ): Promise<OpenedNewsStore>
+}
+
+export const memoryStore: NewsStoreKind = {
+  name: 'memory',
+  engine: 'memory',
+  persistent: false,
+  async open() {
+    return { store: new MemoryNewsStore() }
+  },
+}
+
+/** A SQL engine's test databases as a NewsStoreKind. */
+export function sqlStore(kind: TestStoreKind): NewsStoreKind {
+  return {
+    name: kind.name,
+    engine: kind.name === 'PostgreSQL' ? 'postgres' : 'sqlite',
+    persistent: kind.persistent,
+    async open(cleanups, options) {
+      const place = await kind.create()
+      cleanups.push(() => place.dispose())
+      const database = await openDatabase(place.url)
+      cleanups.push(() => database.close())
+      return { store: new SqlNewsStore(database, options), sql: { database, url: place.url } }
+    },
+  }
+}
+
+/** Runs every cleanup, the last opened first. */
+export async function runCleanups(cleanups: Array<() => Promise<void>>): Promise<void> {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+}
+
+/** The plan the engine picks for the store's own list query, as text. */
+export function explainNewsPage(database: SqlDatabase, after?: KeysetPosition): Promise<string> {
+  return explain(database, selectNewsPage(database.db, 25, after).compile())
+}
+
+/** The plan the engine picks for the store's trash query, as text. */
+export function explainTrashPage(database: SqlDatabase, after?: KeysetPosition): Promise<string> {
+  return explain(database, selectTrashPage(database.db, 25, after).compile())
+}
+
+/** The plan the engine picks for the store's history query of one post, as text. */
+export function explainRevisionPage(
   database: SqlDatabase,
-  after?: CursorPosition,
+  newsId: string,
+  before?: number,
 ): Promise<string> {
-  const compiled = selectNewsPage(database.db, 25, after).compile()
+  return explain(database, selectRevisionPage(database.db, newsId, 51, before).compile())
+}
+
+/** The plan the engine picks for the undo's query of recent revisions, as text. */
+export function explainChangedSince(database: SqlDatabase, instant: string): Promise<string> {
+  return explain(database, selectChangedSince(database.db, instant).compile())
+}
+
+async function explain(
+  database: SqlDatabase,
+  compiled: { readonly sql: string; readonly parameters: readonly unknown[] },
+): Promise<string> {
   const parameters = [...compiled.parameters]
   if (database.engine === 'sqlite') {
     const plan = await database.db.executeQuery<{ detail: string }>(
@@ -89,10 +170,11 @@ export async function explainNewsPage(
     )
     return plan.rows.map((row) => row.detail).join('\n')
   }
-  // A test table is tiny, and a sequential scan is then cheaper; forbid it to see the plan a
-  // large table gets.
+  // A test table is tiny, and a sequential scan, or a bitmap scan and a sort, is then cheaper;
+  // forbid both to see the plan a large table gets.
   return database.db.connection().execute(async (connection) => {
     await sql`set enable_seqscan = off`.execute(connection)
+    await sql`set enable_bitmapscan = off`.execute(connection)
     try {
       const plan = await connection.executeQuery<{ 'QUERY PLAN': string }>(
         CompiledQuery.raw(`explain ${compiled.sql}`, parameters),
@@ -100,6 +182,7 @@ export async function explainNewsPage(
       return plan.rows.map((row) => row['QUERY PLAN']).join('\n')
     } finally {
       await sql`reset enable_seqscan`.execute(connection)
+      await sql`reset enable_bitmapscan`.execute(connection)
     }
   })
 }

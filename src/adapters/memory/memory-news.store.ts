@@ -1,0 +1,240 @@
+import type { NewsItem } from '@/domain/news-item.entity'
+import type { NewsRevision } from '@/domain/news-revision.entity'
+import type {
+  NewsPage,
+  NewsPageQuery,
+  RevisionPage,
+  TrashPage,
+} from '@/domain/ports/news-repository.port'
+import type { NewsStore, NewsStoreTransaction, PurgeReport } from '@/domain/ports/news-store.port'
+import {
+  isKeyLive,
+  liveItem,
+  trashedItem,
+  type IdempotencyRecord,
+  type PurgeCutoffs,
+  type StoredNews,
+} from '@/domain/rules/news-history.rules'
+import {
+  clampHistoryPageSize,
+  clampPageSize,
+  decodeCursor,
+  decodeRevisionCursor,
+  keysetPage,
+  revisionPage,
+  type KeysetPosition,
+} from '@/adapters/shared/keyset-cursor'
+
+export interface MemoryNewsStoreOptions {
+  /** Live posts to start with; each gets a one-revision history numbered `item.revision`. */
+  readonly seed?: readonly NewsItem[]
+}
+
+/** Everything the store keeps; a transaction reads it and writes a journal beside it. */
+interface MemoryState {
+  readonly posts: Map<string, StoredNews>
+  /** Each post's revisions, oldest first. */
+  readonly histories: Map<string, NewsRevision[]>
+  readonly keys: Map<string, IdempotencyRecord>
+}
+
+/**
+ * The NewsStore in memory, for tests and the browser's test composition. It keeps the same
+ * promises as the SQL store: transactions are serialised and all or nothing (the work writes
+ * to a journal that is applied only when it resolves), both lists are keyset-paged with the
+ * same opaque cursors, and a malformed cursor is refused with ValidationFailed.
+ */
+export class MemoryNewsStore implements NewsStore {
+  private readonly state: MemoryState = { posts: new Map(), histories: new Map(), keys: new Map() }
+  private sequence = 0
+  private queue: Promise<unknown> = Promise.resolve()
+
+  constructor(options: MemoryNewsStoreOptions = {}) {
+    for (const item of options.seed ?? []) {
+      // Lenient with seeds written before posts had versions.
+      const revision = item.revision ?? 1
+      const updatedAt = item.updatedAt ?? item.createdAt
+      this.state.posts.set(item._id, { ...item, updatedAt, revision, deletedAt: null })
+      this.state.histories.set(item._id, [
+        {
+          revision,
+          title: item.title,
+          body: item.body,
+          author: item.author,
+          action: revision === 1 ? 'create' : 'edit',
+          at: updatedAt,
+        },
+      ])
+    }
+  }
+
+  async list(query: NewsPageQuery): Promise<NewsPage> {
+    const limit = clampPageSize(query.limit)
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor)
+    const live = [...this.state.posts.values()].filter((item) => item.deletedAt === null)
+    const rows = pageAfter(live, (item) => ({ at: item.createdAt, id: item._id }), limit, after)
+    const page = keysetPage(rows, limit, (item) => ({ at: item.createdAt, id: item._id }))
+    return { ...page, items: page.items.map(liveItem) }
+  }
+
+  async trash(query: NewsPageQuery): Promise<TrashPage> {
+    const limit = clampPageSize(query.limit)
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor)
+    const trashed = [...this.state.posts.values()].flatMap((item) =>
+      item.deletedAt === null ? [] : [trashedItem({ ...item, deletedAt: item.deletedAt })],
+    )
+    const rows = pageAfter(trashed, (item) => ({ at: item.deletedAt, id: item._id }), limit, after)
+    return keysetPage(rows, limit, (item) => ({ at: item.deletedAt, id: item._id }))
+  }
+
+  async find(id: string): Promise<StoredNews | undefined> {
+    return this.state.posts.get(id)
+  }
+
+  async revisions(newsId: string, query: NewsPageQuery): Promise<RevisionPage> {
+    const limit = clampHistoryPageSize(query.limit)
+    const before = query.cursor === undefined ? undefined : decodeRevisionCursor(query.cursor)
+    const rows = [...(this.state.histories.get(newsId) ?? [])]
+      .reverse()
+      .filter((revision) => before === undefined || revision.revision < before)
+      .slice(0, limit + 1)
+    return revisionPage(rows, limit)
+  }
+
+  async changedSince(instant: string): Promise<readonly string[]> {
+    return [...this.state.histories]
+      .filter(([, history]) => history.some((revision) => revision.at >= instant))
+      .map(([id]) => id)
+  }
+
+  purge({ trashedBefore, keysBefore }: PurgeCutoffs): Promise<PurgeReport> {
+    return this.serialised(async () => {
+      let posts = 0
+      for (const [id, item] of this.state.posts) {
+        if (item.deletedAt !== null && item.deletedAt < trashedBefore) {
+          this.state.posts.delete(id)
+          this.state.histories.delete(id)
+          posts += 1
+        }
+      }
+      let keys = 0
+      for (const [key, record] of this.state.keys) {
+        if (record.createdAt < keysBefore) {
+          this.state.keys.delete(key)
+          keys += 1
+        }
+      }
+      return { posts, keys }
+    })
+  }
+
+  transaction<T>(work: (tx: NewsStoreTransaction) => Promise<T>): Promise<T> {
+    return this.serialised(async () => {
+      const tx = new MemoryNewsTransaction(this.state, () => this.newId())
+      const result = await work(tx)
+      tx.apply()
+      return result
+    })
+  }
+
+  /** One at a time, in call order, as a database's write lock would have them. */
+  private serialised<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work)
+    this.queue = run.catch(() => undefined)
+    return run
+  }
+
+  private newId(): string {
+    do this.sequence += 1
+    while (this.state.posts.has(`news-${this.sequence}`))
+    return `news-${this.sequence}`
+  }
+}
+
+/** Reads through its journal to the committed state; writes only to the journal. */
+class MemoryNewsTransaction implements NewsStoreTransaction {
+  private readonly posts = new Map<string, StoredNews>()
+  private readonly appended = new Map<string, NewsRevision[]>()
+  private readonly keys = new Map<string, IdempotencyRecord>()
+
+  constructor(
+    private readonly state: MemoryState,
+    readonly newId: () => string,
+  ) {}
+
+  async find(id: string): Promise<StoredNews | undefined> {
+    return this.posts.get(id) ?? this.state.posts.get(id)
+  }
+
+  async insert(item: StoredNews): Promise<void> {
+    // As a primary key would: an id is never reused.
+    if ((await this.find(item._id)) !== undefined || this.state.histories.has(item._id)) {
+      throw new Error(`post ${item._id} exists`)
+    }
+    this.posts.set(item._id, item)
+  }
+
+  async update(item: StoredNews): Promise<void> {
+    if ((await this.find(item._id)) === undefined) throw new Error(`no post ${item._id}`)
+    this.posts.set(item._id, item)
+  }
+
+  async appendRevision(newsId: string, revision: NewsRevision): Promise<void> {
+    if ((await this.revision(newsId, revision.revision)) !== undefined) {
+      throw new Error(`revision ${revision.revision} of ${newsId} exists`)
+    }
+    this.appended.set(newsId, [...(this.appended.get(newsId) ?? []), revision])
+  }
+
+  async revision(newsId: string, revision: number): Promise<NewsRevision | undefined> {
+    const history = [
+      ...(this.state.histories.get(newsId) ?? []),
+      ...(this.appended.get(newsId) ?? []),
+    ]
+    return history.find((candidate) => candidate.revision === revision)
+  }
+
+  async findKey(key: string): Promise<IdempotencyRecord | undefined> {
+    return this.keys.get(key) ?? this.state.keys.get(key)
+  }
+
+  async saveKey(record: IdempotencyRecord): Promise<void> {
+    // As the SQL stores: an expired record makes way, a live one is kept.
+    const existing = await this.findKey(record.key)
+    if (existing !== undefined && isKeyLive(existing, new Date(record.createdAt))) {
+      throw new Error(`key ${record.key} is in use`)
+    }
+    this.keys.set(record.key, record)
+  }
+
+  /** Commits the journal to the state. */
+  apply(): void {
+    for (const [id, item] of this.posts) this.state.posts.set(id, item)
+    for (const [id, revisions] of this.appended) {
+      this.state.histories.set(id, [...(this.state.histories.get(id) ?? []), ...revisions])
+    }
+    for (const [key, record] of this.keys) this.state.keys.set(key, record)
+  }
+}
+
+/** The rows after `after` in newest-first order, one more than `limit` when there are. */
+function pageAfter<Item>(
+  items: readonly Item[],
+  positionOf: (item: Item) => KeysetPosition,
+  limit: number,
+  after: KeysetPosition | undefined,
+): Item[] {
+  return items
+    .map((item) => ({ item, position: positionOf(item) }))
+    .filter(({ position }) => after === undefined || isBefore(position, after))
+    .sort((a, b) =>
+      isBefore(a.position, b.position) ? 1 : isBefore(b.position, a.position) ? -1 : 0,
+    )
+    .slice(0, limit + 1)
+    .map(({ item }) => item)
+}
+
+/** Whether `a` sorts before `b` in (at, id) order, as SQL compares the row values. */
+function isBefore(a: KeysetPosition, b: KeysetPosition): boolean {
+  return a.at < b.at || (a.at === b.at && a.id < b.id)
+}

@@ -1,0 +1,156 @@
+import { DomainErrorException, validationFailed } from '@/domain/domain-error'
+import { isNewsId } from '@/domain/news-id'
+import {
+  DEFAULT_HISTORY_PAGE_SIZE,
+  DEFAULT_PAGE_SIZE,
+  MAX_HISTORY_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+} from '@/domain/ports/news-repository.port'
+
+/**
+ * Where a keyset page ends: the next page resumes strictly after this (instant, id) pair in
+ * newest-first order. The instant is the sort key of the list it came from: creation for the
+ * live list, deletion for the trash.
+ */
+export interface KeysetPosition {
+  readonly at: string
+  readonly id: string
+}
+
+export const INVALID_CURSOR_MESSAGE = 'Must be the cursor of a previous page'
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+const BASE64URL = /^[A-Za-z0-9_-]+$/
+// 24 characters of instant, a space and at most 64 of id, in base64url.
+const MAX_CURSOR_LENGTH = 120
+
+// btoa/atob rather than Buffer: the in-memory store also runs in the browser's tests.
+function toBase64Url(text: string): string {
+  const bytes = new TextEncoder().encode(text)
+  let binary = ''
+  for (const byte of bytes) binary += String.fromCharCode(byte)
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+}
+
+function fromBase64Url(token: string): string | undefined {
+  try {
+    const binary = atob(token.replace(/-/g, '+').replace(/_/g, '/'))
+    const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0))
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    return undefined
+  }
+}
+
+/** An opaque, URL-safe token: base64url of "<instant> <id>". */
+export function encodeCursor(position: KeysetPosition): string {
+  return toBase64Url(`${position.at} ${position.id}`)
+}
+
+/** The position a token names, or undefined when it is not a token an adapter made. */
+export function parseCursor(token: string): KeysetPosition | undefined {
+  if (token.length === 0 || token.length > MAX_CURSOR_LENGTH || !BASE64URL.test(token)) {
+    return undefined
+  }
+  const [at, id, ...rest] = (fromBase64Url(token) ?? '').split(' ')
+  if (at === undefined || id === undefined || rest.length > 0) return undefined
+  if (!ISO_INSTANT.test(at) || !isNewsId(id)) return undefined
+  // Rejects impossible dates such as 2026-02-30, which the pattern alone lets through.
+  const instant = new Date(at)
+  if (Number.isNaN(instant.getTime()) || instant.toISOString() !== at) return undefined
+  const position = { at, id }
+  // One token per position: base64url's spare bits must not make look-alikes.
+  return encodeCursor(position) === token ? position : undefined
+}
+
+export function isValidCursor(token: string): boolean {
+  return parseCursor(token) !== undefined
+}
+
+/** As parseCursor, but a malformed token is the caller's mistake: ValidationFailed on `cursor`. */
+export function decodeCursor(token: string): KeysetPosition {
+  const position = parseCursor(token)
+  if (position === undefined) {
+    throw new DomainErrorException(validationFailed({ cursor: INVALID_CURSOR_MESSAGE }))
+  }
+  return position
+}
+
+/** 1 to MAX_PAGE_SIZE; DEFAULT_PAGE_SIZE when absent or not a number. */
+export function clampPageSize(limit: number | undefined): number {
+  if (limit === undefined || !Number.isFinite(limit)) return DEFAULT_PAGE_SIZE
+  return Math.min(Math.max(Math.trunc(limit), 1), MAX_PAGE_SIZE)
+}
+
+/** 1 to MAX_HISTORY_PAGE_SIZE; DEFAULT_HISTORY_PAGE_SIZE when absent or not a number. */
+export function clampHistoryPageSize(limit: number | undefined): number {
+  if (limit === undefined || !Number.isFinite(limit)) return DEFAULT_HISTORY_PAGE_SIZE
+  return Math.min(Math.max(Math.trunc(limit), 1), MAX_HISTORY_PAGE_SIZE)
+}
+
+// A revision number as the token spells it: no sign, no leading zero, safe-integer sized.
+const REVISION_NUMBER = /^[1-9]\d{0,15}$/
+const REVISION_PREFIX = 'rev '
+
+/**
+ * A history page ends at a revision number: the next page holds the older ones. The token is
+ * opaque like the lists' (base64url of "rev <n>"), so that clients pass it back untouched.
+ */
+export function encodeRevisionCursor(revision: number): string {
+  return toBase64Url(`${REVISION_PREFIX}${revision}`)
+}
+
+/** The revision a history token names, or undefined when it is not one an adapter made. */
+export function parseRevisionCursor(token: string): number | undefined {
+  if (token.length === 0 || token.length > MAX_CURSOR_LENGTH || !BASE64URL.test(token)) {
+    return undefined
+  }
+  const text = fromBase64Url(token) ?? ''
+  if (!text.startsWith(REVISION_PREFIX)) return undefined
+  const digits = text.slice(REVISION_PREFIX.length)
+  if (!REVISION_NUMBER.test(digits)) return undefined
+  const revision = Number(digits)
+  if (!Number.isSafeInteger(revision)) return undefined
+  // One token per position, as for the lists.
+  return encodeRevisionCursor(revision) === token ? revision : undefined
+}
+
+/** As parseRevisionCursor, but a malformed token is ValidationFailed on `cursor`. */
+export function decodeRevisionCursor(token: string): number {
+  const revision = parseRevisionCursor(token)
+  if (revision === undefined) {
+    throw new DomainErrorException(validationFailed({ cursor: INVALID_CURSOR_MESSAGE }))
+  }
+  return revision
+}
+
+/**
+ * A history page from revisions fetched one beyond `limit`, newest first: the first `limit`,
+ * and a cursor after the oldest of them when older ones remain.
+ */
+export function revisionPage<Item extends { readonly revision: number }>(
+  rows: readonly Item[],
+  limit: number,
+): { readonly items: Item[]; readonly next?: string } {
+  const items = rows.slice(0, limit)
+  const last = items.at(-1)
+  return rows.length > limit && last !== undefined
+    ? { items, next: encodeRevisionCursor(last.revision) }
+    : { items }
+}
+
+/**
+ * A page from rows fetched one beyond `limit` (the extra row tells that another page follows):
+ * the first `limit` items, and a cursor after the last of them when more remain.
+ */
+export function keysetPage<Item>(
+  rows: readonly Item[],
+  limit: number,
+  positionOf: (item: Item) => KeysetPosition,
+): { readonly items: Item[]; readonly next?: string } {
+  const items = rows.slice(0, limit)
+  const last = items.at(-1)
+  return rows.length > limit && last !== undefined
+    ? { items, next: encodeCursor(positionOf(last)) }
+    : { items }
+}

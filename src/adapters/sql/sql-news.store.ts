@@ -1,0 +1,453 @@
+import { randomBytes } from 'node:crypto'
+import { sql, type Kysely } from 'kysely'
+import { isNewsId } from '@/domain/news-id'
+import {
+  REVISION_ACTIONS,
+  type NewsRevision,
+  type RevisionAction,
+} from '@/domain/news-revision.entity'
+import type {
+  NewsPage,
+  NewsPageQuery,
+  RevisionPage,
+  TrashPage,
+} from '@/domain/ports/news-repository.port'
+import type { NewsStore, NewsStoreTransaction, PurgeReport } from '@/domain/ports/news-store.port'
+import {
+  IDEMPOTENCY_KEY_TTL_MS,
+  liveItem,
+  trashedItem,
+  type IdempotencyRecord,
+  type PurgeCutoffs,
+  type StoredNews,
+} from '@/domain/rules/news-history.rules'
+import type { Engine, SqlDatabase } from '@/adapters/sql/database'
+import { toIsoInstant, type NewsWireSchema } from '@/adapters/sql/newswire.schema'
+import { guardStorage, type StorageErrorListener } from '@/adapters/sql/storage-failure'
+import {
+  clampHistoryPageSize,
+  clampPageSize,
+  decodeCursor,
+  decodeRevisionCursor,
+  keysetPage,
+  revisionPage,
+  type KeysetPosition,
+} from '@/adapters/shared/keyset-cursor'
+
+export interface SqlNewsStoreOptions {
+  /** Told about each database failure before it is reported as Unavailable. */
+  readonly onError?: StorageErrorListener
+  /** How many times PostgreSQL runs a transaction that lost a race; 4 unless given. */
+  readonly attempts?: number
+}
+
+const NEWS_COLUMNS = [
+  'id',
+  'title',
+  'body',
+  'author',
+  'created_at',
+  'updated_at',
+  'revision',
+  'deleted_at',
+] as const
+
+const REVISION_COLUMNS = [
+  'revision',
+  'title',
+  'body',
+  'author',
+  'action',
+  'at',
+  'restored_from',
+] as const
+
+// PostgreSQL's codes for a transaction that lost a race and may simply run again:
+// serialization_failure, deadlock_detected, and unique_violation (two creates with one
+// idempotency key, or two writers of the same revision number).
+const RETRYABLE_CODES = new Set(['40001', '40P01', '23505'])
+
+type Db = Kysely<NewsWireSchema>
+
+/**
+ * Posts, their histories and idempotency keys in SQLite or PostgreSQL through one Kysely
+ * implementation. Both lists are keyset-paged, newest first, on a partial index: live posts on
+ * (created_at, id), the trash on (deleted_at, id); their cursors are opaque tokens
+ * (adapters/shared/keyset-cursor.ts), and a malformed one rejects with ValidationFailed.
+ *
+ * Transactions: SQLite takes the write lock at BEGIN IMMEDIATE, so writers, in this process or
+ * another sharing the file, queue instead of failing when a read lock cannot be upgraded.
+ * PostgreSQL locks the post it reads (`for update`) and runs the work again when it loses a race.
+ */
+export class SqlNewsStore implements NewsStore {
+  private readonly db: Db
+  private readonly engine: Engine
+  private readonly onError: StorageErrorListener | undefined
+  private readonly attempts: number
+
+  constructor(database: SqlDatabase, options: SqlNewsStoreOptions = {}) {
+    this.db = database.db
+    this.engine = database.engine
+    this.onError = options.onError
+    this.attempts = Math.max(1, options.attempts ?? 4)
+  }
+
+  list(query: NewsPageQuery): Promise<NewsPage> {
+    return guardStorage(async () => {
+      const limit = clampPageSize(query.limit)
+      const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor)
+      // One row more than asked tells whether another page follows.
+      const rows = await selectNewsPage(this.db, limit + 1, after).execute()
+      const page = keysetPage(rows.map(toStoredNews), limit, (item) => ({
+        at: item.createdAt,
+        id: item._id,
+      }))
+      return { ...page, items: page.items.map(liveItem) }
+    }, this.onError)
+  }
+
+  trash(query: NewsPageQuery): Promise<TrashPage> {
+    return guardStorage(async () => {
+      const limit = clampPageSize(query.limit)
+      const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor)
+      const rows = await selectTrashPage(this.db, limit + 1, after).execute()
+      const items = rows
+        .map(toStoredNews)
+        .flatMap((item) =>
+          item.deletedAt === null ? [] : [trashedItem({ ...item, deletedAt: item.deletedAt })],
+        )
+      return keysetPage(items, limit, (item) => ({ at: item.deletedAt, id: item._id }))
+    }, this.onError)
+  }
+
+  find(id: string): Promise<StoredNews | undefined> {
+    return guardStorage(() => findNews(this.db, id, false), this.onError)
+  }
+
+  revisions(newsId: string, query: NewsPageQuery): Promise<RevisionPage> {
+    return guardStorage(async () => {
+      const limit = clampHistoryPageSize(query.limit)
+      const before = query.cursor === undefined ? undefined : decodeRevisionCursor(query.cursor)
+      if (!isNewsId(newsId)) return { items: [] }
+      const rows = await selectRevisionPage(this.db, newsId, limit + 1, before).execute()
+      return revisionPage(rows.map(toRevision), limit)
+    }, this.onError)
+  }
+
+  changedSince(instant: string): Promise<readonly string[]> {
+    return guardStorage(async () => {
+      const rows = await selectChangedSince(this.db, instant).execute()
+      return [...new Set(rows.map((row) => row.news_id))]
+    }, this.onError)
+  }
+
+  purge({ trashedBefore, keysBefore }: PurgeCutoffs): Promise<PurgeReport> {
+    return guardStorage(
+      () =>
+        this.run(async (db) => {
+          // Subqueries rather than lists of ids: no bound on how many posts one purge removes.
+          const expired = db
+            .selectFrom('news')
+            .select('id')
+            .where('deleted_at', 'is not', null)
+            .where('deleted_at', '<', trashedBefore)
+          await db.deleteFrom('news_revision').where('news_id', 'in', expired).execute()
+          const posts = await db
+            .deleteFrom('news')
+            .where('deleted_at', 'is not', null)
+            .where('deleted_at', '<', trashedBefore)
+            .executeTakeFirst()
+          const keys = await db
+            .deleteFrom('idempotency_key')
+            .where('created_at', '<', keysBefore)
+            .executeTakeFirst()
+          return { posts: Number(posts.numDeletedRows), keys: Number(keys.numDeletedRows) }
+        }),
+      this.onError,
+    )
+  }
+
+  transaction<T>(work: (tx: NewsStoreTransaction) => Promise<T>): Promise<T> {
+    return guardStorage(
+      () => this.run((db) => work(new SqlNewsTransaction(db, this.engine))),
+      this.onError,
+    )
+  }
+
+  /** Runs `work` in one transaction of the engine; see the class comment. */
+  private run<T>(work: (db: Db) => Promise<T>): Promise<T> {
+    return this.engine === 'sqlite' ? this.runImmediate(work) : this.runWithRetries(work)
+  }
+
+  private runImmediate<T>(work: (db: Db) => Promise<T>): Promise<T> {
+    // Kysely's own transaction begins DEFERRED: two processes that both read first would then
+    // fail the second one's write with SQLITE_BUSY. One connection, raw BEGIN IMMEDIATE instead.
+    return this.db.connection().execute(async (connection) => {
+      await sql`begin immediate`.execute(connection)
+      try {
+        const result = await work(connection)
+        await sql`commit`.execute(connection)
+        return result
+      } catch (error) {
+        await sql`rollback`.execute(connection).catch(() => undefined)
+        throw error
+      }
+    })
+  }
+
+  private async runWithRetries<T>(work: (db: Db) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.db.transaction().execute((trx) => work(trx))
+      } catch (error) {
+        if (attempt >= this.attempts || !isRetryable(error)) throw error
+        // A short, random pause, so that the racers do not collide again in step.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt))
+      }
+    }
+  }
+}
+
+class SqlNewsTransaction implements NewsStoreTransaction {
+  constructor(
+    private readonly db: Db,
+    private readonly engine: Engine,
+  ) {}
+
+  find(id: string): Promise<StoredNews | undefined> {
+    // SQLite has no row locks; its transactions already hold the database's write lock.
+    return findNews(this.db, id, this.engine === 'postgres')
+  }
+
+  newId(): string {
+    return newNewsId()
+  }
+
+  async insert(item: StoredNews): Promise<void> {
+    await this.db.insertInto('news').values(toNewsRow(item)).execute()
+  }
+
+  async update(item: StoredNews): Promise<void> {
+    const { id: _id, created_at: _createdAt, ...row } = toNewsRow(item)
+    const result = await this.db
+      .updateTable('news')
+      .set(row)
+      .where('id', '=', item._id)
+      .executeTakeFirst()
+    if (result.numUpdatedRows !== 1n) throw new Error(`no post ${item._id} to update`)
+  }
+
+  async appendRevision(newsId: string, revision: NewsRevision): Promise<void> {
+    await this.db
+      .insertInto('news_revision')
+      .values({
+        news_id: newsId,
+        revision: revision.revision,
+        title: revision.title,
+        body: revision.body,
+        author: revision.author,
+        action: revision.action,
+        at: revision.at,
+        restored_from: revision.restoredFrom ?? null,
+      })
+      .execute()
+  }
+
+  async revision(newsId: string, revision: number): Promise<NewsRevision | undefined> {
+    if (!isNewsId(newsId) || !Number.isSafeInteger(revision)) return undefined
+    const row = await this.db
+      .selectFrom('news_revision')
+      .select(REVISION_COLUMNS)
+      .where('news_id', '=', newsId)
+      .where('revision', '=', revision)
+      .executeTakeFirst()
+    return row === undefined ? undefined : toRevision(row)
+  }
+
+  async findKey(key: string): Promise<IdempotencyRecord | undefined> {
+    const row = await this.db
+      .selectFrom('idempotency_key')
+      .select(['key', 'fingerprint', 'news_id', 'created_at'])
+      .where('key', '=', key)
+      .executeTakeFirst()
+    return row === undefined
+      ? undefined
+      : {
+          key: row.key,
+          fingerprint: row.fingerprint,
+          newsId: row.news_id,
+          createdAt: toIsoInstant(row.created_at),
+        }
+  }
+
+  async saveKey(record: IdempotencyRecord): Promise<void> {
+    // An expired record of the key makes way; a live one stays, and the insert then fails on
+    // the primary key. That is how two simultaneous creates with one key end: PostgreSQL runs
+    // the loser again, and it finds the winner's key.
+    await this.db
+      .deleteFrom('idempotency_key')
+      .where('key', '=', record.key)
+      .where('created_at', '<=', expiredBy(record.createdAt))
+      .execute()
+    await this.db
+      .insertInto('idempotency_key')
+      .values({
+        key: record.key,
+        fingerprint: record.fingerprint,
+        news_id: record.newsId,
+        created_at: record.createdAt,
+      })
+      .execute()
+  }
+}
+
+/** The newest creation instant at which a key is expired at `instant`. */
+function expiredBy(instant: string): string {
+  return new Date(Date.parse(instant) - IDEMPOTENCY_KEY_TTL_MS).toISOString()
+}
+
+async function findNews(db: Db, id: string, lock: boolean): Promise<StoredNews | undefined> {
+  // An id the domain could never issue is not looked up.
+  if (!isNewsId(id)) return undefined
+  const query = db.selectFrom('news').select(NEWS_COLUMNS).where('id', '=', id)
+  const row = await (lock ? query.forUpdate() : query).executeTakeFirst()
+  return row === undefined ? undefined : toStoredNews(row)
+}
+
+/**
+ * The list query: live posts, newest first, strictly after `after`, served by the partial
+ * index on (created_at DESC, id DESC) where deleted_at is null, whatever the table's size.
+ * Exported so that tests can EXPLAIN it.
+ */
+export function selectNewsPage(db: Db, limit: number, after?: KeysetPosition) {
+  const page = db
+    .selectFrom('news')
+    .select(NEWS_COLUMNS)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+  return after === undefined
+    ? page
+    : page.where(({ eb, refTuple, tuple }) =>
+        eb(refTuple('created_at', 'id'), '<', tuple(after.at, after.id)),
+      )
+}
+
+/**
+ * The trash query: trashed posts, newest deletion first, strictly after `after`, served by the
+ * partial index on (deleted_at DESC, id DESC) where deleted_at is not null. Exported for EXPLAIN.
+ */
+export function selectTrashPage(db: Db, limit: number, after?: KeysetPosition) {
+  const page = db
+    .selectFrom('news')
+    .select(NEWS_COLUMNS)
+    .where('deleted_at', 'is not', null)
+    .orderBy('deleted_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+  return after === undefined
+    ? page
+    : page.where(({ eb, refTuple, tuple }) =>
+        eb(refTuple('deleted_at', 'id'), '<', tuple(after.at, after.id)),
+      )
+}
+
+/**
+ * The history query: a post's revisions, newest first, older than `before`, served by the
+ * primary key (news_id, revision) however long the history. Exported for EXPLAIN.
+ */
+export function selectRevisionPage(db: Db, newsId: string, limit: number, before?: number) {
+  const page = db
+    .selectFrom('news_revision')
+    .select(REVISION_COLUMNS)
+    .where('news_id', '=', newsId)
+    .orderBy('revision', 'desc')
+    .limit(limit)
+  return before === undefined ? page : page.where('revision', '<', before)
+}
+
+/**
+ * The query the operator's undo starts from: a range of the index on news_revision(at).
+ * Duplicates are dropped by the caller; a DISTINCT here leads SQLite to scan the whole table
+ * in primary-key order instead. Exported for EXPLAIN.
+ */
+export function selectChangedSince(db: Db, instant: string) {
+  return db.selectFrom('news_revision').select('news_id').where('at', '>=', instant)
+}
+
+function toAction(value: string): RevisionAction {
+  const action = REVISION_ACTIONS.find((known) => known === value)
+  // The table's check constraint admits nothing else.
+  if (action === undefined) throw new Error(`unknown revision action ${value}`)
+  return action
+}
+
+function isRetryable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return typeof code === 'string' && RETRYABLE_CODES.has(code)
+}
+
+/** 16 random bytes in base64url: 22 URL-safe characters. */
+function newNewsId(): string {
+  return randomBytes(16).toString('base64url')
+}
+
+interface NewsRow {
+  id: string
+  title: string
+  body: string
+  author: string
+  created_at: Date | string
+  updated_at: Date | string
+  revision: number
+  deleted_at: Date | string | null
+}
+
+function toStoredNews(row: NewsRow): StoredNews {
+  return {
+    _id: row.id,
+    title: row.title,
+    body: row.body,
+    author: row.author,
+    createdAt: toIsoInstant(row.created_at),
+    updatedAt: toIsoInstant(row.updated_at),
+    revision: Number(row.revision),
+    deletedAt: row.deleted_at === null ? null : toIsoInstant(row.deleted_at),
+  }
+}
+
+function toNewsRow(item: StoredNews) {
+  return {
+    id: item._id,
+    title: item.title,
+    body: item.body,
+    author: item.author,
+    created_at: item.createdAt,
+    updated_at: item.updatedAt,
+    revision: item.revision,
+    deleted_at: item.deletedAt,
+  }
+}
+
+interface RevisionRow {
+  revision: number
+  title: string
+  body: string
+  author: string
+  action: string
+  at: Date | string
+  restored_from: number | null
+}
+
+function toRevision(row: RevisionRow): NewsRevision {
+  return {
+    revision: Number(row.revision),
+    title: row.title,
+    body: row.body,
+    author: row.author,
+    action: toAction(row.action),
+    at: toIsoInstant(row.at),
+    ...(row.restored_from === null ? {} : { restoredFrom: Number(row.restored_from) }),
+  }
+}

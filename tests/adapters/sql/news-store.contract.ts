@@ -1,0 +1,432 @@
+import { DomainErrorException, notFound, validationFailed } from '@/domain/domain-error'
+import type { NewsRevision } from '@/domain/news-revision.entity'
+import type { NewsStore } from '@/domain/ports/news-store.port'
+import type { IdempotencyRecord, StoredNews } from '@/domain/rules/news-history.rules'
+import {
+  DEFAULT_HISTORY_PAGE_SIZE,
+  MAX_HISTORY_PAGE_SIZE,
+} from '@/domain/ports/news-repository.port'
+import {
+  encodeCursor,
+  encodeRevisionCursor,
+  INVALID_CURSOR_MESSAGE,
+} from '@/adapters/shared/keyset-cursor'
+import { runCleanups, type NewsStoreKind } from './sql-test-stores'
+
+const T0 = Date.UTC(2026, 0, 1, 9, 30, 0, 123)
+const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString()
+
+/** A stored post as a test writes it straight through a transaction. */
+function post(id: string, fields: Partial<StoredNews> = {}): StoredNews {
+  return {
+    _id: id,
+    title: `Title of ${id}`,
+    body: `Body of ${id}`,
+    author: 'Ada',
+    createdAt: at(0),
+    updatedAt: at(0),
+    revision: 1,
+    deletedAt: null,
+    ...fields,
+  }
+}
+
+function revisionOf(item: StoredNews, action: NewsRevision['action'] = 'create'): NewsRevision {
+  return {
+    revision: item.revision,
+    title: item.title,
+    body: item.body,
+    author: item.author,
+    action,
+    at: item.updatedAt,
+  }
+}
+
+/**
+ * Resolves once `count` callers have arrived, or after `timeoutMs` for those that wait alone:
+ * on an engine that runs transactions one at a time, the second never arrives while the first
+ * waits.
+ */
+function meetingPoint(count: number, timeoutMs: number): () => Promise<void> {
+  let arrived = 0
+  let open = (): void => undefined
+  const opened = new Promise<void>((resolve) => (open = resolve))
+  return () => {
+    arrived += 1
+    if (arrived >= count) open()
+    return Promise.race([opened, new Promise<void>((resolve) => setTimeout(resolve, timeoutMs))])
+  }
+}
+
+/**
+ * What every NewsStore (memory, SQLite, PostgreSQL) must do: the primitives the journal builds
+ * on, and above all transactions that are all or nothing.
+ */
+export function newsStoreContract(kind: NewsStoreKind): void {
+  const cleanups: Array<() => Promise<void>> = []
+  afterEach(() => runCleanups(cleanups))
+
+  async function open(): Promise<NewsStore> {
+    return (await kind.open(cleanups)).store
+  }
+
+  /** Writes posts with their first revision, in one transaction. */
+  async function put(store: NewsStore, ...items: StoredNews[]): Promise<void> {
+    await store.transaction(async (tx) => {
+      for (const item of items) {
+        await tx.insert(item)
+        await tx.appendRevision(item._id, revisionOf(item))
+      }
+    })
+  }
+
+  describe('transactions', () => {
+    it('commits a post and its revision together, and answers what the work returned', async () => {
+      const store = await open()
+      const item = post('a1')
+      const answer = await store.transaction(async (tx) => {
+        await tx.insert(item)
+        await tx.appendRevision(item._id, revisionOf(item))
+        return 'done'
+      })
+      expect(answer).toBe('done')
+      expect(await store.find('a1')).toEqual(item)
+      expect((await store.revisions('a1', {})).items).toEqual([revisionOf(item)])
+    })
+
+    it('keeps nothing of a transaction whose work rejects, and passes a domain error on unchanged', async () => {
+      const store = await open()
+      const refusal = new DomainErrorException(notFound())
+      await expect(
+        store.transaction(async (tx) => {
+          const item = post('b1')
+          await tx.insert(item)
+          await tx.appendRevision(item._id, revisionOf(item))
+          await tx.saveKey({ key: 'k', fingerprint: 'f', newsId: 'b1', createdAt: at(0) })
+          throw refusal
+        }),
+      ).rejects.toBe(refusal)
+      expect(await store.find('b1')).toBeUndefined()
+      expect((await store.revisions('b1', {})).items).toEqual([])
+      expect(await store.transaction((tx) => tx.findKey('k'))).toBeUndefined()
+    })
+
+    it('undoes the earlier writes of a transaction when a later one fails', async () => {
+      const store = await open()
+      const item = post('c1')
+      await put(store, item)
+      const edited = { ...item, title: 'Edited', revision: 2, updatedAt: at(5) }
+      // Revision 1 exists: the second append breaks the history's key.
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.update(edited)
+          await tx.appendRevision(item._id, revisionOf(edited, 'edit'))
+          await tx.appendRevision(item._id, { ...revisionOf(edited, 'edit'), revision: 1 })
+        }),
+      ).rejects.toBeInstanceOf(Error)
+      expect(await store.find('c1')).toEqual(item)
+      expect((await store.revisions('c1', {})).items).toEqual([revisionOf(item)])
+    })
+
+    it('sees its own writes before it commits', async () => {
+      const store = await open()
+      await store.transaction(async (tx) => {
+        const item = post('d1')
+        await tx.insert(item)
+        await tx.appendRevision(item._id, revisionOf(item))
+        expect(await tx.find('d1')).toEqual(item)
+        expect(await tx.revision('d1', 1)).toEqual(revisionOf(item))
+        await tx.saveKey({ key: 'key-d1', fingerprint: 'f', newsId: 'd1', createdAt: at(0) })
+        expect(await tx.findKey('key-d1')).toMatchObject({ newsId: 'd1' })
+      })
+    })
+
+    it('runs concurrent read-then-write transactions one after another, losing no write', async () => {
+      const store = await open()
+      await put(store, post('e1'))
+      // Each reads the post and writes the next revision: without isolation two would read the
+      // same number, and one revision would be lost or clash.
+      await Promise.all(
+        Array.from({ length: 8 }, (_, index) =>
+          store.transaction(async (tx) => {
+            const stored = await tx.find('e1')
+            if (stored === undefined) throw new Error('lost the post')
+            const next = {
+              ...stored,
+              title: `Edit ${index}`,
+              revision: stored.revision + 1,
+              updatedAt: at(index + 1),
+            }
+            await tx.update(next)
+            await tx.appendRevision('e1', revisionOf(next, 'edit'))
+          }),
+        ),
+      )
+      const history = (await store.revisions('e1', {})).items
+      expect(history.map((revision) => revision.revision)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1])
+      expect((await store.find('e1'))?.revision).toBe(9)
+    })
+
+    it('locks the post a transaction reads: a second writer waits, then reads the new revision', async () => {
+      const store = await open()
+      await put(store, post('l1'))
+      const meet = meetingPoint(2, 300)
+      const seen: number[] = []
+      const edit = (title: string) =>
+        store.transaction(async (tx) => {
+          const stored = await tx.find('l1')
+          if (stored === undefined) throw new Error('lost the post')
+          seen.push(stored.revision)
+          // Where both would have read the same revision, had the first not locked it.
+          await meet()
+          const next = { ...stored, title, revision: stored.revision + 1, updatedAt: at(1) }
+          await tx.update(next)
+          await tx.appendRevision('l1', revisionOf(next, 'edit'))
+        })
+      await Promise.all([edit('One'), edit('Two')])
+      expect(seen.sort()).toEqual([1, 2])
+      expect((await store.revisions('l1', {})).items.map((revision) => revision.revision)).toEqual([
+        3, 2, 1,
+      ])
+    })
+
+    it('lets one of two simultaneous transactions claim a key; the other, run again, finds it', async () => {
+      const store = await open()
+      const meet = meetingPoint(2, 300)
+      const claim = (newsId: string) =>
+        store.transaction(async (tx) => {
+          const found = await tx.findKey('race')
+          await meet()
+          if (found !== undefined) return found.newsId
+          await tx.saveKey({ key: 'race', fingerprint: 'f', newsId, createdAt: at(0) })
+          return newsId
+        })
+      const [first, second] = await Promise.all([claim('n1'), claim('n2')])
+      expect(first).toBe(second)
+      expect(await store.transaction((tx) => tx.findKey('race'))).toMatchObject({ newsId: first })
+    })
+
+    it('hands out fresh URL-safe ids', async () => {
+      const store = await open()
+      const ids = await store.transaction(async (tx) =>
+        Array.from({ length: 20 }, () => tx.newId()),
+      )
+      expect(new Set(ids).size).toBe(20)
+      for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{1,64}$/)
+    })
+  })
+
+  describe('reads', () => {
+    it('finds live and trashed posts, and nothing for unknown or malformed ids', async () => {
+      const store = await open()
+      const live = post('f1')
+      const gone = post('f2', { deletedAt: at(3), revision: 2, updatedAt: at(3) })
+      await put(store, live, gone)
+      expect(await store.find('f1')).toEqual(live)
+      expect(await store.find('f2')).toEqual(gone)
+      for (const id of ['f3', '', 'not/an id', 'x'.repeat(65)]) {
+        expect(await store.find(id)).toBeUndefined()
+        expect((await store.revisions(id, {})).items).toEqual([])
+      }
+    })
+
+    it('lists live posts only, and the trash newest deletion first', async () => {
+      const store = await open()
+      await put(
+        store,
+        post('g1', { createdAt: at(1) }),
+        post('g2', { createdAt: at(2), deletedAt: at(10) }),
+        post('g3', { createdAt: at(3), deletedAt: at(20) }),
+        post('g4', { createdAt: at(4) }),
+      )
+      expect((await store.list({})).items.map((item) => item._id)).toEqual(['g4', 'g1'])
+      const trash = await store.trash({})
+      expect(trash.items.map((item) => [item._id, item.deletedAt])).toEqual([
+        ['g3', at(20)],
+        ['g2', at(10)],
+      ])
+      expect(trash.next).toBeUndefined()
+      // Live items carry no trash bookkeeping.
+      expect((await store.list({})).items[0]).not.toHaveProperty('deletedAt')
+    })
+
+    it('pages the trash by cursor through deletions in one millisecond, each post once', async () => {
+      const store = await open()
+      const ids = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'h7']
+      await put(
+        store,
+        ...ids.map((id, index) => post(id, { deletedAt: at(index < 4 ? 1 : 2) })),
+        post('h8'),
+      )
+      const seen: string[] = []
+      let cursor: string | undefined
+      let pages = 0
+      do {
+        const page = await store.trash({ limit: 2, cursor })
+        expect(page.items.length).toBeLessThanOrEqual(2)
+        seen.push(...page.items.map((item) => item._id))
+        cursor = page.next
+        pages += 1
+      } while (cursor !== undefined && pages < 20)
+      expect(seen).toEqual(['h7', 'h6', 'h5', 'h4', 'h3', 'h2', 'h1'])
+      expect(pages).toBe(4)
+    })
+
+    it.each([
+      ['garbage', 'not a cursor!'],
+      ['an impossible date', encodeCursor({ at: '2026-02-30T00:00:00.000Z', id: 'abc' })],
+      ['too long', 'A'.repeat(10_000)],
+    ])('refuses a malformed trash cursor (%s) with ValidationFailed', async (_, cursor) => {
+      const store = await open()
+      await expect(store.trash({ cursor })).rejects.toEqual(
+        new DomainErrorException(validationFailed({ cursor: INVALID_CURSOR_MESSAGE })),
+      )
+    })
+
+    it('keeps a revision as written, its restoredFrom included, and lists history newest first', async () => {
+      const store = await open()
+      const item = post('i1')
+      await put(store, item)
+      const restored: NewsRevision = {
+        ...revisionOf(item, 'restore'),
+        revision: 2,
+        restoredFrom: 1,
+      }
+      await store.transaction((tx) => tx.appendRevision('i1', restored))
+      expect((await store.revisions('i1', {})).items).toEqual([restored, revisionOf(item)])
+      expect(await store.transaction((tx) => tx.revision('i1', 2))).toEqual(restored)
+      expect(await store.transaction((tx) => tx.revision('i1', 3))).toBeUndefined()
+    })
+
+    it('pages a history by revision number, newest first, each version once, and only that post’s', async () => {
+      const store = await open()
+      const item = post('k1')
+      await put(store, item, post('k2'))
+      await store.transaction(async (tx) => {
+        for (let revision = 2; revision <= 7; revision += 1) {
+          await tx.appendRevision('k1', {
+            ...revisionOf(item, 'edit'),
+            revision,
+            title: `T${revision}`,
+          })
+        }
+      })
+      const seen: number[] = []
+      let cursor: string | undefined
+      let pages = 0
+      do {
+        const page = await store.revisions('k1', { limit: 3, cursor })
+        expect(page.items.length).toBeLessThanOrEqual(3)
+        seen.push(...page.items.map((revision) => revision.revision))
+        cursor = page.next
+        pages += 1
+      } while (cursor !== undefined && pages < 20)
+      expect(seen).toEqual([7, 6, 5, 4, 3, 2, 1])
+      // Seven in threes: the third page holds the last one, and says so.
+      expect(pages).toBe(3)
+      const whole = await store.revisions('k1', { limit: 7 })
+      expect(whole.items).toHaveLength(7)
+      expect(whole.next).toBeUndefined()
+    })
+
+    it('bounds a history page: the default without a limit, the maximum above it', async () => {
+      const store = await open()
+      const item = post('m1')
+      await put(store, item)
+      await store.transaction(async (tx) => {
+        for (let revision = 2; revision <= MAX_HISTORY_PAGE_SIZE + 5; revision += 1) {
+          await tx.appendRevision('m1', { ...revisionOf(item, 'edit'), revision })
+        }
+      })
+      expect((await store.revisions('m1', {})).items).toHaveLength(DEFAULT_HISTORY_PAGE_SIZE)
+      const largest = await store.revisions('m1', { limit: 10_000 })
+      expect(largest.items).toHaveLength(MAX_HISTORY_PAGE_SIZE)
+      expect(largest.next).toBeDefined()
+      expect((await store.revisions('m1', { limit: 0 })).items).toHaveLength(1)
+    })
+
+    it.each([
+      ['garbage', 'not a cursor!'],
+      ['a list cursor', encodeCursor({ at: at(0), id: 'abc' })],
+      ['revision zero', encodeRevisionCursor(0)],
+      ['too long', 'A'.repeat(10_000)],
+    ])('refuses a malformed history cursor (%s) with ValidationFailed', async (_, cursor) => {
+      const store = await open()
+      await put(store, post('n1'))
+      await expect(store.revisions('n1', { cursor })).rejects.toEqual(
+        new DomainErrorException(validationFailed({ cursor: INVALID_CURSOR_MESSAGE })),
+      )
+    })
+
+    it('names the posts with a revision made at or after an instant', async () => {
+      const store = await open()
+      await put(
+        store,
+        post('j1', { updatedAt: at(1) }),
+        post('j2', { updatedAt: at(5) }),
+        post('j3', { updatedAt: at(9) }),
+      )
+      expect([...(await store.changedSince(at(5)))].sort()).toEqual(['j2', 'j3'])
+      expect(await store.changedSince(at(10))).toEqual([])
+    })
+  })
+
+  describe('idempotency keys', () => {
+    it('remembers a key, and replaces its record only once it has expired', async () => {
+      const store = await open()
+      const day = 24 * 60 * 60
+      const first: IdempotencyRecord = {
+        key: 'k-1',
+        fingerprint: 'a',
+        newsId: 'x1',
+        createdAt: at(0),
+      }
+      const early: IdempotencyRecord = { ...first, fingerprint: 'b', createdAt: at(day - 1) }
+      const later: IdempotencyRecord = {
+        ...first,
+        fingerprint: 'c',
+        newsId: 'x2',
+        createdAt: at(day),
+      }
+      await store.transaction((tx) => tx.saveKey(first))
+      expect(await store.transaction((tx) => tx.findKey('k-1'))).toEqual(first)
+      await expect(store.transaction((tx) => tx.saveKey(early))).rejects.toBeInstanceOf(Error)
+      expect(await store.transaction((tx) => tx.findKey('k-1'))).toEqual(first)
+      await store.transaction((tx) => tx.saveKey(later))
+      expect(await store.transaction((tx) => tx.findKey('k-1'))).toEqual(later)
+      expect(await store.transaction((tx) => tx.findKey('k-2'))).toBeUndefined()
+    })
+  })
+
+  describe('purge', () => {
+    it('deletes posts trashed before the cutoff with their histories, and keys made before the other', async () => {
+      const store = await open()
+      await put(
+        store,
+        post('p1', { deletedAt: at(10) }),
+        post('p2', { deletedAt: at(20) }),
+        post('p3', { deletedAt: at(30) }),
+        post('p4'),
+      )
+      await store.transaction(async (tx) => {
+        await tx.saveKey({ key: 'old', fingerprint: 'f', newsId: 'p4', createdAt: at(1) })
+        await tx.saveKey({ key: 'young', fingerprint: 'f', newsId: 'p4', createdAt: at(2) })
+      })
+      const report = await store.purge({ trashedBefore: at(20), keysBefore: at(2) })
+      expect(report).toEqual({ posts: 1, keys: 1 })
+      expect(await store.find('p1')).toBeUndefined()
+      expect((await store.revisions('p1', {})).items).toEqual([])
+      // Exactly at the cutoff is not before it.
+      expect(await store.find('p2')).toBeDefined()
+      expect(await store.find('p3')).toBeDefined()
+      expect(await store.find('p4')).toBeDefined()
+      expect((await store.revisions('p2', {})).items).toHaveLength(1)
+      expect(await store.transaction((tx) => tx.findKey('old'))).toBeUndefined()
+      expect(await store.transaction((tx) => tx.findKey('young'))).toBeDefined()
+      expect(await store.purge({ trashedBefore: at(20), keysBefore: at(2) })).toEqual({
+        posts: 0,
+        keys: 0,
+      })
+    })
+  })
+}
