@@ -1,4 +1,5 @@
 import type { EmailJsSettings, RuntimeConfig } from '@/application/runtime-config'
+import { DEFAULT_TRASH_DAYS } from '@/domain/rules/news-history.rules'
 
 /** An EmailJS account: when set, the browser sends mail to EmailJS itself and the outbox is off. */
 export interface EmailJsAccount {
@@ -18,6 +19,8 @@ export interface ServerConfig {
   /** Writes per minute per client address; 0 turns the limit off. */
   readonly writeRateLimit: number
   readonly demoPosts: boolean
+  /** Days a deleted post stays restorable in the trash before it is purged with its history. */
+  readonly trashDays: number
 }
 
 export const CONFIG_DEFAULTS = {
@@ -27,7 +30,11 @@ export const CONFIG_DEFAULTS = {
   EMAILJS_ORIGIN: 'https://api.emailjs.com',
   WRITE_RATE_LIMIT: '60',
   DEMO_POSTS: '1',
+  TRASH_DAYS: String(DEFAULT_TRASH_DAYS),
 } as const
+
+/** Ten years: far past any use, small enough that the purge's cutoff stays a valid date. */
+export const MAX_TRASH_DAYS = 3650
 
 /**
  * The ids the SPA sends to the built-in outbox. They are not secrets: they only tell the
@@ -72,11 +79,21 @@ export function readConfig(env: Env): ServerConfig {
     problems,
   )
   const demoPosts = flag('DEMO_POSTS', value('DEMO_POSTS'), problems)
+  const trashDays = integer('TRASH_DAYS', value('TRASH_DAYS'), 1, MAX_TRASH_DAYS, problems)
   const emailjsOrigin = origin('EMAILJS_ORIGIN', value('EMAILJS_ORIGIN'), problems)
   const emailjsAccount = account(env, problems)
 
   if (problems.length > 0) throw new ConfigError(problems)
-  return { port, host, databaseUrl, emailjsAccount, emailjsOrigin, writeRateLimit, demoPosts }
+  return {
+    port,
+    host,
+    databaseUrl,
+    emailjsAccount,
+    emailjsOrigin,
+    writeRateLimit,
+    demoPosts,
+    trashDays,
+  }
 }
 
 /** The body of GET /api/config: the real account, or the outbox on this server's own origin. */

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { QUERY_MESSAGES } from '@/server/news.schema'
-import { DETAILS, problem, sendProblem, type Problem } from '@/server/problem'
+import { DETAILS, problem, rateLimitedDetail, sendProblem, type Problem } from '@/server/problem'
 
 export const BODY_LIMIT_BYTES = 16 * 1024
 
@@ -26,7 +26,7 @@ export function problemForError(
   if (error.validation !== undefined) return validationProblem(error)
   if (status === 429) {
     const seconds = reply.getHeader('retry-after') ?? 60
-    return problem(429, `Too many writes from your address. Retry in ${String(seconds)} s.`)
+    return problem(429, rateLimitedDetail(String(seconds)))
   }
   if (status >= 400 && status < 500) {
     const detail =

@@ -1,13 +1,18 @@
 import type {
+  FastifyInstance,
   FastifyPluginAsync,
   FastifyReply,
   FastifyRequest,
   onRequestAsyncHookHandler,
+  onSendAsyncHookHandler,
 } from 'fastify'
 import type { UseCases } from '@/application/use-cases'
+import type { DomainError } from '@/domain/domain-error'
 import { NEWS_FIELDS, type NewsChanges, type NewsDraft } from '@/domain/news-item.entity'
 import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
+import type { Result } from '@/domain/result'
 import { checkFields } from '@/domain/rules/field-rule'
+import { isIdempotencyKey } from '@/domain/rules/news-history.rules'
 import { NEWS_RULES } from '@/domain/rules/news-item.rules'
 import { BODY_LIMIT_BYTES } from '@/server/error-handler'
 import type { CachedPage, Encoding, FirstPageCache } from '@/server/first-page.cache'
@@ -17,7 +22,12 @@ import {
   EDIT_NEWS_SCHEMA,
   GET_NEWS_SCHEMA,
   LIST_NEWS_SCHEMA,
+  LIST_REVISIONS_SCHEMA,
+  LIST_TRASH_SCHEMA,
+  RESTORE_NEWS_SCHEMA,
+  RESTORE_REVISION_SCHEMA,
 } from '@/server/news.schema'
+import { etagOf, writeConditionOf } from '@/server/preconditions'
 import { DETAILS, problem, problemOf, sendProblem } from '@/server/problem'
 
 export interface NewsRoutesOptions {
@@ -36,13 +46,27 @@ interface IdParams {
   readonly id: string
 }
 
+interface RevisionParams extends IdParams {
+  readonly revision: string
+}
+
 const JSON_TYPE = 'application/json; charset=utf-8'
 // Below this size compression costs more than it saves (as in @fastify/compress).
 const COMPRESS_THRESHOLD = 1024
+// Revision numbers as a URL writes them: no sign, no leading zero, no fraction.
+const REVISION_NUMBER = /^[1-9]\d{0,15}$/
 
 export const newsRoutes: FastifyPluginAsync<NewsRoutesOptions> = async (app, options) => {
   const { useCases, cache } = options
-  const writeHooks = [...options.writeGuards, requireJson]
+
+  // The one place a write forgets the cached first page: after the write, before its answer
+  // leaves, whatever the outcome. A write the rate limit refused never reached the store.
+  const forgetFirstPage: onSendAsyncHookHandler = async (_request, reply, payload) => {
+    if (reply.statusCode !== 429) cache.clear()
+    return payload
+  }
+  const write = { onRequest: [...options.writeGuards], onSend: forgetFirstPage }
+  const jsonWrite = { ...write, onRequest: [...write.onRequest, requireJson] }
 
   app.get<{ Querystring: ListQuery }>(
     '/api/news',
@@ -58,10 +82,7 @@ export const newsRoutes: FastifyPluginAsync<NewsRoutesOptions> = async (app, opt
       const result = await useCases.listNews.execute({ limit, cursor })
       if (!result.ok) return sendProblem(reply, problemOf(result.error, 400))
       const { items, next } = result.value
-      const link =
-        next === undefined
-          ? undefined
-          : `</api/news?limit=${limit}&cursor=${encodeURIComponent(next)}>; rel="next"`
+      const link = nextLink('/api/news', limit, next)
       if (!firstPage) {
         if (link !== undefined) reply.header('link', link)
         return items
@@ -77,7 +98,7 @@ export const newsRoutes: FastifyPluginAsync<NewsRoutesOptions> = async (app, opt
     { schema: GET_NEWS_SCHEMA },
     async (request, reply) => {
       const result = await useCases.getNewsItem.execute(request.params.id)
-      return result.ok ? result.value : sendProblem(reply, problemOf(result.error))
+      return sendItem(reply, result)
     },
   )
 
@@ -86,20 +107,25 @@ export const newsRoutes: FastifyPluginAsync<NewsRoutesOptions> = async (app, opt
     {
       schema: CREATE_NEWS_SCHEMA,
       bodyLimit: BODY_LIMIT_BYTES,
-      onRequest: writeHooks,
+      ...jsonWrite,
       preValidation: narrowDraft,
       attachValidation: true,
     },
     async (request, reply) => {
       const draft = request.body as NewsDraft
+      const idempotencyKey = request.headers['idempotency-key']
+      if (idempotencyKey !== undefined) {
+        if (typeof idempotencyKey !== 'string' || !isIdempotencyKey(idempotencyKey)) {
+          return sendProblem(reply, problem(400, DETAILS.badIdempotencyKey))
+        }
+      }
       if (request.validationError !== undefined) return sendInvalid(reply, draft)
-      const result = await useCases.createNews.execute(draft)
-      cache.clear()
+      const result = await useCases.createNews.execute(draft, { idempotencyKey })
       if (!result.ok) return sendProblem(reply, problemOf(result.error))
-      return reply
-        .code(201)
-        .header('location', `/api/news/${encodeURIComponent(result.value._id)}`)
-        .send(result.value)
+      return sendItem(
+        reply.code(201).header('location', `/api/news/${encodeURIComponent(result.value._id)}`),
+        result,
+      )
     },
   )
 
@@ -108,7 +134,7 @@ export const newsRoutes: FastifyPluginAsync<NewsRoutesOptions> = async (app, opt
     {
       schema: EDIT_NEWS_SCHEMA,
       bodyLimit: BODY_LIMIT_BYTES,
-      onRequest: writeHooks,
+      ...jsonWrite,
       preValidation: narrowDraft,
       attachValidation: true,
     },
@@ -118,21 +144,105 @@ export const newsRoutes: FastifyPluginAsync<NewsRoutesOptions> = async (app, opt
         return sendProblem(reply, problem(422, 'Send any of title, body and author to change.'))
       }
       if (request.validationError !== undefined) return sendInvalid(reply, changes)
-      const result = await useCases.editNews.execute({ id: request.params.id, changes })
-      cache.clear()
-      return result.ok ? result.value : sendProblem(reply, problemOf(result.error))
+      const result = await useCases.editNews.execute({
+        id: request.params.id,
+        changes,
+        condition: writeConditionOf(request.headers['if-match']),
+      })
+      return sendItem(reply, result)
     },
   )
 
   app.delete<{ Params: IdParams }>(
     '/api/news/:id',
-    { schema: DELETE_NEWS_SCHEMA, onRequest: [...options.writeGuards] },
+    { schema: DELETE_NEWS_SCHEMA, ...write },
     async (request, reply) => {
-      const result = await useCases.deleteNews.execute(request.params.id)
-      cache.clear()
-      return result.ok ? reply.code(204).send() : sendProblem(reply, problemOf(result.error))
+      const result = await useCases.deleteNews.execute(
+        request.params.id,
+        writeConditionOf(request.headers['if-match']),
+      )
+      return result.ok ? reply.code(204).send() : sendError(reply, result.error)
     },
   )
+
+  app.get<{ Params: IdParams; Querystring: ListQuery }>(
+    '/api/news/:id/revisions',
+    { schema: LIST_REVISIONS_SCHEMA },
+    async (request, reply) => {
+      const { id } = request.params
+      const { limit, cursor } = request.query
+      const result = await useCases.listRevisions.execute(id, { limit, cursor })
+      if (!result.ok) return sendProblem(reply, problemOf(result.error, 400))
+      const path = `/api/news/${encodeURIComponent(id)}/revisions`
+      const link = nextLink(path, limit, result.value.next)
+      if (link !== undefined) reply.header('link', link)
+      return result.value.items
+    },
+  )
+
+  app.get<{ Querystring: ListQuery }>(
+    '/api/trash',
+    { schema: LIST_TRASH_SCHEMA },
+    async (request, reply) => {
+      const { limit, cursor } = request.query
+      const result = await useCases.listTrash.execute({ limit, cursor })
+      if (!result.ok) return sendProblem(reply, problemOf(result.error, 400))
+      const link = nextLink('/api/trash', limit, result.value.next)
+      if (link !== undefined) reply.header('link', link)
+      return result.value.items
+    },
+  )
+
+  // The restores act on the URL alone: any body, of any type or none, is read and ignored,
+  // so that a bare `curl -X POST` or a client that always sends JSON headers both work.
+  await app.register(async (restores: FastifyInstance) => {
+    restores.removeAllContentTypeParsers()
+    restores.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) =>
+      done(null, undefined),
+    )
+
+    restores.post<{ Params: IdParams }>(
+      '/api/news/:id/restore',
+      { schema: RESTORE_NEWS_SCHEMA, bodyLimit: BODY_LIMIT_BYTES, ...write },
+      async (request, reply) => {
+        const result = await useCases.restoreNews.execute(request.params.id)
+        return sendItem(reply, result)
+      },
+    )
+
+    restores.post<{ Params: RevisionParams }>(
+      '/api/news/:id/revisions/:revision/restore',
+      { schema: RESTORE_REVISION_SCHEMA, bodyLimit: BODY_LIMIT_BYTES, ...write },
+      async (request, reply) => {
+        const { id, revision } = request.params
+        if (!REVISION_NUMBER.test(revision)) {
+          return sendProblem(reply, problem(404, DETAILS.noRevision))
+        }
+        const result = await useCases.restoreRevision.execute({ id, revision: Number(revision) })
+        if (!result.ok && result.error.code === 'NotFound') {
+          return sendProblem(reply, problem(404, DETAILS.noRevision))
+        }
+        return sendItem(reply, result)
+      },
+    )
+  })
+}
+
+/** A post with its version as ETag, or the problem; a 412 names the stored version too. */
+function sendItem(reply: FastifyReply, result: Result<{ readonly revision: number }>) {
+  if (!result.ok) return sendError(reply, result.error)
+  return reply.header('etag', etagOf(result.value)).send(result.value)
+}
+
+function sendError(reply: FastifyReply, error: DomainError): FastifyReply {
+  if (error.code === 'Stale') reply.header('etag', etagOf(error.current))
+  return sendProblem(reply, problemOf(error))
+}
+
+/** The `Link` to the following page, shaped alike for every paged list. */
+function nextLink(path: string, limit: number, next: string | undefined): string | undefined {
+  if (next === undefined) return undefined
+  return `<${path}?limit=${limit}&cursor=${encodeURIComponent(next)}>; rel="next"`
 }
 
 /** 415 unless the body is declared JSON, before Fastify would try another parser. */

@@ -16,10 +16,15 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         version: '1.0.0',
         description:
           'News posts, the SPA’s run-time settings, health, and the built-in EmailJS-compatible ' +
-          'outbox. Errors are RFC 9457 application/problem+json.',
+          'outbox. Errors are RFC 9457 application/problem+json. Every change to a post is ' +
+          'recorded as a revision; deleted posts wait in the trash for TRASH_DAYS days.',
       },
       tags: [
         { name: 'news', description: 'News posts' },
+        {
+          name: 'history',
+          description: 'Every post’s revisions, and the trash: nothing a visitor does is lost',
+        },
         { name: 'system', description: 'Settings and health' },
         { name: 'outbox', description: 'The built-in outbox, when no EmailJS account is set' },
       ],

@@ -1,14 +1,19 @@
 import { STATUS_CODES } from 'node:http'
 import type { FastifyReply } from 'fastify'
-import type { DomainError } from '@/domain/domain-error'
+import type { ConflictReason, DomainError } from '@/domain/domain-error'
+import type { NewsItem } from '@/domain/news-item.entity'
 
-/** An RFC 9457 problem. `errors` maps a field to the same message the form shows. */
+/**
+ * An RFC 9457 problem. `errors` maps a field to the same message the form shows; `current`,
+ * on a 412, is the post as it is stored now, so that a client can show what changed.
+ */
 export interface Problem {
   readonly type: string
   readonly title: string
   readonly status: number
   readonly detail: string
   readonly errors?: Readonly<Record<string, string>>
+  readonly current?: NewsItem
 }
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8'
@@ -29,6 +34,9 @@ export function sendProblem(reply: FastifyReply, value: Problem): FastifyReply {
 
 export const DETAILS = {
   notFound: 'No news post has this id.',
+  noRevision: 'No news post has this id, or it has no revision of this number.',
+  stale: 'The post was changed meanwhile; nothing was changed. `current` is the stored post.',
+  badIdempotencyKey: 'The Idempotency-Key must be 1 to 255 visible ASCII characters.',
   unknownApi: 'There is no such API path.',
   invalidPost: 'The post is not valid; see errors.',
   unavailable: 'The service is unavailable right now. Try again later.',
@@ -48,7 +56,26 @@ export function problemOf(error: DomainError, invalidStatus = 422): Problem {
       )
     case 'Unavailable':
       return problem(503, DETAILS.unavailable)
+    case 'Stale':
+      return { ...problem(412, DETAILS.stale), current: error.current }
+    case 'Conflict':
+      return error.reason === 'KeyReused'
+        ? problem(422, CONFLICT_DETAILS.KeyReused)
+        : problem(409, CONFLICT_DETAILS[error.reason])
+    case 'RateLimited':
+      return problem(429, rateLimitedDetail(error.retryAfterSeconds))
   }
+}
+
+export function rateLimitedDetail(seconds: number | string): string {
+  return `Too many writes from your address. Retry in ${String(seconds)} s.`
+}
+
+const CONFLICT_DETAILS: Readonly<Record<ConflictReason, string>> = {
+  NotInTrash: 'The post is not in the trash.',
+  InTrash: 'The post is in the trash; restore it before restoring one of its versions.',
+  KeyReused:
+    'This Idempotency-Key was used for a different post in the last 24 hours; send a new key.',
 }
 
 /** The OpenAPI/JSON schema of a problem body, for the documentation of error answers. */

@@ -20,6 +20,7 @@ describe('readConfig', () => {
       emailjsOrigin: 'https://api.emailjs.com',
       writeRateLimit: 60,
       demoPosts: true,
+      trashDays: 30,
     })
   })
 
@@ -35,6 +36,7 @@ describe('readConfig', () => {
         EMAILJS_ORIGIN: 'https://api.eu.emailjs.com/',
         WRITE_RATE_LIMIT: '0',
         DEMO_POSTS: '0',
+        TRASH_DAYS: '7',
       }),
     ).toEqual({
       port: 8080,
@@ -44,6 +46,7 @@ describe('readConfig', () => {
       emailjsOrigin: 'https://api.eu.emailjs.com',
       writeRateLimit: 0,
       demoPosts: false,
+      trashDays: 7,
     })
   })
 
@@ -65,6 +68,17 @@ describe('readConfig', () => {
     expect(problems.join('\n')).toMatch(/DEMO_POSTS must be 1 or 0, got "maybe"/)
     expect(problems.join('\n')).toMatch(/EMAILJS_ORIGIN must be an origin/)
     expect(problems.join('\n')).toMatch(/DATABASE_URL must be sqlite:PATH/)
+  })
+
+  it.each(['0', '3651', '1.5', 'thirty', '-1'])('refuses TRASH_DAYS=%s', (days) => {
+    expect(problemsOf({ TRASH_DAYS: days })).toEqual([
+      `TRASH_DAYS must be a whole number from 1 to 3650, got "${days}"`,
+    ])
+  })
+
+  it('accepts TRASH_DAYS from 1 to 3650 days', () => {
+    expect(readConfig({ TRASH_DAYS: '1' }).trashDays).toBe(1)
+    expect(readConfig({ TRASH_DAYS: '3650' }).trashDays).toBe(3650)
   })
 
   it('never repeats a database password in its message', () => {

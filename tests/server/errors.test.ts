@@ -226,6 +226,10 @@ describe('unknown API paths', () => {
     ['PUT', '/api/news'],
     ['GET', '/api/news/a/b'],
     ['GET', '/api/v1.0/email/send-form'],
+    ['GET', '/api/news/some-id/restore'],
+    ['PATCH', '/api/news/some-id/revisions'],
+    ['GET', '/api/news/some-id/revisions/1/restore'],
+    ['DELETE', '/api/trash'],
   ] as const)('%s %s answers a 404 problem', async (method, url) => {
     const response = await app.inject({ method, url })
     expect(response.statusCode).toBe(404)
@@ -246,7 +250,39 @@ describe('server failures', () => {
     override async list(): Promise<never> {
       throw new Error(SECRET)
     }
+    override async trash(): Promise<never> {
+      throw new Error(SECRET)
+    }
+    override async revisions(): Promise<never> {
+      throw new Error(SECRET)
+    }
+    override async restore(): Promise<never> {
+      throw new Error(SECRET)
+    }
+    override async restoreRevision(): Promise<never> {
+      throw new Error(SECRET)
+    }
   }
+
+  it.each([
+    ['GET', '/api/trash'],
+    ['GET', '/api/news/some-id/revisions'],
+    ['POST', '/api/news/some-id/restore'],
+    ['POST', '/api/news/some-id/revisions/2/restore'],
+  ] as const)('%s %s answers 503 without internals when the store fails', async (method, url) => {
+    const broken = await buildApp({
+      useCases: memoryUseCases(new BrokenRepository()),
+      config: testConfig(),
+      health: async () => true,
+      distDir: emptyDistDir(),
+    })
+    const response = await broken.inject({ method, url })
+    await broken.close()
+    expect(response.statusCode).toBe(503)
+    expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
+    expect(response.body).not.toContain('SQLITE')
+    expect(response.json()).toMatchObject({ status: 503, title: 'Service Unavailable' })
+  })
 
   it('answers 503 without internals when the repository throws a raw Error', async () => {
     const broken = await buildApp({

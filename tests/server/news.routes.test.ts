@@ -130,7 +130,8 @@ describe('the cached first page', () => {
       payload: { title: 'After' },
     })
     expect(patch.statusCode).toBe(200)
-    expect((await app.inject('/api/news')).json()).toEqual([{ ...item, title: 'After' }])
+    expect((await app.inject('/api/news')).json()).toEqual([patch.json()])
+    expect(patch.json()).toMatchObject({ _id: item._id, title: 'After', revision: 2 })
   })
 
   it('forgets a deleted post at once', async () => {
@@ -154,11 +155,12 @@ describe('the cached first page', () => {
 })
 
 describe('GET /api/news/:id', () => {
-  it('answers the post', async () => {
+  it('answers the post with a strong ETag naming its revision', async () => {
     const item = await createValid('One')
     const response = await app.inject(`/api/news/${item._id}`)
     expect(response.statusCode).toBe(200)
     expect(response.json()).toEqual(item)
+    expect(response.headers.etag).toBe('"rev-1"')
   })
 
   it.each(['unknown-id', 'not%20an%20id', 'x'.repeat(65)])('answers 404 for %s', async (id) => {
@@ -180,8 +182,11 @@ describe('POST /api/news', () => {
       body: 'Boats.',
       author: 'Ada',
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      updatedAt: item.createdAt,
+      revision: 1,
     })
     expect(response.headers.location).toBe(`/api/news/${item._id}`)
+    expect(response.headers.etag).toBe('"rev-1"')
     expect((await app.inject(`/api/news/${item._id}`)).json()).toEqual(item)
   })
 
@@ -204,17 +209,45 @@ describe('POST /api/news', () => {
 })
 
 describe('PATCH /api/news/:id', () => {
-  it('changes only the fields given and answers the item', async () => {
+  it('changes only the fields given and answers the item as its next revision', async () => {
     const item = await createValid('Title')
     const response = await app.inject({
       method: 'PATCH',
       url: `/api/news/${item._id}`,
       headers: JSON_HEADERS,
-      payload: { author: 'Grace', _id: 'other', createdAt: '1999-01-01T00:00:00.000Z' },
+      payload: {
+        author: 'Grace',
+        _id: 'other',
+        createdAt: '1999-01-01T00:00:00.000Z',
+        revision: 9,
+        updatedAt: '1999-01-01T00:00:00.000Z',
+      },
     })
     expect(response.statusCode).toBe(200)
-    expect(response.json()).toEqual({ ...item, author: 'Grace' })
-    expect((await app.inject(`/api/news/${item._id}`)).json()).toEqual({ ...item, author: 'Grace' })
+    const edited = response.json<NewsItem>()
+    expect(edited).toEqual({
+      ...item,
+      author: 'Grace',
+      revision: 2,
+      updatedAt: expect.any(String),
+    })
+    expect(edited.updatedAt > item.updatedAt).toBe(true)
+    expect(response.headers.etag).toBe('"rev-2"')
+    expect((await app.inject(`/api/news/${item._id}`)).json()).toEqual(edited)
+  })
+
+  it('records no revision for an edit that changes nothing', async () => {
+    const item = await createValid('Same')
+    const response = await app.inject({
+      method: 'PATCH',
+      url: `/api/news/${item._id}`,
+      headers: JSON_HEADERS,
+      payload: { title: 'Same' },
+    })
+    expect(response.statusCode).toBe(200)
+    expect(response.json()).toEqual(item)
+    const history = (await app.inject(`/api/news/${item._id}/revisions`)).json<unknown[]>()
+    expect(history).toHaveLength(1)
   })
 
   it('answers 404 for an unknown id', async () => {
@@ -230,7 +263,7 @@ describe('PATCH /api/news/:id', () => {
 })
 
 describe('DELETE /api/news/:id', () => {
-  it('answers 204 without a body, then 404', async () => {
+  it('answers 204 without a body; then GET and a second DELETE answer 404', async () => {
     const item = await createValid('Gone')
     const response = await app.inject({ method: 'DELETE', url: `/api/news/${item._id}` })
     expect(response.statusCode).toBe(204)

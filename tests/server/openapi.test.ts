@@ -1,13 +1,22 @@
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { composeTestServer, fakeDistDir, removeTempDirs } from './server-fixture'
 
+interface Operation {
+  responses: Record<string, { headers?: Record<string, unknown>; content?: unknown }>
+  requestBody?: unknown
+  parameters?: { in: string; name: string }[]
+}
+
 interface OpenApi {
   openapi: string
-  paths: Record<
-    string,
-    Record<string, { responses: Record<string, unknown>; requestBody?: unknown }>
-  >
+  paths: Record<string, Record<string, Operation>>
 }
+
+const statuses = (operation: Operation | undefined) =>
+  Object.keys(operation?.responses ?? {}).sort()
+
+const headerParameters = (operation: Operation | undefined) =>
+  (operation?.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name)
 
 let server: ComposedServer
 let spec: OpenApi
@@ -36,8 +45,12 @@ describe('GET /api/openapi.json', () => {
       'get /api/health',
       'get /api/news',
       'get /api/news/{id}',
+      'get /api/news/{id}/revisions',
+      'get /api/trash',
       'patch /api/news/{id}',
       'post /api/news',
+      'post /api/news/{id}/restore',
+      'post /api/news/{id}/revisions/{revision}/restore',
       'post /api/v1.0/email/send-form',
     ])
   })
@@ -45,23 +58,79 @@ describe('GET /api/openapi.json', () => {
   it('documents the answers of the contract, problems included', () => {
     const news = spec.paths['/api/news']
     expect(Object.keys(news?.get?.responses ?? {})).toEqual(['200', '400'])
-    expect(Object.keys(news?.post?.responses ?? {}).sort()).toEqual([
-      '201',
-      '400',
-      '413',
-      '415',
-      '422',
-      '429',
-    ])
+    expect(statuses(news?.post)).toEqual(['201', '400', '413', '415', '422', '429'])
     expect(news?.post?.requestBody).toMatchObject({
       content: { 'application/json': { schema: { required: ['title', 'body', 'author'] } } },
     })
     const item = spec.paths['/api/news/{id}']
-    expect(Object.keys(item?.get?.responses ?? {})).toEqual(['200', '404'])
-    expect(item?.delete?.responses['204']).toBeDefined()
+    expect(statuses(item?.get)).toEqual(['200', '404'])
+    expect(statuses(item?.patch)).toEqual(['200', '400', '404', '412', '413', '415', '422', '429'])
+    expect(statuses(item?.delete)).toEqual(['204', '404', '412', '429'])
     expect(item?.patch?.responses['422']).toMatchObject({
       content: {
         'application/problem+json': { schema: { required: expect.arrayContaining(['status']) } },
+      },
+    })
+  })
+
+  it('documents versions, conditions, idempotency and the history routes', () => {
+    const item = spec.paths['/api/news/{id}']
+    expect(item?.get?.responses['200']?.headers).toHaveProperty('ETag')
+    expect(headerParameters(item?.patch)).toEqual(['if-match'])
+    expect(headerParameters(item?.delete)).toEqual(['if-match'])
+    expect(item?.patch?.responses['412']).toMatchObject({
+      content: {
+        'application/problem+json': { schema: { required: expect.arrayContaining(['current']) } },
+      },
+    })
+    expect(headerParameters(spec.paths['/api/news']?.post)).toEqual(['idempotency-key'])
+
+    const history = spec.paths['/api/news/{id}/revisions']?.get
+    expect(statuses(history)).toEqual(['200', '400', '404'])
+    expect(history?.responses['200']?.headers).toHaveProperty('Link')
+    expect(history?.parameters?.map((parameter) => parameter.name).sort()).toEqual([
+      'cursor',
+      'id',
+      'limit',
+    ])
+    expect(statuses(spec.paths['/api/trash']?.get)).toEqual(['200', '400'])
+    expect(spec.paths['/api/trash']?.get?.responses['200']?.headers).toHaveProperty('Link')
+    expect(statuses(spec.paths['/api/news/{id}/restore']?.post)).toEqual([
+      '200',
+      '404',
+      '409',
+      '429',
+    ])
+    expect(statuses(spec.paths['/api/news/{id}/revisions/{revision}/restore']?.post)).toEqual([
+      '200',
+      '404',
+      '409',
+      '429',
+    ])
+  })
+
+  it('describes an item with its version, and a trashed one with its deletion', () => {
+    expect(spec.paths['/api/news/{id}']?.get?.responses['200']).toMatchObject({
+      content: {
+        'application/json': {
+          schema: { required: expect.arrayContaining(['updatedAt', 'revision']) },
+        },
+      },
+    })
+    expect(spec.paths['/api/trash']?.get?.responses['200']).toMatchObject({
+      content: {
+        'application/json': {
+          schema: { items: { required: expect.arrayContaining(['revision', 'deletedAt']) } },
+        },
+      },
+    })
+    expect(spec.paths['/api/news/{id}/revisions']?.get?.responses['200']).toMatchObject({
+      content: {
+        'application/json': {
+          schema: {
+            items: { properties: expect.objectContaining({ restoredFrom: expect.anything() }) },
+          },
+        },
       },
     })
   })

@@ -150,6 +150,36 @@ describe('the write rate limit', () => {
   })
 })
 
+describe('the write rate limit on restores', () => {
+  it('counts restores as writes, and a refused write leaves the cached first page alone', async () => {
+    const server = await composeTestServer({ WRITE_RATE_LIMIT: '3' })
+    const { app } = server
+    try {
+      const created = await app.inject({
+        method: 'POST',
+        url: '/api/news',
+        headers: JSON_HEADERS,
+        payload: { title: 'T', body: 'B', author: 'A' },
+      })
+      const id = created.json<{ _id: string }>()._id
+      expect((await app.inject({ method: 'DELETE', url: `/api/news/${id}` })).statusCode).toBe(204)
+      const restored = await app.inject({ method: 'POST', url: `/api/news/${id}/restore` })
+      expect(restored.statusCode).toBe(200)
+      expect(restored.headers['x-ratelimit-remaining']).toBe('0')
+
+      for (const url of [`/api/news/${id}/restore`, `/api/news/${id}/revisions/1/restore`]) {
+        const refused = await app.inject({ method: 'POST', url })
+        expect(refused.statusCode).toBe(429)
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
+        expect(refused.json()).toMatchObject({ status: 429, title: 'Too Many Requests' })
+      }
+      expect((await app.inject(`/api/news/${id}/revisions`)).json()).toHaveLength(3)
+    } finally {
+      await server.close()
+    }
+  })
+})
+
 describe('WRITE_RATE_LIMIT=0', () => {
   it('turns the limit off', async () => {
     const server = await composeTestServer({ WRITE_RATE_LIMIT: '0' })

@@ -1,7 +1,12 @@
 import { SqlOutboxMailer } from '@/adapters/outbox/sql-outbox.mailer'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
-import { SqlNewsRepository } from '@/adapters/sql/sql-news.repository'
-import { buildServerContainer, resolveUseCases } from '@/composition/server/server.container'
+import { SqlNewsStore } from '@/adapters/sql/sql-news.store'
+import { JournaledNewsRepository } from '@/application/journaled-news.repository'
+import {
+  buildServerContainer,
+  resolveJournal,
+  resolveUseCases,
+} from '@/composition/server/server.container'
 import { TOKENS } from '@/composition/server/server.tokens'
 
 let database: SqlDatabase
@@ -13,9 +18,11 @@ beforeAll(async () => {
 afterAll(() => database.close())
 
 describe('the server container', () => {
-  it('binds the news port to the SQL repository and the mailer to the outbox', () => {
+  it('binds the news port to the journal over the SQL store, and the mailer to the outbox', () => {
     const container = buildServerContainer(database)
-    expect(container.get(TOKENS.newsRepository)).toBeInstanceOf(SqlNewsRepository)
+    expect(container.get(TOKENS.newsRepository)).toBeInstanceOf(JournaledNewsRepository)
+    expect(container.get(TOKENS.newsRepository)).toBe(resolveJournal(container))
+    expect(container.get(TOKENS.newsStore)).toBeInstanceOf(SqlNewsStore)
     expect(container.get(TOKENS.mailer)).toBeInstanceOf(SqlOutboxMailer)
     expect(container.get(TOKENS.database)).toBe(database)
   })

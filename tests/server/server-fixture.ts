@@ -1,19 +1,22 @@
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
-import { CreateNews } from '@/application/create-news.use-case'
-import { DeleteNews } from '@/application/delete-news.use-case'
-import { EditNews } from '@/application/edit-news.use-case'
-import { GetNewsItem } from '@/application/get-news-item.use-case'
-import { ListNews } from '@/application/list-news.use-case'
-import { SendContactMessage } from '@/application/send-contact-message.use-case'
+import { Container, ContainerModule } from 'inversify'
+import { Client } from 'pg'
+import { JournaledNewsRepository } from '@/application/journaled-news.repository'
 import type { UseCases } from '@/application/use-cases'
 import type { Mailer } from '@/domain/ports/mailer.port'
 import type { NewsRepository } from '@/domain/ports/news-repository.port'
 import { MemoryMailer } from '@/adapters/memory/memory.mailer'
-import { MemoryNewsRepository } from '@/adapters/memory/memory-news.repository'
-import { composeServer, type ComposedServer } from '@/composition/server/server.composition'
+import { MemoryNewsStore } from '@/adapters/memory/memory-news.store'
+import { PORTS, USE_CASES, useCasesModule } from '@/composition/core.module'
+import {
+  composeServer,
+  type ComposedServer,
+  type ComposeOptions,
+} from '@/composition/server/server.composition'
 import { readConfig, type ServerConfig } from '@/server/config'
 
 /** Settings for a test: an in-memory SQLite database, no demo posts, no rate limit. */
@@ -29,25 +32,79 @@ export function testConfig(env: Record<string, string> = {}): ServerConfig {
 /** The real composition root over a fresh database; close it in afterAll. */
 export function composeTestServer(
   env: Record<string, string> = {},
-  options: { distDir?: string } = {},
+  options: ComposeOptions = {},
 ): Promise<ComposedServer> {
-  return composeServer(testConfig(env), { distDir: options.distDir ?? emptyDistDir() })
+  return composeServer(testConfig(env), { ...options, distDir: options.distDir ?? emptyDistDir() })
 }
 
 /** Use cases over in-memory adapters, for the tests where a database is not the point. */
 export function memoryUseCases(
-  news: NewsRepository = new MemoryNewsRepository(),
+  news: NewsRepository = new JournaledNewsRepository(new MemoryNewsStore()),
   mailer: Mailer = new MemoryMailer(),
 ): UseCases {
+  const container = new Container()
+  container.load(
+    new ContainerModule(({ bind }) => {
+      bind(PORTS.newsRepository).toConstantValue(news)
+      bind(PORTS.mailer).toConstantValue(mailer)
+    }),
+    useCasesModule,
+  )
+  return container.get(USE_CASES)
+}
+
+/** A database for one suite: its DATABASE_URL, and how to throw it away afterwards. */
+export interface TestDatabase {
+  readonly url: string
+  dispose(): Promise<void>
+}
+
+export interface TestDatabaseKind {
+  readonly name: string
+  readonly create: () => Promise<TestDatabase>
+}
+
+export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL?.trim() || undefined
+
+const sqliteFile: TestDatabaseKind = {
+  name: 'SQLite',
+  async create() {
+    const folder = tempDir('newswire-db-')
+    return { url: `sqlite:${join(folder, 'news.db')}`, dispose: async () => undefined }
+  },
+}
+
+/** A fresh schema in TEST_POSTGRES_URL's database, first on the connection's search_path. */
+function postgresSchema(baseUrl: string): TestDatabaseKind {
+  const admin = async (statement: string): Promise<void> => {
+    const client = new Client({ connectionString: baseUrl })
+    await client.connect()
+    try {
+      await client.query(statement)
+    } finally {
+      await client.end()
+    }
+  }
   return {
-    listNews: new ListNews(news),
-    getNewsItem: new GetNewsItem(news),
-    createNews: new CreateNews(news),
-    editNews: new EditNews(news),
-    deleteNews: new DeleteNews(news),
-    sendContactMessage: new SendContactMessage(mailer),
+    name: 'PostgreSQL',
+    async create() {
+      const schema = `newswire_server_${randomBytes(6).toString('hex')}`
+      await admin(`create schema ${schema}`)
+      const url = new URL(baseUrl)
+      url.searchParams.set('options', `-c search_path=${schema}`)
+      return { url: url.toString(), dispose: () => admin(`drop schema ${schema} cascade`) }
+    },
   }
 }
+
+/**
+ * The databases the API suites run on: SQLite always, PostgreSQL when TEST_POSTGRES_URL is set
+ * (scripts/ci-postgres.sh starts one); the suites say so when it is skipped.
+ */
+export const TEST_DATABASES: readonly TestDatabaseKind[] = [
+  sqliteFile,
+  ...(TEST_POSTGRES_URL === undefined ? [] : [postgresSchema(TEST_POSTGRES_URL)]),
+]
 
 export const ASSET_NAME = 'index-B4x9Qm2a.js'
 export const ASSET_TEXT = `console.log(${JSON.stringify('NewsWire '.repeat(400))})\n`

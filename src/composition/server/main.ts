@@ -2,8 +2,9 @@ import { composeServer } from '@/composition/server/server.composition'
 import { ConfigError, readConfig, usesOutbox, type ServerConfig } from '@/server/config'
 
 /**
- * Starts the API and the built app: reads the settings, opens the database, listens, and on
- * SIGTERM or SIGINT finishes the requests in flight before closing the database.
+ * Starts the API and the built app: reads the settings, opens the database (purging the old
+ * trash, then hourly), listens, and on SIGTERM or SIGINT finishes the requests in flight
+ * before closing the database.
  */
 const SHUTDOWN_TIMEOUT_MS = 10_000
 
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
       port,
       database: database.description,
       mail: usesOutbox(config) ? 'built-in outbox' : 'EmailJS',
+      trashDays: config.trashDays,
     },
     `NewsWire listening on http://${config.host}:${port}`,
   )

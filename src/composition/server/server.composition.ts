@@ -1,31 +1,53 @@
-import type { FastifyInstance, FastifyServerOptions } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify'
 import type { Container } from 'inversify'
+import { JournaledNewsRepository } from '@/application/journaled-news.repository'
+import type { UndoChangesSince } from '@/application/undo-changes.use-case'
+import type { UseCases } from '@/application/use-cases'
+import type { PurgeReport } from '@/domain/ports/news-store.port'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
 import { addDemoPostsIfEmpty } from '@/adapters/sql/demo-posts'
-import { buildServerContainer, resolveUseCases } from '@/composition/server/server.container'
+import {
+  buildServerContainer,
+  resolveJournal,
+  resolveUndoChangesSince,
+  resolveUseCases,
+} from '@/composition/server/server.container'
 import { TOKENS } from '@/composition/server/server.tokens'
 import { buildApp } from '@/server/app'
 import type { ServerConfig } from '@/server/config'
+
+/** How often the trash and the idempotency keys are purged while the server runs. */
+export const PURGE_EVERY_MS = 60 * 60 * 1000
 
 export interface ComposeOptions {
   /** Fastify's logger option; off unless given. */
   readonly logger?: FastifyServerOptions['logger']
   /** The built single-page app; defaults to `<repo>/dist`. */
   readonly distDir?: string
+  /** The purge's clock, so that a test can stand TRASH_DAYS in the future; the real one if unset. */
+  readonly now?: () => Date
+  /** How often to purge after the purge at start; PURGE_EVERY_MS unless given. */
+  readonly purgeEveryMs?: number
 }
 
 export interface ComposedServer {
   readonly app: FastifyInstance
   readonly database: SqlDatabase
   readonly container: Container
-  /** Finishes the requests in flight (app.close()), then closes the database. */
+  /**
+   * Purges now what the schedule would: posts trashed more than TRASH_DAYS ago with their
+   * histories, and expired idempotency keys. Logs and answers what it removed; never rejects.
+   */
+  purge(): Promise<PurgeReport>
+  /** Stops the purge schedule, finishes the requests in flight (app.close()), then closes the database. */
   close(): Promise<void>
 }
 
 /**
  * The server's composition root, part 3: opens the database DATABASE_URL names, binds the
- * ports to the SQL adapters, adds the demo posts to an empty store, and hands the use cases,
- * the settings and a health check to the app, which never chooses an adapter.
+ * ports to the SQL adapters, adds the demo posts to an empty store, hands the use cases, the
+ * settings and a health check to the app (which never chooses an adapter), and purges the
+ * trash once at start and then every hour.
  */
 export async function composeServer(
   config: ServerConfig,
@@ -47,12 +69,23 @@ export async function composeServer(
       logger: options.logger,
     })
     logStorageError = (error) => app.log.error({ err: error }, 'storage failed')
+
+    const journal =
+      options.now === undefined
+        ? resolveJournal(container)
+        : new JournaledNewsRepository(container.get(TOKENS.newsStore), { now: options.now })
+    const schedule = purgeSchedule(journal, config.trashDays, app.log)
+    await schedule.run()
+    schedule.start(options.purgeEveryMs ?? PURGE_EVERY_MS)
+
     return {
       app,
       database,
       container,
+      purge: () => schedule.run(),
       async close() {
         try {
+          await schedule.stop()
           await app.close()
         } finally {
           await database.close()
@@ -62,5 +95,79 @@ export async function composeServer(
   } catch (error) {
     await database.close()
     throw error
+  }
+}
+
+export const PURGE_LOG_MESSAGE = 'purged old trash and expired idempotency keys'
+
+const NOTHING_PURGED: PurgeReport = { posts: 0, keys: 0 }
+
+/**
+ * Runs the purge on a timer that never keeps the process alive, one run at a time. A failed
+ * run is logged and retried at the next tick: the trash only waits a little longer.
+ */
+function purgeSchedule(
+  journal: JournaledNewsRepository,
+  trashDays: number,
+  log: FastifyBaseLogger,
+) {
+  let timer: NodeJS.Timeout | undefined
+  let running: Promise<PurgeReport> | undefined
+  let stopped = false
+
+  const purgeOnce = async (): Promise<PurgeReport> => {
+    try {
+      const report = await journal.purge(trashDays)
+      // `posts`: trashed more than `trashDays` ago, gone with their histories; `keys`: expired.
+      log.info({ posts: report.posts, keys: report.keys, trashDays }, PURGE_LOG_MESSAGE)
+      return report
+    } catch (error) {
+      log.error({ err: error }, 'purge failed')
+      return NOTHING_PURGED
+    }
+  }
+
+  const run = (): Promise<PurgeReport> => {
+    if (stopped) return Promise.resolve(NOTHING_PURGED)
+    running ??= purgeOnce().finally(() => {
+      running = undefined
+    })
+    return running
+  }
+
+  return {
+    run,
+    start(everyMs: number) {
+      timer = setInterval(() => void run(), everyMs)
+      timer.unref()
+    },
+    /** No further runs; waits for one in progress, so that the database can close after it. */
+    async stop() {
+      stopped = true
+      clearInterval(timer)
+      await running
+    },
+  }
+}
+
+export interface ComposedOperator {
+  readonly useCases: UseCases
+  readonly undoChangesSince: UndoChangesSince
+  readonly database: SqlDatabase
+  close(): Promise<void>
+}
+
+/**
+ * The operator's composition (`npm run news`): the same database, store, journal and use cases
+ * as the server, without HTTP, demo posts or the purge schedule.
+ */
+export async function composeOperator(config: ServerConfig): Promise<ComposedOperator> {
+  const database = await openDatabase(config.databaseUrl)
+  const container = buildServerContainer(database)
+  return {
+    useCases: resolveUseCases(container),
+    undoChangesSince: resolveUndoChangesSince(container),
+    database,
+    close: () => database.close(),
   }
 }

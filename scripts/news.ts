@@ -1,0 +1,229 @@
+/**
+ * `npm run news -- <command>`: the operator's tools for posts, over DATABASE_URL's database
+ * and through the same composition and use cases as the server (no SQL here).
+ *
+ *   restore --since <ISO time>   undo vandalism: every post deleted since then comes back from
+ *                                the trash, and every post edited since then returns to the
+ *                                version it had then, each as new revisions
+ *   history <id>                 a post's revisions, newest first (trashed posts too)
+ *
+ * Exits 0 when done, 1 with a one-line message for bad arguments, an unknown post or a
+ * database that cannot be opened.
+ */
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import type { UndoStep } from '@/application/undo-changes.use-case'
+import type { DomainError } from '@/domain/domain-error'
+import type { NewsRevision } from '@/domain/news-revision.entity'
+import { MAX_HISTORY_PAGE_SIZE } from '@/domain/ports/news-repository.port'
+import { parseDatabaseUrl } from '@/adapters/sql/database'
+import { composeOperator, type ComposedOperator } from '@/composition/server/server.composition'
+import { ConfigError, readConfig } from '@/server/config'
+
+const USAGE = `Usage: npm run news -- <command>
+
+Commands:
+  restore --since <ISO time>  put back every post deleted and every edit made since that time,
+                              as new revisions, and print each step
+                              (for example --since 2026-05-01T12:00:00Z)
+  history <id>                print a post's revisions, newest first; trashed posts too
+  help                        print this help
+
+It uses the database DATABASE_URL names, as the server does (default sqlite:./data/newswire.db).
+`
+
+/** A failure the operator can fix: printed as one line, exit status 1. */
+class UsageError extends Error {}
+
+// A date, or a date and time with an explicit zone: a time without one would depend on the
+// machine's time zone, which is the wrong thing to guess when undoing changes.
+const ISO_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2})))?$/i
+
+function parseSince(text: string): Date {
+  const match = ISO_TIME.exec(text.trim())
+  const [, year, month, day, hours = '0', minutes = '0', seconds = '0', zoneH = '0', zoneM = '0'] =
+    match ?? []
+  const time = Date.parse(text.trim())
+  const calendar = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)))
+  const valid =
+    match !== null &&
+    !Number.isNaN(time) &&
+    calendar.getUTCMonth() === Number(month) - 1 &&
+    calendar.getUTCDate() === Number(day) &&
+    Number(hours) < 24 &&
+    Number(minutes) < 60 &&
+    Number(seconds) < 60 &&
+    Number(zoneH) < 24 &&
+    Number(zoneM) < 60
+  if (!valid) {
+    throw new UsageError(
+      `--since must be an ISO 8601 time with a zone, such as 2026-05-01T12:00:00Z, got ${JSON.stringify(text)}`,
+    )
+  }
+  return new Date(time)
+}
+
+/** Text from a post, safe to print: control characters (ANSI escapes included) are escaped. */
+function quoted(text: string): string {
+  return JSON.stringify(text).replace(
+    /[\u007f-\u009f\u2028\u2029]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
+}
+
+function describeFailure(error: DomainError, id?: string): string {
+  switch (error.code) {
+    case 'NotFound':
+      return `no post has the id ${quoted(id ?? '')} (or it was purged from the trash)`
+    case 'Unavailable':
+      return 'the database did not answer; see that DATABASE_URL is right and the database is up'
+    default:
+      return `the change was refused (${error.code}); run the command again`
+  }
+}
+
+function formatStep(step: UndoStep): string {
+  return step.kind === 'untrashed'
+    ? `untrashed  ${step.id}  ${quoted(step.title)}  (now revision ${step.revision})`
+    : `reverted   ${step.id}  ${quoted(step.title)}  to revision ${step.toRevision} (now revision ${step.revision})`
+}
+
+function summary(steps: readonly UndoStep[], since: Date): string {
+  const when = since.toISOString()
+  if (steps.length === 0) return `Nothing to undo: no post was deleted or edited since ${when}.`
+  const untrashed = steps.filter((step) => step.kind === 'untrashed').length
+  const reverted = steps.length - untrashed
+  const posts = new Set(steps.map((step) => step.id)).size
+  return (
+    `Undid the changes since ${when} to ${posts} post(s): ${untrashed} put back from the ` +
+    `trash, ${reverted} reverted, each as a new revision.`
+  )
+}
+
+function formatRevision(revision: NewsRevision): string {
+  const from =
+    revision.restoredFrom === undefined ? '' : `  (from revision ${revision.restoredFrom})`
+  return (
+    `${String(revision.revision).padStart(8)}  ${revision.at}  ${revision.action.padEnd(7)}  ` +
+    `${quoted(revision.title)} by ${quoted(revision.author)}${from}`
+  )
+}
+
+async function restoreSince(operator: ComposedOperator, since: Date): Promise<void> {
+  const result = await operator.undoChangesSince.execute(since)
+  if (!result.ok) throw new UsageError(describeFailure(result.error))
+  for (const step of result.value) process.stdout.write(`${formatStep(step)}\n`)
+  process.stdout.write(`${summary(result.value, since)}\n`)
+}
+
+async function history(operator: ComposedOperator, id: string): Promise<void> {
+  // Page by page, printing as it goes: a long history is never held whole.
+  let cursor: string | undefined
+  let first = true
+  do {
+    const query = { limit: MAX_HISTORY_PAGE_SIZE, cursor }
+    const result = await operator.useCases.listRevisions.execute(id, query)
+    if (!result.ok) throw new UsageError(describeFailure(result.error, id))
+    const { items, next } = result.value
+    if (first) {
+      const [latest] = items
+      const state = latest?.action === 'delete' ? 'in the trash' : 'live'
+      // Revisions are numbered 1, 2, … and never removed alone: the newest one counts them.
+      process.stdout.write(
+        `Post ${id} (${state}): ${latest?.revision ?? 0} revision(s), newest first.\n` +
+          `revision  ${'time'.padEnd(24)}  ${'action'.padEnd(7)}  title by author\n`,
+      )
+      first = false
+    }
+    for (const revision of items) process.stdout.write(`${formatRevision(revision)}\n`)
+    cursor = next
+  } while (cursor !== undefined)
+}
+
+type Command =
+  | { readonly name: 'help' }
+  | { readonly name: 'restore'; readonly since: Date }
+  | { readonly name: 'history'; readonly id: string }
+
+function parseOptions(args: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      options: { since: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    })
+  } catch (error) {
+    // node:util's first sentence says it ("Unknown option '--sinse'"); the rest is advice.
+    const message = error instanceof Error ? error.message : String(error)
+    throw new UsageError(message.split('. ', 1)[0] ?? message)
+  }
+}
+
+function parseCommand(args: readonly string[]): Command {
+  const { values, positionals } = parseOptions(args)
+  const [name, ...rest] = positionals
+  if (values.help === true || name === 'help') return { name: 'help' }
+  if (name === undefined) throw new UsageError('name a command: restore or history')
+  if (name === 'restore') {
+    if (rest.length > 0) throw new UsageError(`restore takes no ${quoted(rest[0] ?? '')}`)
+    if (values.since === undefined) throw new UsageError('restore needs --since <ISO time>')
+    return { name, since: parseSince(values.since) }
+  }
+  if (name === 'history') {
+    if (values.since !== undefined) throw new UsageError('history takes no --since')
+    const [id, ...extra] = rest
+    if (id === undefined || extra.length > 0) throw new UsageError('history needs one post id')
+    return { name, id }
+  }
+  throw new UsageError(`unknown command ${quoted(name)}: use restore or history`)
+}
+
+async function main(args: readonly string[]): Promise<number> {
+  const command = parseCommand(args)
+  if (command.name === 'help') {
+    process.stdout.write(USAGE)
+    return 0
+  }
+
+  const config = readConfig(process.env)
+  const target = parseDatabaseUrl(config.databaseUrl)
+  // A mistyped path should not create an empty database and report an empty history.
+  if (
+    target.engine === 'sqlite' &&
+    target.path !== ':memory:' &&
+    !existsSync(resolve(target.path))
+  ) {
+    throw new UsageError(`there is no database at ${target.path}; set DATABASE_URL`)
+  }
+
+  const operator = await composeOperator(config)
+  try {
+    if (command.name === 'restore') await restoreSince(operator, command.since)
+    else await history(operator, command.id)
+    return 0
+  } finally {
+    await operator.close()
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code
+  },
+  (error: unknown) => {
+    const message =
+      error instanceof UsageError
+        ? `${error.message} (npm run news -- --help)`
+        : error instanceof ConfigError
+          ? error.problems.join('; ')
+          : `${error instanceof Error ? error.message : String(error)}${
+              error instanceof Error && error.cause instanceof Error
+                ? `: ${error.cause.message}`
+                : ''
+            }`
+    process.stderr.write(`news: ${message}\n`)
+    process.exitCode = 1
+  },
+)
