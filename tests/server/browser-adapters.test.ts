@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net'
 import { CreateNews } from '@/application/create-news.use-case'
 import { EditNews } from '@/application/edit-news.use-case'
 import { ListNews } from '@/application/list-news.use-case'
+import { ListRevisions } from '@/application/list-revisions.use-case'
 import { HttpNewsRepository } from '@/adapters/http/http-news.repository'
 import { RuntimeConfigClient } from '@/adapters/http/runtime-config.client'
 import type { ComposedServer } from '@/composition/server/server.composition'
@@ -41,7 +42,12 @@ describe('the browser adapters against the real server', () => {
     expect(await repository.get(created._id)).toEqual(created)
 
     const edited = await repository.update(created._id, { title: 'Tide turns' })
-    expect(edited).toEqual({ ...created, title: 'Tide turns' })
+    expect(edited).toEqual({
+      ...created,
+      title: 'Tide turns',
+      updatedAt: edited.updatedAt,
+      revision: 2,
+    })
 
     await repository.remove(created._id)
     expect(await rejectionOf(repository.get(created._id))).toEqual({ code: 'NotFound' })
@@ -97,6 +103,133 @@ describe('the browser adapters against the real server', () => {
     expect(await repository.get(created._id)).toEqual(created)
   })
 
+  it('create once with an Idempotency-Key, however often the submission is sent', async () => {
+    const draft = { title: 'Only once', body: 'Sent twice.', author: 'Ada' }
+    const key = `submit-${crypto.randomUUID()}`
+
+    const first = await repository.create(draft, { idempotencyKey: key })
+    const again = await repository.create(draft, { idempotencyKey: key })
+    const reused = await rejectionOf(
+      repository.create({ ...draft, body: 'Another post.' }, { idempotencyKey: key }),
+    )
+
+    expect(again).toEqual(first)
+    expect(reused).toEqual({ code: 'Conflict', reason: 'KeyReused' })
+    const { items } = await repository.list({ limit: 100 })
+    expect(items.filter((item) => item.title === 'Only once')).toEqual([first])
+  })
+
+  it('refuse an edit or delete from a stale copy with the stored post, and change nothing', async () => {
+    const mine = await repository.create({ title: 'Draft', body: 'Body.', author: 'Ada' })
+    const theirs = await repository.update(mine._id, { title: 'Theirs' }, { ifRevision: [1] })
+
+    const edit = await rejectionOf(
+      repository.update(mine._id, { title: 'Mine' }, { ifRevision: [mine.revision] }),
+    )
+    const removal = await rejectionOf(repository.remove(mine._id, { ifRevision: [1] }))
+
+    expect(edit).toEqual({ code: 'Stale', current: theirs })
+    expect(removal).toEqual({ code: 'Stale', current: theirs })
+    expect(await repository.get(mine._id)).toEqual(theirs)
+    // A deliberate overwrite names the version the visitor has now seen.
+    const overwritten = await repository.update(mine._id, { title: 'Mine' }, { ifRevision: [2] })
+    expect(overwritten).toMatchObject({ title: 'Mine', revision: 3 })
+  })
+
+  it('delete to the trash, list the trash, and restore under the same id', async () => {
+    const created = await repository.create({ title: 'Binned', body: 'Body.', author: 'Ada' })
+
+    await repository.remove(created._id, { ifRevision: [1] })
+    const { items } = await repository.trash({ limit: 100 })
+    const restored = await repository.restore(created._id)
+
+    expect(items[0]).toMatchObject({ _id: created._id, title: 'Binned', revision: 2 })
+    expect(Date.parse(items[0]?.deletedAt ?? '')).not.toBeNaN()
+    expect(restored).toMatchObject({ _id: created._id, title: 'Binned', revision: 3 })
+    expect(await repository.get(created._id)).toEqual(restored)
+    expect(await rejectionOf(repository.restore(created._id))).toEqual({
+      code: 'Conflict',
+      reason: 'NotInTrash',
+    })
+    expect(await rejectionOf(repository.restore('never-existed'))).toEqual({ code: 'NotFound' })
+  })
+
+  it('page through the trash by following its Link header, newest deletion first', async () => {
+    const ids: string[] = []
+    for (let n = 1; n <= 3; n += 1) {
+      const created = await repository.create({ title: `Gone ${n}`, body: 'B.', author: 'Ada' })
+      await repository.remove(created._id)
+      ids.unshift(created._id)
+    }
+
+    const first = await repository.trash({ limit: 2 })
+    const second = await repository.trash({ limit: 2, cursor: first.next })
+
+    expect(first.next?.startsWith(`${baseUrl}/api/trash?`)).toBe(true)
+    expect([...first.items, ...second.items].slice(0, 3).map((item) => item._id)).toEqual(ids)
+  })
+
+  it('list every revision newest first, and restore an old one as a new revision', async () => {
+    const created = await repository.create({ title: 'First', body: 'Body.', author: 'Ada' })
+    await repository.update(created._id, { title: 'Defaced' })
+
+    const restored = await repository.restoreRevision(created._id, 1)
+    const { items: history, next } = await repository.revisions(created._id, {})
+
+    expect(restored).toMatchObject({ _id: created._id, title: 'First', revision: 3 })
+    expect(history.map((r) => [r.revision, r.action, r.title, r.restoredFrom])).toEqual([
+      [3, 'restore', 'First', 1],
+      [2, 'edit', 'Defaced', undefined],
+      [1, 'create', 'First', undefined],
+    ])
+    expect(next).toBeUndefined()
+    expect(await rejectionOf(repository.restoreRevision(created._id, 9))).toEqual({
+      code: 'NotFound',
+    })
+    expect(await rejectionOf(repository.revisions('never-existed', {}))).toEqual({
+      code: 'NotFound',
+    })
+  })
+
+  it('keep a trashed post’s history readable, but restore none of its versions', async () => {
+    const created = await repository.create({ title: 'Kept', body: 'Body.', author: 'Ada' })
+    await repository.remove(created._id)
+
+    const { items: history } = await repository.revisions(created._id, {})
+
+    expect(history.map((r) => r.action)).toEqual(['delete', 'create'])
+    expect(await rejectionOf(repository.restoreRevision(created._id, 1))).toEqual({
+      code: 'Conflict',
+      reason: 'InTrash',
+    })
+  })
+
+  it('page through a post’s history by the server’s Link header, to its first version', async () => {
+    const created = await repository.create({ title: 'Draft 0', body: 'Body.', author: 'Ada' })
+    for (let n = 1; n <= 6; n += 1) await repository.update(created._id, { title: `Draft ${n}` })
+    await repository.remove(created._id)
+    const list = new ListRevisions(repository)
+
+    const titles: string[] = []
+    let cursor: string | undefined
+    let pages = 0
+    do {
+      const page = await list.execute(created._id, { limit: 3, cursor })
+      if (!page.ok) throw new Error('history failed')
+      if (pages === 0) {
+        expect(page.value.next?.startsWith(`${baseUrl}/api/news/${created._id}/revisions?`)).toBe(
+          true,
+        )
+      }
+      titles.push(...page.value.items.map((revision) => revision.title))
+      cursor = page.value.next
+      pages += 1
+    } while (cursor !== undefined)
+
+    expect(pages).toBe(3)
+    expect(titles).toEqual(['Draft 6', ...[6, 5, 4, 3, 2, 1, 0].map((n) => `Draft ${n}`)])
+  })
+
   it('read the outbox settings from /api/config when no EmailJS account is set', async () => {
     const settings = await new RuntimeConfigClient({ baseUrl }).loadEmailJsSettings()
     expect(settings).toEqual({
@@ -105,5 +238,32 @@ describe('the browser adapters against the real server', () => {
       templateId: 'contact_form',
       publicKey: 'newswire-outbox',
     })
+  })
+})
+
+describe('the browser adapters against the real server’s write limit', () => {
+  let limited: ComposedServer
+
+  beforeAll(async () => {
+    limited = await composeTestServer({ WRITE_RATE_LIMIT: '1' })
+    await limited.app.listen({ port: 0, host: '127.0.0.1' })
+  })
+
+  afterAll(async () => {
+    await limited.close()
+  })
+
+  it('turn a 429 into RateLimited with the server’s Retry-After', async () => {
+    const port = (limited.app.server.address() as AddressInfo).port
+    const client = new HttpNewsRepository({ baseUrl: `http://127.0.0.1:${port}` })
+    const draft = { title: 'Busy', body: 'Body.', author: 'Ada' }
+    await client.create(draft)
+
+    const refused = await rejectionOf(client.create(draft))
+
+    expect(refused).toMatchObject({ code: 'RateLimited' })
+    const seconds = (refused as { retryAfterSeconds: number }).retryAfterSeconds
+    expect(seconds).toBeGreaterThanOrEqual(1)
+    expect(seconds).toBeLessThanOrEqual(60)
   })
 })

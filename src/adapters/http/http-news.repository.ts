@@ -1,8 +1,12 @@
 import {
+  conflict,
   DomainErrorException,
   notFound,
+  rateLimited,
+  stale,
   unavailable,
   validationFailed,
+  type ConflictReason,
   type DomainError,
 } from '@/domain/domain-error'
 import {
@@ -11,7 +15,16 @@ import {
   type NewsDraft,
   type NewsItem,
 } from '@/domain/news-item.entity'
-import type { NewsPage, NewsPageQuery, NewsRepository } from '@/domain/ports/news-repository.port'
+import type {
+  CreateOptions,
+  NewsPage,
+  NewsPageQuery,
+  NewsRepository,
+  Page,
+  RevisionPage,
+  TrashPage,
+} from '@/domain/ports/news-repository.port'
+import type { WriteCondition } from '@/domain/rules/news-history.rules'
 import {
   discardBody,
   JsonHttpClient,
@@ -19,15 +32,28 @@ import {
   type HttpOptions,
 } from '@/adapters/http/json-http.client'
 import { nextLinkOf } from '@/adapters/http/link-header.parser'
-import { fieldMessagesOf, isNewsItem, pickNewsItem } from '@/adapters/http/response.guards'
+import {
+  currentItemOf,
+  fieldMessagesOf,
+  isNewsItem,
+  isNewsRevision,
+  isTrashedNewsItem,
+  pickNewsItem,
+  pickNewsRevision,
+  pickTrashedNewsItem,
+} from '@/adapters/http/response.guards'
+import { retryAfterSecondsOf } from '@/adapters/http/retry-after.parser'
 
 const NEWS_PATH = '/api/news'
+const TRASH_PATH = '/api/trash'
 
 /**
- * Talks to the NewsWire API (`/api/news`). A page's `next` token is the absolute URL of its
- * `Link rel="next"`. Only links back to the API's own list (same origin and path) are followed,
- * so neither a server nor a forged token can send the browser elsewhere: a foreign link reads
- * as "no next page", and a foreign cursor fails as Unavailable without a request.
+ * Talks to the NewsWire API (`/api/news`, `/api/trash`). A page's `next` token is the absolute
+ * URL of its `Link rel="next"`, for the lists and a post's history alike. Only links back to
+ * the same API list (same origin and path; for a history, the same post's) are
+ * followed, so neither a server nor a forged token can send the browser elsewhere: a foreign
+ * link reads as "no next page", and a foreign cursor fails as Unavailable without a request.
+ * A WriteCondition travels as `If-Match: "rev-N"`, the entity tag the API gives each revision.
  */
 export class HttpNewsRepository implements NewsRepository {
   private readonly http: JsonHttpClient
@@ -36,19 +62,115 @@ export class HttpNewsRepository implements NewsRepository {
     this.http = new JsonHttpClient(options)
   }
 
-  list({ limit, cursor }: NewsPageQuery): Promise<NewsPage> {
+  list(query: NewsPageQuery): Promise<NewsPage> {
+    return this.page(this.http.url(NEWS_PATH), query, ON_COLLECTION, isNewsItem, pickNewsItem)
+  }
+
+  trash(query: NewsPageQuery): Promise<TrashPage> {
+    const url = this.http.url(TRASH_PATH)
+    return this.page(url, query, ON_COLLECTION, isTrashedNewsItem, pickTrashedNewsItem)
+  }
+
+  get(id: string): Promise<NewsItem> {
     return withDomainErrors(async () => {
-      const listUrl = this.http.url(NEWS_PATH)
+      const response = await this.http.send(this.itemUrl(id))
+      return expectItem(await expectJson(response, 200, ON_ITEM))
+    })
+  }
+
+  create(
+    { title, body, author }: NewsDraft,
+    { idempotencyKey }: CreateOptions = {},
+  ): Promise<NewsItem> {
+    return withDomainErrors(async () => {
+      const json = { title, body, author }
+      const headers: Record<string, string> =
+        idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey }
+      const response = await this.http.send(this.http.url(NEWS_PATH), {
+        method: 'POST',
+        json,
+        headers,
+      })
+      const call: Call = { addressed: 'collection', keyed: idempotencyKey !== undefined }
+      return expectItem(await expectJson(response, 201, call))
+    })
+  }
+
+  update(id: string, changes: NewsChanges, condition?: WriteCondition): Promise<NewsItem> {
+    return withDomainErrors(async () => {
+      // Only the fields being changed, and nothing else a caller's object might carry.
+      const given = NEWS_FIELDS.filter((field) => changes[field] !== undefined)
+      const json = Object.fromEntries(given.map((field) => [field, changes[field]]))
+      const response = await this.http.send(this.itemUrl(id), {
+        method: 'PATCH',
+        json,
+        headers: ifMatchOf(condition),
+      })
+      return expectItem(await expectJson(response, 200, ON_ITEM))
+    })
+  }
+
+  remove(id: string, condition?: WriteCondition): Promise<void> {
+    return withDomainErrors(async () => {
+      const response = await this.http.send(this.itemUrl(id), {
+        method: 'DELETE',
+        headers: ifMatchOf(condition),
+      })
+      if (response.status !== 204)
+        throw new DomainErrorException(await failureOf(response, ON_ITEM))
+      discardBody(response)
+    })
+  }
+
+  restore(id: string): Promise<NewsItem> {
+    return withDomainErrors(async () => {
+      const url = this.itemUrl(id, '/restore')
+      const response = await this.http.send(url, { method: 'POST' })
+      const call: Call = { addressed: 'item', conflict: 'NotInTrash' }
+      return expectItem(await expectJson(response, 200, call))
+    })
+  }
+
+  revisions(id: string, query: NewsPageQuery): Promise<RevisionPage> {
+    // The next page of a history is only ever the same post's history.
+    const url = this.itemUrl(id, '/revisions')
+    return this.page(url, query, ON_ITEM, isNewsRevision, pickNewsRevision)
+  }
+
+  restoreRevision(id: string, revision: number): Promise<NewsItem> {
+    return withDomainErrors(async () => {
+      // No post has a revision that is not a whole number from 1; none is worth a request.
+      if (!Number.isSafeInteger(revision) || revision < 1) {
+        throw new DomainErrorException(notFound())
+      }
+      const url = this.itemUrl(id, `/revisions/${revision}/restore`)
+      const response = await this.http.send(url, { method: 'POST' })
+      const call: Call = { addressed: 'item', conflict: 'InTrash' }
+      return expectItem(await expectJson(response, 200, call))
+    })
+  }
+
+  /** A page of the list at `listUrl`; `call` says what its failures mean. */
+  private page<Item>(
+    listUrl: URL,
+    { limit, cursor }: NewsPageQuery,
+    call: Call,
+    isItem: (value: unknown) => value is Item,
+    pick: (item: Item) => Item,
+  ): Promise<Page<Item>> {
+    return withDomainErrors(async () => {
       if (limit !== undefined) listUrl.searchParams.set('limit', String(limit))
       // A next URL already carries the page size the first request asked for.
-      const url = cursor === undefined ? listUrl : new URL(cursor)
-      if (!isSameList(url, listUrl)) throw new DomainErrorException(unavailable())
-      const response = await this.http.send(url)
-      const body = await expectJson(response, 200, 'collection')
-      if (!Array.isArray(body) || !body.every(isNewsItem)) {
+      const url = cursor === undefined ? listUrl : parsedUrl(cursor)
+      if (url === undefined || !isSameList(url, listUrl)) {
         throw new DomainErrorException(unavailable())
       }
-      const items = body.map(pickNewsItem)
+      const response = await this.http.send(url)
+      const body = await expectJson(response, 200, call)
+      if (!Array.isArray(body) || !body.every(isItem)) {
+        throw new DomainErrorException(unavailable())
+      }
+      const items = body.map(pick)
       const next = nextLinkOf(response.headers.get('link'), url)
       return next !== undefined && isSameList(next, listUrl)
         ? { items, next: next.href }
@@ -56,59 +178,51 @@ export class HttpNewsRepository implements NewsRepository {
     })
   }
 
-  get(id: string): Promise<NewsItem> {
-    return withDomainErrors(async () => {
-      const response = await this.http.send(this.itemUrl(id))
-      return expectItem(await expectJson(response, 200, 'item'))
-    })
-  }
-
-  create({ title, body, author }: NewsDraft): Promise<NewsItem> {
-    return withDomainErrors(async () => {
-      const json = { title, body, author }
-      const response = await this.http.send(this.http.url(NEWS_PATH), { method: 'POST', json })
-      return expectItem(await expectJson(response, 201, 'collection'))
-    })
-  }
-
-  update(id: string, changes: NewsChanges): Promise<NewsItem> {
-    return withDomainErrors(async () => {
-      // Only the fields being changed, and nothing else a caller's object might carry.
-      const given = NEWS_FIELDS.filter((field) => changes[field] !== undefined)
-      const json = Object.fromEntries(given.map((field) => [field, changes[field]]))
-      const response = await this.http.send(this.itemUrl(id), { method: 'PATCH', json })
-      return expectItem(await expectJson(response, 200, 'item'))
-    })
-  }
-
-  remove(id: string): Promise<void> {
-    return withDomainErrors(async () => {
-      const response = await this.http.send(this.itemUrl(id), { method: 'DELETE' })
-      if (response.status !== 204) throw new DomainErrorException(await failureOf(response, 'item'))
-      discardBody(response)
-    })
-  }
-
-  private itemUrl(id: string): URL {
-    return this.http.url(`${NEWS_PATH}/${encodeURIComponent(id)}`)
+  private itemUrl(id: string, rest = ''): URL {
+    return this.http.url(`${NEWS_PATH}/${encodeURIComponent(id)}${rest}`)
   }
 }
 
-/** Whether a call addresses the list or one item, which decides what a 404 means. */
-type Addressed = 'collection' | 'item'
+/** What a failing answer can mean for one call. */
+interface Call {
+  /** Whether the call names one post: a 404 is NotFound only then (else a wrong API address). */
+  readonly addressed: 'collection' | 'item'
+  /** What a 409 says about the post for this call; for other calls a 409 is Unavailable. */
+  readonly conflict?: ConflictReason
+  /** Whether the call sent an Idempotency-Key, so a 422 without field messages means reuse. */
+  readonly keyed?: boolean
+}
+
+const ON_ITEM: Call = { addressed: 'item' }
+const ON_COLLECTION: Call = { addressed: 'collection' }
+
+/** The If-Match header for a condition: the entity tags of the revisions it accepts. */
+function ifMatchOf(condition: WriteCondition | undefined): Record<string, string> {
+  if (condition === undefined) return {}
+  const tags = condition.ifRevision
+    .filter((revision) => Number.isSafeInteger(revision) && revision >= 1)
+    .map((revision) => `"rev-${revision}"`)
+  // Accepting no revision must still be a condition: no post has revision 0, so it is stale.
+  return { 'If-Match': tags.length > 0 ? tags.join(', ') : '"rev-0"' }
+}
+
+/** A cursor is a URL this adapter made; anything else is not worth a request. */
+function parsedUrl(text: string): URL | undefined {
+  try {
+    return new URL(text)
+  } catch {
+    return undefined
+  }
+}
 
 function isSameList(url: URL, listUrl: URL): boolean {
   return url.origin === listUrl.origin && url.pathname === listUrl.pathname
 }
 
 /** The parsed body of an answer with the expected status; any other status is a failure. */
-async function expectJson(
-  response: Response,
-  status: number,
-  addressed: Addressed,
-): Promise<unknown> {
+async function expectJson(response: Response, status: number, call: Call): Promise<unknown> {
   if (response.status !== status) {
-    throw new DomainErrorException(await failureOf(response, addressed))
+    throw new DomainErrorException(await failureOf(response, call))
   }
   return response.json()
 }
@@ -119,20 +233,39 @@ function expectItem(body: unknown): NewsItem {
 }
 
 /**
- * What a failing answer means. 404 is NotFound only on an item's URL (on the list it means a
- * wrong API address); 422 carries field messages; everything else is Unavailable, and the
- * server's own words never travel further.
+ * What a failing answer means. Only the parts of a problem that the domain has words for are
+ * read (field messages, the current post of a 412, the wait of a 429); everything else is
+ * Unavailable, and the server's own words never travel further.
  */
-async function failureOf(response: Response, addressed: Addressed): Promise<DomainError> {
-  if (response.status === 404 && addressed === 'item') {
-    discardBody(response)
-    return notFound()
-  }
-  if (response.status === 422) {
-    const problem: unknown = await response.json().catch(() => undefined)
-    const fields = fieldMessagesOf(problem)
-    return fields === undefined ? unavailable() : validationFailed(fields)
+async function failureOf(response: Response, call: Call): Promise<DomainError> {
+  switch (response.status) {
+    case 404:
+      if (call.addressed !== 'item') break
+      discardBody(response)
+      return notFound()
+    case 409:
+      if (call.conflict === undefined) break
+      discardBody(response)
+      return conflict(call.conflict)
+    case 412: {
+      const current = currentItemOf(await problemOf(response))
+      return current === undefined ? unavailable() : stale(current)
+    }
+    case 422: {
+      const fields = fieldMessagesOf(await problemOf(response))
+      if (fields !== undefined) return validationFailed(fields)
+      return call.keyed === true ? conflict('KeyReused') : unavailable()
+    }
+    case 429: {
+      discardBody(response)
+      const { headers } = response
+      return rateLimited(retryAfterSecondsOf(headers.get('retry-after'), headers.get('date')))
+    }
   }
   discardBody(response)
   return unavailable()
+}
+
+function problemOf(response: Response): Promise<unknown> {
+  return response.json().catch(() => undefined)
 }

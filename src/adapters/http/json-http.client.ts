@@ -13,6 +13,8 @@ export const DEFAULT_TIMEOUT_MS = 15_000
 export interface JsonRequest {
   readonly method?: 'GET' | 'POST' | 'PATCH' | 'DELETE'
   readonly json?: unknown
+  /** Further request headers, such as If-Match or Idempotency-Key. */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 /** Sends JSON requests to the API with a timeout; it leaves the meaning of answers to callers. */
@@ -36,8 +38,11 @@ export class JsonHttpClient {
     return new URL(this.base + path, globalThis.location?.href)
   }
 
-  send(url: URL, { method = 'GET', json }: JsonRequest = {}): Promise<Response> {
-    const headers: Record<string, string> = { Accept: 'application/json' }
+  send(
+    url: URL,
+    { method = 'GET', json, headers: extra = {} }: JsonRequest = {},
+  ): Promise<Response> {
+    const headers: Record<string, string> = { ...extra, Accept: 'application/json' }
     if (json !== undefined) headers['Content-Type'] = 'application/json'
     return this.fetch(url, {
       method,

@@ -1,13 +1,17 @@
 import type { ServerResponse } from 'node:http'
 import { HttpNewsRepository } from '@/adapters/http/http-news.repository'
 import {
+  conflict,
   DomainErrorException,
   notFound,
+  rateLimited,
+  stale,
   unavailable,
   validationFailed,
   type DomainError,
 } from '@/domain/domain-error'
 import type { NewsItem } from '@/domain/news-item.entity'
+import type { NewsRevision } from '@/domain/news-revision.entity'
 import {
   refusedOrigin,
   sendJson,
@@ -24,6 +28,8 @@ const item = (n: number): NewsItem => ({
   body: `Body ${n}`,
   author: `Author ${n}`,
   createdAt: new Date(Date.UTC(2024, 0, n)).toISOString(),
+  updatedAt: new Date(Date.UTC(2024, 0, n)).toISOString(),
+  revision: 1,
 })
 
 async function domainErrorOf(call: Promise<unknown>): Promise<DomainError> {
@@ -52,7 +58,7 @@ afterAll(async () => {
 })
 
 beforeEach(() => {
-  api.items.splice(0, api.items.length, ...[1, 2, 3, 4, 5].map(item))
+  api.seed([1, 2, 3, 4, 5].map(item))
   api.received.length = 0
   api.override = undefined
   foreign.received.length = 0
@@ -85,8 +91,8 @@ describe('HttpNewsRepository over the API contract', () => {
   it('creates an item with a JSON POST and returns what the server stored', async () => {
     const created = await news.create({ title: 'Fresh', body: 'Words', author: 'Ann' })
 
-    expect(created).toMatchObject({ title: 'Fresh', body: 'Words', author: 'Ann' })
-    expect(api.items).toContainEqual(created)
+    expect(created).toMatchObject({ title: 'Fresh', body: 'Words', author: 'Ann', revision: 1 })
+    expect(api.posts).toContainEqual({ ...created, deletedAt: null })
     const [request] = api.received
     expect(request?.method).toBe('POST')
     expect(request?.headers['content-type']).toBe('application/json')
@@ -101,16 +107,25 @@ describe('HttpNewsRepository over the API contract', () => {
   it('updates only the fields given, with a PATCH', async () => {
     const updated = await news.update('news-2', { title: 'Renamed' })
 
-    expect(updated).toEqual({ ...item(2), title: 'Renamed' })
+    expect(updated).toEqual({
+      ...item(2),
+      title: 'Renamed',
+      updatedAt: updated.updatedAt,
+      revision: 2,
+    })
+    expect(updated.updatedAt > item(2).updatedAt).toBe(true)
     expect(JSON.parse(api.received[0]?.body ?? '')).toEqual({ title: 'Renamed' })
     expect(api.received[0]?.method).toBe('PATCH')
+    expect(api.received[0]?.headers['if-match']).toBeUndefined()
   })
 
-  it('removes an item with a DELETE answered 204', async () => {
+  it('removes an item with a DELETE answered 204, which moves it to the trash', async () => {
     await news.remove('news-1')
 
-    expect(api.items.map((i) => i._id)).not.toContain('news-1')
+    expect(api.posts.find((post) => post._id === 'news-1')?.deletedAt).not.toBeNull()
     expect(api.received[0]?.method).toBe('DELETE')
+    expect(api.received[0]?.headers['if-match']).toBeUndefined()
+    expect(await domainErrorOf(news.get('news-1'))).toEqual(notFound())
   })
 
   it('turns a 404 on an item into NotFound', async () => {
@@ -268,5 +283,430 @@ describe('HttpNewsRepository when the API misbehaves', () => {
     const page = await news.list({ limit: 1 })
 
     expect(page.next).toBe(`${api.origin}/api/news?limit=1&cursor=news-2`)
+  })
+})
+
+const stored = (id: string) => api.posts.find((post) => post._id === id)
+
+describe('HttpNewsRepository: idempotent create', () => {
+  const draft = { title: 'Once', body: 'Only once.', author: 'Ann' }
+
+  it('sends the Idempotency-Key, and a repeat with it answers the first post and makes none', async () => {
+    const first = await news.create(draft, { idempotencyKey: 'submit-7f3a' })
+    const again = await news.create(draft, { idempotencyKey: 'submit-7f3a' })
+
+    expect(again).toEqual(first)
+    expect(api.posts.filter((post) => post.title === 'Once')).toHaveLength(1)
+    expect(api.received.map((r) => r.headers['idempotency-key'])).toEqual([
+      'submit-7f3a',
+      'submit-7f3a',
+    ])
+  })
+
+  it('sends no Idempotency-Key when none is given', async () => {
+    await news.create(draft)
+
+    expect(api.received[0]?.headers).not.toHaveProperty('idempotency-key')
+  })
+
+  it('turns a reused key with another post into Conflict(KeyReused)', async () => {
+    await news.create(draft, { idempotencyKey: 'submit-1' })
+
+    const error = await domainErrorOf(
+      news.create({ ...draft, body: 'Something else.' }, { idempotencyKey: 'submit-1' }),
+    )
+
+    expect(error).toEqual(conflict('KeyReused'))
+    expect(api.posts.filter((post) => post.title === 'Once')).toHaveLength(1)
+  })
+
+  it('keeps a 422 with field messages as ValidationFailed, key or not', async () => {
+    const error = await domainErrorOf(
+      news.create({ ...draft, title: ' ' }, { idempotencyKey: 'submit-2' }),
+    )
+
+    expect(error).toEqual(validationFailed({ title: 'Sorry, title is required' }))
+  })
+
+  it('reads a 422 without field messages as Unavailable when no key was sent', async () => {
+    api.override = (_request, response) => sendProblem(response, 422, 'Unprocessable Content')
+
+    expect(await domainErrorOf(news.create(draft))).toEqual(unavailable())
+  })
+})
+
+describe('HttpNewsRepository: conditional edit and delete', () => {
+  it('sends a condition as If-Match with the revision’s entity tag', async () => {
+    const updated = await news.update('news-2', { body: 'New' }, { ifRevision: [1] })
+
+    expect(updated).toMatchObject({ _id: 'news-2', body: 'New', revision: 2 })
+    expect(api.received[0]?.headers['if-match']).toBe('"rev-1"')
+  })
+
+  it('sends every accepted revision, and one that matches nothing for an empty condition', async () => {
+    const current = await news.update('news-2', { body: 'New' }, { ifRevision: [3, 1] })
+    expect(api.received[0]?.headers['if-match']).toBe('"rev-3", "rev-1"')
+
+    const error = await domainErrorOf(news.update('news-2', { body: 'Newer' }, { ifRevision: [] }))
+
+    expect(api.received[1]?.headers['if-match']).toBe('"rev-0"')
+    expect(error).toEqual(stale(current))
+  })
+
+  it('turns a 412 into Stale carrying the stored post, and nothing changes', async () => {
+    const current = await news.update('news-3', { title: 'Theirs' })
+
+    const error = await domainErrorOf(news.update('news-3', { title: 'Mine' }, { ifRevision: [1] }))
+
+    expect(error).toEqual(stale(current))
+    expect(stored('news-3')).toMatchObject({ title: 'Theirs', revision: 2 })
+  })
+
+  it('deletes with a condition, and a stale delete is Stale and leaves the post live', async () => {
+    const current = await news.update('news-4', { title: 'Theirs' })
+
+    expect(await domainErrorOf(news.remove('news-4', { ifRevision: [1] }))).toEqual(stale(current))
+    expect(stored('news-4')?.deletedAt).toBeNull()
+
+    await news.remove('news-4', { ifRevision: [2] })
+    expect(api.received.at(-1)?.headers['if-match']).toBe('"rev-2"')
+    expect(stored('news-4')?.deletedAt).not.toBeNull()
+  })
+
+  it('reads a 412 without a valid current post as Unavailable', async () => {
+    api.override = (_request, response) => sendProblem(response, 412, 'Precondition Failed')
+    expect(await domainErrorOf(news.update('news-1', { title: 'x' }, { ifRevision: [1] }))).toEqual(
+      unavailable(),
+    )
+
+    api.override = (_request, response) =>
+      sendJson(response, 412, { status: 412, current: { ...item(1), revision: 0 } })
+    expect(await domainErrorOf(news.remove('news-1', { ifRevision: [1] }))).toEqual(unavailable())
+
+    api.override = (_request, response) => {
+      response.writeHead(412, { 'Content-Type': 'application/problem+json' })
+      response.end('{"current": ')
+    }
+    expect(await domainErrorOf(news.remove('news-1', { ifRevision: [1] }))).toEqual(unavailable())
+  })
+
+  it('keeps only the contract fields of the current post, and none of the server’s words', async () => {
+    api.override = (_request, response) =>
+      sendJson(response, 412, {
+        title: 'Precondition Failed',
+        detail: 'SQLITE_BUSY at /srv/newswire/db.ts:42',
+        current: { ...item(1), revision: 4, deletedAt: null, editorIp: '10.0.0.7' },
+      })
+
+    const error = await domainErrorOf(news.update('news-1', { title: 'x' }, { ifRevision: [3] }))
+
+    expect(error).toEqual(stale({ ...item(1), revision: 4 }))
+    expect(JSON.stringify(error)).not.toMatch(/SQLITE|10\.0\.0\.7|deletedAt/)
+  })
+
+  it('reads a 409 on an edit as Unavailable, since an edit has no conflict of its own', async () => {
+    api.override = (_request, response) => sendProblem(response, 409, 'Conflict')
+
+    expect(await domainErrorOf(news.update('news-1', { title: 'x' }))).toEqual(unavailable())
+  })
+})
+
+describe('HttpNewsRepository: the trash', () => {
+  it('restores a trashed post under its id, as a new revision', async () => {
+    await news.remove('news-2')
+
+    const restored = await news.restore('news-2')
+
+    expect(restored).toMatchObject({ ...item(2), updatedAt: restored.updatedAt, revision: 3 })
+    expect(api.received.at(-1)).toMatchObject({
+      method: 'POST',
+      rawUrl: '/api/news/news-2/restore',
+    })
+    expect(await news.get('news-2')).toEqual(restored)
+  })
+
+  it('turns a restore of a live post into Conflict(NotInTrash), and of an unknown one NotFound', async () => {
+    expect(await domainErrorOf(news.restore('news-1'))).toEqual(conflict('NotInTrash'))
+    expect(await domainErrorOf(news.restore('news-99'))).toEqual(notFound())
+  })
+
+  it('pages through the trash newest deletion first by following its Link rel="next"', async () => {
+    for (const id of ['news-2', 'news-5', 'news-1']) await news.remove(id)
+
+    const first = await news.trash({ limit: 2 })
+    const second = await news.trash({ limit: 2, cursor: first.next })
+
+    expect(first.items.map((i) => i._id)).toEqual(['news-1', 'news-5'])
+    expect(second.items.map((i) => i._id)).toEqual(['news-2'])
+    expect(first.next).toBe(`${api.origin}/api/trash?limit=2&cursor=news-5`)
+    expect(second.next).toBeUndefined()
+    expect(first.items[0]).toEqual({
+      ...item(1),
+      updatedAt: first.items[0]?.deletedAt,
+      revision: 2,
+      deletedAt: first.items[0]?.deletedAt,
+    })
+    expect(api.received.slice(-2).map((r) => r.rawUrl)).toEqual([
+      '/api/trash?limit=2',
+      '/api/trash?limit=2&cursor=news-5',
+    ])
+  })
+
+  it('does not follow a trash link that leads away from the trash', async () => {
+    const trashed = { ...item(1), deletedAt: item(1).updatedAt }
+    for (const target of [`${foreign.origin}/api/trash?cursor=news-1`, '/api/news?cursor=news-1']) {
+      api.override = (_request, response) =>
+        sendJson(response, 200, [trashed], { Link: `<${target}>; rel="next"` })
+
+      const page = await news.trash({ limit: 1 })
+
+      expect(page).toEqual({ items: [trashed] })
+    }
+  })
+
+  it('refuses a forged trash cursor without sending anything anywhere', async () => {
+    for (const forged of [
+      `${foreign.origin}/api/trash?cursor=news-1`,
+      `${api.origin}/api/news?cursor=news-1`,
+    ]) {
+      expect(await domainErrorOf(news.trash({ cursor: forged }))).toEqual(unavailable())
+    }
+    expect(foreign.received).toHaveLength(0)
+    expect(api.received).toHaveLength(0)
+  })
+
+  it('turns a trash item without its deletion time into Unavailable', async () => {
+    api.override = (_request, response) => sendJson(response, 200, [item(1)])
+
+    expect(await domainErrorOf(news.trash({}))).toEqual(unavailable())
+  })
+
+  it('keeps only the contract fields of a trash item', async () => {
+    const trashed = { ...item(1), deletedAt: item(1).updatedAt }
+    api.override = (_request, response) =>
+      sendJson(response, 200, [{ ...trashed, deletedBy: '10.0.0.7' }])
+
+    expect(await news.trash({})).toEqual({ items: [trashed] })
+  })
+})
+
+describe('HttpNewsRepository: revisions', () => {
+  it('lists a post’s revisions newest first, trashed posts included', async () => {
+    await news.update('news-1', { title: 'Second' })
+    await news.remove('news-1')
+
+    const { items: history, next } = await news.revisions('news-1', {})
+
+    expect(history.map((r) => [r.revision, r.action, r.title])).toEqual([
+      [3, 'delete', 'Second'],
+      [2, 'edit', 'Second'],
+      [1, 'create', 'Title 1'],
+    ])
+    expect(next).toBeUndefined()
+    expect(api.received.at(-1)?.rawUrl).toBe('/api/news/news-1/revisions')
+  })
+
+  it('pages through a post’s history, newest first, by following its Link rel="next"', async () => {
+    for (const title of ['Two', 'Three', 'Four']) await news.update('news-1', { title })
+
+    const first = await news.revisions('news-1', { limit: 3 })
+    const second = await news.revisions('news-1', { limit: 3, cursor: first.next })
+
+    expect(first.items.map((r) => r.revision)).toEqual([4, 3, 2])
+    expect(second.items.map((r) => [r.revision, r.action])).toEqual([[1, 'create']])
+    expect(first.next).toBe(`${api.origin}/api/news/news-1/revisions?limit=3&cursor=2`)
+    expect(second.next).toBeUndefined()
+    expect(api.received.slice(-2).map((r) => r.rawUrl)).toEqual([
+      '/api/news/news-1/revisions?limit=3',
+      '/api/news/news-1/revisions?limit=3&cursor=2',
+    ])
+  })
+
+  it('does not follow a history link that leads away from the same post’s history', async () => {
+    const version: NewsRevision = {
+      revision: 2,
+      title: 't',
+      body: 'b',
+      author: 'a',
+      action: 'edit',
+      at: item(1).updatedAt,
+    }
+    for (const target of [
+      `${foreign.origin}/api/news/news-1/revisions?cursor=1`,
+      '/api/news/news-2/revisions?cursor=1',
+      '/api/trash?cursor=1',
+    ]) {
+      api.override = (_request, response) =>
+        sendJson(response, 200, [version], { Link: `<${target}>; rel="next"` })
+
+      expect(await news.revisions('news-1', { limit: 1 })).toEqual({ items: [version] })
+    }
+  })
+
+  it('refuses a forged history cursor without sending anything anywhere', async () => {
+    for (const forged of [
+      `${foreign.origin}/api/news/news-1/revisions?cursor=1`,
+      `${api.origin}/api/news/news-2/revisions?cursor=1`,
+      `${api.origin}/api/news?cursor=news-1`,
+      'not a url',
+    ]) {
+      expect(await domainErrorOf(news.revisions('news-1', { cursor: forged }))).toEqual(
+        unavailable(),
+      )
+    }
+    expect(foreign.received).toHaveLength(0)
+    expect(api.received).toHaveLength(0)
+  })
+
+  it('turns revisions of a post that never existed into NotFound, first page or later', async () => {
+    expect(await domainErrorOf(news.revisions('news-99', {}))).toEqual(notFound())
+    const later = `${api.origin}/api/news/news-99/revisions?limit=1&cursor=1`
+    expect(await domainErrorOf(news.revisions('news-99', { cursor: later }))).toEqual(notFound())
+  })
+
+  it('makes an old version current as a new revision that says where it came from', async () => {
+    await news.update('news-1', { title: 'Vandalised' })
+
+    const restored = await news.restoreRevision('news-1', 1)
+
+    expect(restored).toMatchObject({ title: 'Title 1', revision: 3 })
+    expect(api.received.at(-1)).toMatchObject({
+      method: 'POST',
+      rawUrl: '/api/news/news-1/revisions/1/restore',
+    })
+    expect((await news.revisions('news-1', {})).items[0]).toMatchObject({
+      revision: 3,
+      action: 'restore',
+      restoredFrom: 1,
+    })
+  })
+
+  it('turns a revision restore of a trashed post into Conflict(InTrash)', async () => {
+    await news.remove('news-1')
+
+    expect(await domainErrorOf(news.restoreRevision('news-1', 1))).toEqual(conflict('InTrash'))
+  })
+
+  it('turns an unknown revision into NotFound, asking only when the number could exist', async () => {
+    expect(await domainErrorOf(news.restoreRevision('news-1', 9))).toEqual(notFound())
+    expect(api.received).toHaveLength(1)
+
+    for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(await domainErrorOf(news.restoreRevision('news-1', bad))).toEqual(notFound())
+    }
+    expect(api.received).toHaveLength(1)
+  })
+
+  it('turns a revision list with one bad element into Unavailable', async () => {
+    const good: NewsRevision = {
+      revision: 2,
+      title: 't',
+      body: 'b',
+      author: 'a',
+      action: 'restore',
+      at: item(2).updatedAt,
+      restoredFrom: 1,
+    }
+    for (const bad of [
+      { ...good, action: 'purge' },
+      { ...good, revision: 0 },
+      { ...good, restoredFrom: '1' },
+      { ...good, at: 'yesterday' },
+      { ...good, title: null },
+    ]) {
+      api.override = (_request, response) => sendJson(response, 200, [good, bad])
+
+      expect(await domainErrorOf(news.revisions('news-1', {}))).toEqual(unavailable())
+    }
+  })
+
+  it('keeps only the contract fields of a revision', async () => {
+    const { restoredFrom: _restoredFrom, ...plain } = {
+      revision: 1,
+      title: 't',
+      body: 'b',
+      author: 'a',
+      action: 'create',
+      at: item(1).updatedAt,
+      restoredFrom: undefined,
+    } satisfies NewsRevision
+    api.override = (_request, response) => sendJson(response, 200, [{ ...plain, ip: '10.0.0.7' }])
+
+    const { items: history } = await news.revisions('news-1', {})
+
+    expect(history).toEqual([plain])
+    expect(history[0]).not.toHaveProperty('restoredFrom')
+  })
+})
+
+describe('HttpNewsRepository: the write limit', () => {
+  const limitedWith = (headers: Record<string, string>, options: { sendDate?: boolean } = {}) => {
+    api.override = (_request, response) => {
+      if (options.sendDate === false) response.sendDate = false
+      sendJson(response, 429, { title: 'Too Many Requests', detail: 'bucket 10.0.0.7' }, headers)
+    }
+  }
+  const create = () => news.create({ title: 't', body: 'b', author: 'a' })
+
+  it('turns a 429 into RateLimited with the Retry-After seconds', async () => {
+    limitedWith({ 'Retry-After': '42' })
+
+    const error = await domainErrorOf(create())
+
+    expect(error).toEqual(rateLimited(42))
+    expect(JSON.stringify(error)).not.toContain('10.0.0.7')
+  })
+
+  it('reads a Retry-After date against the answer’s own Date header', async () => {
+    limitedWith({
+      Date: 'Tue, 01 Jan 2030 00:00:00 GMT',
+      'Retry-After': 'Tue, 01 Jan 2030 00:01:30 GMT',
+    })
+
+    expect(await domainErrorOf(create())).toEqual(rateLimited(90))
+  })
+
+  it('reads a Retry-After date against the local clock when the answer has no Date', async () => {
+    limitedWith(
+      { 'Retry-After': new Date(Date.now() + 120_000).toUTCString() },
+      { sendDate: false },
+    )
+
+    const error = await domainErrorOf(create())
+
+    expect(error.code).toBe('RateLimited')
+    const seconds = error.code === 'RateLimited' ? error.retryAfterSeconds : 0
+    expect(seconds).toBeGreaterThanOrEqual(115)
+    expect(seconds).toBeLessThanOrEqual(120)
+  })
+
+  it('waits a minute when Retry-After is missing or garbage, and keeps the wait in 1…3600 s', async () => {
+    const cases: [Record<string, string>, number][] = [
+      [{}, 60],
+      [{ 'Retry-After': 'soon' }, 60],
+      [{ 'Retry-After': '1.5' }, 60],
+      [{ 'Retry-After': '-5' }, 60],
+      [{ 'Retry-After': '0' }, 1],
+      [{ 'Retry-After': '86400' }, 3600],
+      [{ 'Retry-After': 'Mon, 01 Jan 2001 00:00:00 GMT' }, 1],
+    ]
+    for (const [headers, seconds] of cases) {
+      limitedWith(headers)
+      expect(await domainErrorOf(create())).toEqual(rateLimited(seconds))
+    }
+  })
+
+  it('reads a 429 the same way on every write', async () => {
+    limitedWith({ 'Retry-After': '7' })
+
+    const writes = [
+      () => news.update('news-1', { title: 'x' }, { ifRevision: [1] }),
+      () => news.remove('news-1'),
+      () => news.restore('news-1'),
+      () => news.restoreRevision('news-1', 1),
+    ]
+    for (const write of writes) {
+      expect(await domainErrorOf(write())).toEqual(rateLimited(7))
+    }
   })
 })
