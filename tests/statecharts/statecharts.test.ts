@@ -131,9 +131,11 @@ describe('npm run statecharts', { timeout: CLI_TIMEOUT }, () => {
     expect(pages).toEqual([
       'article.md',
       'contact-form.md',
+      'history.md',
       'news-form.md',
       'news-list.md',
       'news-store.md',
+      'trash.md',
       'unknown-route.md',
     ])
     for (const page of pages) expect(files['index.md']).toContain(`](${page})`)

@@ -2,14 +2,15 @@ import { Link, NavLink, Outlet } from 'react-router-dom'
 import '@/ui/app/app.css'
 import { Toasts } from '@/ui/app/toaster'
 import bannerUrl from '@/ui/shared/assets/banner.svg'
+import { paths } from '@/ui/shared/paths'
 
 const navLinks = [
-  { to: '/', label: 'Home' },
-  { to: '/news/new', label: 'New News' },
-  { to: '/contact', label: 'Contact' },
+  { to: paths.home(), label: 'Home' },
+  { to: paths.addNews(), label: 'New News' },
+  { to: paths.contact(), label: 'Contact' },
 ] as const
 
-/** The frame of every page: header, nav, the page, and the toasts. */
+/** The frame of every page: header, nav, the page, the footer, and the toasts. */
 export function Layout() {
   return (
     <>
@@ -17,7 +18,7 @@ export function Layout() {
         Skip to content
       </a>
       <header className="site-header">
-        <Link to="/" className="site-banner">
+        <Link to={paths.home()} className="site-banner">
           <img src={bannerUrl} alt="NewsWire home" width={56} height={56} />
         </Link>
         <div className="site-brand">
@@ -39,6 +40,9 @@ export function Layout() {
       <main id="main" className="site-main" tabIndex={-1}>
         <Outlet />
       </main>
+      <footer className="site-footer">
+        <Link to={paths.trash()}>Recently deleted</Link>
+      </footer>
       <Toasts />
     </>
   )

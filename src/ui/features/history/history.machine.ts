@@ -1,0 +1,182 @@
+import { assign, setup } from 'xstate'
+import type { NewsItem } from '@/domain/news-item.entity'
+import type { NewsRevision } from '@/domain/news-revision.entity'
+import type { RevisionPage } from '@/domain/ports/news-repository.port'
+import {
+  effectStubs,
+  failureToast,
+  isConflict,
+  isNotFound,
+  leaveForHome,
+  stubUseCase,
+} from '@/ui/shared/machine-effects'
+import { NOTICES } from '@/ui/shared/notices'
+
+export interface HistoryContext {
+  readonly id: string
+  /** The versions loaded so far, newest first; kept on screen while the history reloads. */
+  readonly revisions: readonly NewsRevision[]
+  /** The token of the page of older versions, while any remain. */
+  readonly next: string | undefined
+  /** The number of the version being restored. */
+  readonly restoring: number | undefined
+}
+
+export type HistoryEvent =
+  | { readonly type: 'history.retry' }
+  | { readonly type: 'history.loadMore' }
+  | { readonly type: 'history.restore'; readonly revision: number }
+
+export interface HistoryPageRequest {
+  readonly id: string
+  /** Absent for the newest versions. */
+  readonly cursor?: string
+}
+
+export interface RestoreRevisionRequest {
+  readonly id: string
+  readonly revision: number
+}
+
+/**
+ * A post's history: loads the newest versions a page at a time, older pages on 'Load more',
+ * and makes an older version current again (a new version, so history only grows), then
+ * loads the newest page again. A post in the trash must come back from the trash first; a
+ * post that does not exist (or was purged meanwhile) leads home like the article.
+ */
+export const historyMachine = setup({
+  types: {
+    context: {} as HistoryContext,
+    events: {} as HistoryEvent,
+    input: {} as { readonly id: string },
+  },
+  actors: {
+    listRevisions: stubUseCase<RevisionPage, HistoryPageRequest>(),
+    restoreRevision: stubUseCase<NewsItem, RestoreRevisionRequest>(),
+  },
+  actions: {
+    ...effectStubs,
+    /** Hands the restored post to the news store, so that the article shows it at once. */
+    storeItem: (_, _item: NewsItem): void => undefined,
+  },
+  guards: {
+    isNotFound: ({ event }) => 'error' in event && isNotFound(event.error),
+    hasMore: ({ context }) => context.next !== undefined,
+    /** Any listed version but the current one can be restored. */
+    isOlderVersion: ({ context, event }) =>
+      event.type === 'history.restore' &&
+      context.revisions.slice(1).some((each) => each.revision === event.revision),
+    isInTrash: ({ event }) => 'error' in event && isConflict(event.error, 'InTrash'),
+  },
+}).createMachine({
+  id: 'history',
+  context: ({ input }) => ({
+    id: input.id,
+    revisions: [],
+    next: undefined,
+    restoring: undefined,
+  }),
+  initial: 'loading',
+  states: {
+    loading: {
+      tags: ['busy'],
+      invoke: {
+        src: 'listRevisions',
+        input: ({ context }) => ({ id: context.id }),
+        onDone: {
+          target: 'ready',
+          actions: assign({
+            revisions: ({ event }) => event.output.items,
+            next: ({ event }) => event.output.next,
+          }),
+        },
+        onError: [{ guard: 'isNotFound', target: 'notAvailable' }, { target: 'failed' }],
+      },
+    },
+    loadingMore: {
+      tags: ['busy'],
+      invoke: {
+        src: 'listRevisions',
+        input: ({ context }) => ({ id: context.id, cursor: context.next }),
+        onDone: {
+          target: 'ready',
+          actions: assign({
+            // Older pages never shift (new versions only go on top); still, each one once.
+            revisions: ({ context, event }) => [
+              ...context.revisions,
+              ...event.output.items.filter(
+                (version) =>
+                  !context.revisions.some((shown) => shown.revision === version.revision),
+              ),
+            ],
+            next: ({ event }) => event.output.next,
+          }),
+        },
+        onError: [{ guard: 'isNotFound', target: 'notAvailable' }, { target: 'loadMoreFailed' }],
+      },
+    },
+    loadMoreFailed: {
+      on: {
+        // 'Load more' stays on screen and tries the same page again.
+        'history.loadMore': { target: 'loadingMore' },
+        'history.restore': {
+          guard: 'isOlderVersion',
+          target: 'restoring',
+          actions: assign({ restoring: ({ event }) => event.revision }),
+        },
+      },
+    },
+    failed: {
+      on: { 'history.retry': { target: 'loading' } },
+    },
+    notAvailable: {
+      type: 'final',
+      entry: leaveForHome,
+    },
+    ready: {
+      on: {
+        'history.loadMore': { guard: 'hasMore', target: 'loadingMore' },
+        'history.restore': {
+          guard: 'isOlderVersion',
+          target: 'restoring',
+          actions: assign({ restoring: ({ event }) => event.revision }),
+        },
+      },
+    },
+    restoring: {
+      invoke: {
+        src: 'restoreRevision',
+        input: ({ context }) => ({ id: context.id, revision: context.restoring ?? 0 }),
+        onDone: {
+          target: 'loading',
+          actions: [
+            assign({ restoring: undefined }),
+            { type: 'storeItem', params: ({ event }) => event.output },
+            { type: 'showToast', params: { kind: 'success', message: NOTICES.versionRestored } },
+          ],
+        },
+        onError: [
+          {
+            guard: 'isInTrash',
+            target: 'ready',
+            actions: [
+              assign({ restoring: undefined }),
+              {
+                type: 'showToast',
+                params: { kind: 'error', message: NOTICES.restoreFromTrashFirst },
+              },
+            ],
+          },
+          { guard: 'isNotFound', target: 'notAvailable' },
+          {
+            target: 'ready',
+            actions: [
+              assign({ restoring: undefined }),
+              { type: 'showToast', params: failureToast(NOTICES.restoreFailed) },
+            ],
+          },
+        ],
+      },
+    },
+  },
+})

@@ -1,0 +1,200 @@
+import dayjs from 'dayjs'
+import { Link, useParams } from 'react-router-dom'
+import type { NewsRevision } from '@/domain/news-revision.entity'
+import { useProvidedMachine } from '@/ui/app/app-context'
+import { provideHistory } from '@/ui/features/history/history.provide'
+import { versionDiff, type DiffPart } from '@/ui/features/history/revision-diff'
+import { useInspectedMachine } from '@/ui/shared/inspection'
+import { LoadFailed } from '@/ui/shared/load-failed'
+import { paths } from '@/ui/shared/paths'
+import { usePageTitle } from '@/ui/shared/use-page-title'
+import { LoadMore } from '@/ui/shared/load-more'
+
+export function HistoryPage() {
+  const { id = '' } = useParams()
+  return <HistoryScreen key={id} id={id} />
+}
+
+function HistoryScreen({ id }: { readonly id: string }) {
+  const [state, send] = useInspectedMachine(useProvidedMachine(provideHistory), { input: { id } })
+  const { revisions, next, restoring } = state.context
+  const [current] = revisions
+  const loadingMore = state.matches('loadingMore')
+  const settled = state.matches('ready') || state.matches('loadMoreFailed')
+  usePageTitle(current === undefined ? 'History' : `History of ${current.title}`)
+
+  if (state.matches('failed')) {
+    return (
+      <section className="history" aria-labelledby="history-heading">
+        <h1 id="history-heading">History</h1>
+        <LoadFailed what="The history" onRetry={() => send({ type: 'history.retry' })} />
+      </section>
+    )
+  }
+  if (current === undefined) {
+    return state.matches('loading') ? (
+      <p role="status" className="visually-hidden">
+        Loading the history…
+      </p>
+    ) : null
+  }
+  const inTrash = current.action === 'delete'
+  return (
+    <section className="history" aria-labelledby="history-heading" aria-busy={state.hasTag('busy')}>
+      <h1 id="history-heading">History of “{current.title}”</h1>
+      {inTrash ? (
+        <p className="history-note">
+          This post is in the trash.{' '}
+          <Link to={paths.trash()}>Restore it from Recently deleted</Link> before you restore an
+          older version.
+        </p>
+      ) : (
+        <p className="history-note">
+          <Link to={paths.article(id)}>Back to the article</Link>
+        </p>
+      )}
+      <ol className="history-list" aria-label="Versions, newest first">
+        {revisions.map((revision, index) => (
+          <Version
+            key={revision.revision}
+            postId={id}
+            revision={revision}
+            previous={revisions[index + 1]}
+            // The version before the oldest one shown comes with the next page.
+            previousPending={index === revisions.length - 1 && next !== undefined}
+            current={index === 0}
+            busy={restoring === revision.revision}
+            waiting={restoring !== undefined && restoring !== revision.revision}
+            onRestore={() => send({ type: 'history.restore', revision: revision.revision })}
+          />
+        ))}
+      </ol>
+      {state.matches('loadMoreFailed') && (
+        <p className="inline-error" role="alert">
+          Older versions could not be loaded. Press Load more to try again.
+        </p>
+      )}
+      {(next !== undefined || loadingMore) && (
+        <LoadMore
+          loading={loadingMore}
+          ready={settled}
+          onLoadMore={() => send({ type: 'history.loadMore' })}
+        />
+      )}
+      <p className="visually-hidden" role="status">
+        {state.matches('loading') || loadingMore ? 'Loading the history…' : ''}
+      </p>
+    </section>
+  )
+}
+
+interface VersionProps {
+  readonly postId: string
+  readonly revision: NewsRevision
+  /** The version before this one; none for the first, or while it is not loaded yet. */
+  readonly previous: NewsRevision | undefined
+  /** Whether the version before this one is on a page not loaded yet. */
+  readonly previousPending: boolean
+  readonly current: boolean
+  readonly busy: boolean
+  readonly waiting: boolean
+  readonly onRestore: () => void
+}
+
+function Version(props: VersionProps) {
+  const { postId, revision, previous, previousPending, current, busy, waiting, onRestore } = props
+  const headingId = `version-${postId}-${revision.revision}`
+  const { changed, unchanged } = versionDiff(revision, previous)
+  return (
+    <li className="history-version">
+      <article aria-labelledby={headingId}>
+        <h2 className="history-version-title" id={headingId}>
+          Version {revision.revision}: {actionLabel(revision)}
+          {current && (
+            <>
+              {' '}
+              <span className="history-current">(current)</span>
+            </>
+          )}
+        </h2>
+        <p className="history-meta">
+          <time dateTime={revision.at}>{dayjs(revision.at).format('YYYY/MM/DD HH:mm')}</time> · by{' '}
+          {revision.author}
+        </p>
+        {previousPending && (
+          <p className="history-unchanged">
+            Load more to see what this version changed; until then its whole text shows.
+          </p>
+        )}
+        {changed.length > 0 && (
+          <dl className="history-fields">
+            {changed.map(({ field, label, parts }) => (
+              <div key={field} className="history-field">
+                <dt>{label}</dt>
+                <dd className={field === 'body' ? 'history-body' : undefined}>
+                  <DiffText parts={parts} />
+                </dd>
+              </div>
+            ))}
+          </dl>
+        )}
+        {unchanged.length > 0 && (
+          <p className="history-unchanged">
+            {changed.length === 0
+              ? 'The text did not change.'
+              : `Unchanged: ${unchanged.join(', ').toLowerCase()}.`}
+          </p>
+        )}
+        {!current && (
+          // Not `disabled`: a disabled button drops the keyboard focus while the restore runs.
+          <button
+            type="button"
+            className="button"
+            onClick={onRestore}
+            aria-describedby={headingId}
+            aria-busy={busy}
+            aria-disabled={busy || waiting}
+          >
+            {busy ? 'Restoring…' : 'Restore this version'}
+          </button>
+        )}
+      </article>
+    </li>
+  )
+}
+
+/** Posts are text: the diff marks words with <ins> and <del>, and says so to screen readers. */
+function DiffText({ parts }: { readonly parts: readonly DiffPart[] }) {
+  return parts.map((part, index) => {
+    if (part.kind === 'added') {
+      return (
+        <span key={index}>
+          <span className="visually-hidden">added: </span>
+          <ins>{part.text}</ins>
+        </span>
+      )
+    }
+    if (part.kind === 'removed') {
+      return (
+        <span key={index}>
+          <span className="visually-hidden">removed: </span>
+          <del>{part.text}</del>
+        </span>
+      )
+    }
+    return <span key={index}>{part.text}</span>
+  })
+}
+
+function actionLabel({ action, restoredFrom }: NewsRevision): string {
+  switch (action) {
+    case 'create':
+      return 'Created'
+    case 'edit':
+      return 'Edited'
+    case 'delete':
+      return 'Deleted'
+    case 'restore':
+      return restoredFrom === undefined ? 'Restored' : `Restored from version ${restoredFrom}`
+  }
+}

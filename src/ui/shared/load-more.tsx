@@ -1,0 +1,25 @@
+export interface LoadMoreProps {
+  /** A page is on its way. */
+  readonly loading: boolean
+  /** Nothing else is in flight, so another page may be asked for. */
+  readonly ready: boolean
+  readonly onLoadMore: () => void
+}
+
+/** The button that asks for the next page of a list that pages on request. */
+export function LoadMore({ loading, ready, onLoadMore }: LoadMoreProps) {
+  return (
+    <div className="load-more">
+      {/* Not `disabled`, so that the keyboard focus stays on it while the page loads. */}
+      <button
+        type="button"
+        className="button"
+        onClick={onLoadMore}
+        aria-disabled={!ready}
+        aria-busy={loading}
+      >
+        {loading ? 'Loading…' : 'Load more'}
+      </button>
+    </div>
+  )
+}

@@ -1,0 +1,220 @@
+import type { Page } from '@playwright/test'
+import { expectNoSeriousAxeViolations } from './support/axe'
+import { expect, test } from './support/fixtures'
+import { deleteThroughApi, editThroughApi, historyThroughApi, isLive } from './support/history-api'
+import { tabTo } from './support/keyboard'
+import { draft } from './support/news-api'
+import { toast } from './support/toasts'
+
+const NOTICES = {
+  deleted: 'successfully deleted news post',
+  restored: 'the news post is back',
+  versionRestored: 'that version is the current one again',
+}
+
+test.describe('recently deleted', () => {
+  test('a deleted post is in Recently deleted, and Restore brings it back at its URL', async ({
+    page,
+    api,
+  }) => {
+    const post = await api.create(draft(1, { title: 'Ferry timetable changes in spring' }))
+    await page.goto(`/news/${post._id}`)
+    await page.getByRole('button', { name: 'Delete' }).click()
+    await expect(toast(page, 'success', NOTICES.deleted)).toBeVisible()
+    await expect(page).toHaveURL(/\/$/)
+
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Recently deleted' }).click()
+    await expect(page).toHaveURL(/\/trash$/)
+    await expect(page.getByRole('heading', { level: 1, name: 'Recently deleted' })).toBeVisible()
+    const deleted = page.getByRole('listitem').filter({ hasText: post.title })
+    await expect(deleted).toContainText(`By ${post.author}`)
+
+    await page.getByRole('button', { name: `Restore ${post.title}` }).click()
+
+    await expect(toast(page, 'success', NOTICES.restored)).toBeVisible()
+    await expect(deleted).toHaveCount(0)
+    expect(await isLive(api.origin, post._id)).toBe(true)
+    await page.getByRole('link', { name: post.title }).click()
+    await expect(page).toHaveURL(new RegExp(`/news/${post._id}$`))
+    await expect(page.getByRole('heading', { level: 1, name: post.title })).toBeVisible()
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click()
+    await expect(page.getByRole('article', { name: post.title })).toBeVisible()
+  })
+
+  test('restores a post with the keyboard alone, and the focus lands on the way to it', async ({
+    page,
+    api,
+  }) => {
+    const post = await api.create(draft(5, { title: 'Lighthouse keeper retires' }))
+    await deleteThroughApi(api.origin, post._id)
+    await page.goto('/trash')
+
+    const restore = page.getByRole('button', { name: `Restore ${post.title}` })
+    await tabTo(page, restore)
+    await page.keyboard.press('Enter')
+
+    await expect(toast(page, 'success', NOTICES.restored)).toBeVisible()
+    const note = page.getByText('is back.')
+    await expect(note).toBeFocused()
+    await page.keyboard.press('Tab')
+    await expect(page.getByRole('link', { name: post.title })).toBeFocused()
+    await page.keyboard.press('Enter')
+    await expect(page.getByRole('heading', { level: 1, name: post.title })).toBeVisible()
+  })
+
+  test('passes axe, and fits a 375 px screen without sideways scrolling', async ({
+    page,
+    api,
+  }, testInfo) => {
+    const post = await api.create(
+      draft(2, { title: 'A very long headline about the harbour that wraps on a small phone' }),
+    )
+    await deleteThroughApi(api.origin, post._id)
+
+    await page.goto('/trash')
+    await expect(page.getByRole('button', { name: `Restore ${post.title}` })).toBeVisible()
+    await expectNoSeriousAxeViolations(page, testInfo, 'trash')
+
+    await page.setViewportSize({ width: 375, height: 800 })
+    await expect(page.getByRole('button', { name: `Restore ${post.title}` })).toBeVisible()
+    expect(await sidewaysOverflow(page)).toBe(0)
+  })
+})
+
+test.describe('history', () => {
+  test('shows three versions with a word diff, and Restore this version brings the old text back', async ({
+    page,
+    api,
+  }) => {
+    const post = await api.create(
+      draft(3, { title: 'Harbour reopens', body: 'Boats are back in the water.' }),
+    )
+    await editThroughApi(api.origin, post._id, { title: 'Harbour reopens at dawn' })
+    await editThroughApi(api.origin, post._id, {
+      body: 'Fishing boats are back in the calm water.',
+    })
+
+    await page.goto(`/news/${post._id}/history`)
+
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'History of “Harbour reopens at dawn”' }),
+    ).toBeVisible()
+    const versions = page.getByRole('list', { name: 'Versions, newest first' })
+    await expect(versions.getByRole('heading', { level: 2 })).toHaveText([
+      'Version 3: Edited (current)',
+      'Version 2: Edited',
+      'Version 1: Created',
+    ])
+    const version = (n: number) => versions.getByRole('article', { name: `Version ${n}:` })
+    await expect(version(3).locator('ins')).toHaveText(['Fishing boats', 'calm '])
+    await expect(version(3).locator('del')).toHaveText(['Boats'])
+    await expect(version(2).locator('ins')).toHaveText(['at dawn'])
+
+    await version(1).getByRole('button', { name: 'Restore this version' }).click()
+
+    await expect(toast(page, 'success', NOTICES.versionRestored)).toBeVisible()
+    await expect(version(4).getByRole('heading')).toHaveText(
+      'Version 4: Restored from version 1 (current)',
+    )
+    await page.getByRole('link', { name: /^Back to the article/ }).click()
+    await expect(page).toHaveURL(new RegExp(`/news/${post._id}$`))
+    await expect(page.getByRole('heading', { level: 1, name: 'Harbour reopens' })).toBeVisible()
+    await expect(page.getByText('Boats are back in the water.')).toBeVisible()
+  })
+
+  test('a long history comes a page at a time: Load more, from the keyboard, brings the older versions', async ({
+    page,
+    api,
+  }) => {
+    const PAGE = 50
+    const post = await api.create(draft(5, { title: 'Harbour news 1' }))
+    for (let n = 2; n <= PAGE + 6; n += 1) {
+      await editThroughApi(api.origin, post._id, { title: `Harbour news ${n}` })
+    }
+    // The API gives every version, newest first, over two pages.
+    const { versions: all, pages } = await historyThroughApi(api.origin, post._id)
+    expect(pages).toBe(2)
+    expect(all.map((version) => version.revision)).toEqual(
+      Array.from({ length: PAGE + 6 }, (_, index) => PAGE + 6 - index),
+    )
+
+    await page.goto(`/news/${post._id}/history`)
+    const versions = page.getByRole('list', { name: 'Versions, newest first' })
+    const version = (n: number) => versions.getByRole('article', { name: `Version ${n}:` })
+    await expect(versions.getByRole('article')).toHaveCount(PAGE)
+    // The oldest version shown waits for the one before it to show its diff.
+    await expect(version(7)).toContainText('Load more to see what this version changed')
+    await expect(version(7).locator('ins')).toHaveCount(0)
+
+    const loadMore = page.getByRole('button', { name: 'Load more' })
+    await versions.getByRole('button', { name: 'Restore this version' }).last().focus()
+    await page.keyboard.press('Tab')
+    await expect(loadMore).toBeFocused()
+    await page.keyboard.press('Enter')
+
+    await expect(versions.getByRole('article')).toHaveCount(PAGE + 6)
+    await expect(loadMore).toHaveCount(0)
+    await expect(version(7).locator('ins')).toHaveText(['7'])
+    await expect(version(7)).not.toContainText('Load more')
+    await expect(version(1).getByRole('heading')).toHaveText('Version 1: Created')
+    await expect(version(1).locator('ins, del')).toHaveCount(0)
+  })
+
+  test('passes axe, and fits a 375 px screen without sideways scrolling', async ({
+    page,
+    api,
+  }, testInfo) => {
+    const post = await api.create(draft(4))
+    await editThroughApi(api.origin, post._id, {
+      title: 'An edited headline about the harbour that wraps on a small phone',
+      body: 'Supercalifragilisticexpialidocious-harbour-news-without-any-spaces-at-all-to-wrap-on.',
+    })
+
+    await page.goto(`/news/${post._id}/history`)
+    await expect(page.getByRole('button', { name: 'Restore this version' })).toBeVisible()
+    await expectNoSeriousAxeViolations(page, testInfo, 'history')
+
+    await page.setViewportSize({ width: 375, height: 800 })
+    await expect(page.getByRole('button', { name: 'Restore this version' })).toBeVisible()
+    expect(await sidewaysOverflow(page)).toBe(0)
+  })
+})
+
+test.describe('a screen whose code fails to load', () => {
+  test('reloads once by itself, then shows a message with Reload inside the layout', async ({
+    page,
+  }) => {
+    // The trash screen's chunk cannot be fetched: gone after a redeploy, or the network dropped.
+    await page.route(/\/assets\/trash\.page-[^/]*\.js$/, (route) => route.abort('failed'))
+    let documents = 0
+    page.on('request', (request) => {
+      if (request.resourceType() === 'document') documents += 1
+    })
+
+    await page.goto('/trash')
+
+    const message = page.getByRole('main').getByRole('alert')
+    await expect(message.getByRole('heading', { level: 1 })).toHaveText(
+      'This page could not be loaded',
+    )
+    await expect(page.getByRole('banner')).toBeVisible()
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible()
+    await expect(page.getByRole('contentinfo')).toBeVisible()
+    // One automatic reload for a stale deploy, and no loop.
+    expect(documents).toBe(2)
+
+    await page.unroute(/\/assets\/trash\.page-[^/]*\.js$/)
+    await message.getByRole('button', { name: 'Reload' }).click()
+
+    await expect(page.getByRole('heading', { level: 1, name: 'Recently deleted' })).toBeVisible()
+    expect(documents).toBe(3)
+  })
+})
+
+/** How far the page scrolls sideways: 0 when it fits the screen. */
+function sidewaysOverflow(page: Page): Promise<number> {
+  return page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  )
+}

@@ -1,0 +1,134 @@
+import { createActor } from 'xstate'
+import { historyMachine, type HistoryContext } from '@/ui/features/history/history.machine'
+import { provideHistory } from '@/ui/features/history/history.provide'
+import { NOTICES } from '@/ui/shared/notices'
+import { CoverageRecorder, describePath, formatCoverage, transitionPaths } from './model-harness'
+import {
+  FIRST_HISTORY_PAGE,
+  historyModel,
+  LAST_HISTORY_PAGE,
+  POST_ID,
+  RESTORED_ITEM,
+  RETRY_AFTER,
+  REVISIONS,
+} from './recovery-models'
+import { runRecoveryPath, type RecoveryChecks } from './scripted-recovery-rig'
+
+const coverage = new CoverageRecorder(historyMachine)
+const paths = transitionPaths(historyModel)
+
+const errorOf = (event: object) => (event as { error?: { code: string; reason?: string } }).error
+
+const checks: RecoveryChecks = {
+  loading: ({ event, rig, toasts }) => {
+    // The newest page, with no cursor, also after a restore.
+    expect(rig.repository.pending('revisions').map((call) => call.input)).toEqual([
+      { id: POST_ID, cursor: undefined },
+    ])
+    // After a restore: its toast, and the article's copy in the store is the restored post.
+    const afterRestore = event.type.startsWith('xstate.done.actor')
+    expect(toasts).toEqual(
+      afterRestore ? [{ kind: 'success', message: NOTICES.versionRestored }] : [],
+    )
+    if (afterRestore) {
+      expect(rig.services.store.getSnapshot().context.newsItem).toEqual(RESTORED_ITEM)
+    }
+  },
+  failed: ({ snapshot, toasts }) => {
+    expect(toasts).toEqual([])
+    expect((snapshot.context as HistoryContext).restoring).toBeUndefined()
+  },
+  loadingMore: ({ snapshot, rig, toasts }) => {
+    // The page after the one shown, which stays on screen meanwhile.
+    expect(rig.repository.pending('revisions').map((call) => call.input)).toEqual([
+      { id: POST_ID, cursor: FIRST_HISTORY_PAGE.next },
+    ])
+    expect((snapshot.context as HistoryContext).revisions).toEqual(FIRST_HISTORY_PAGE.items)
+    expect(toasts).toEqual([])
+  },
+  loadMoreFailed: ({ snapshot, toasts }) => {
+    const context = snapshot.context as HistoryContext
+    // Nothing shown is lost, and the same page can be asked for again.
+    expect(context.revisions).toEqual(FIRST_HISTORY_PAGE.items)
+    expect(context.next).toBe(FIRST_HISTORY_PAGE.next)
+    expect(toasts).toEqual([])
+  },
+  notAvailable: ({ toasts, navigations }) => {
+    expect(toasts).toEqual([{ kind: 'error', message: NOTICES.notAvailable }])
+    // Home, in place of this page in the browser's history.
+    expect(navigations).toEqual([expect.objectContaining({ to: '/' })])
+  },
+  ready: ({ event, snapshot, toasts, rig }) => {
+    const context = snapshot.context as HistoryContext
+    // The newest page, or every version once the older page came, each once and in order.
+    expect([FIRST_HISTORY_PAGE.items, REVISIONS]).toContainEqual(context.revisions)
+    expect(context.next).toBe(
+      context.revisions.length === REVISIONS.length
+        ? LAST_HISTORY_PAGE.next
+        : FIRST_HISTORY_PAGE.next,
+    )
+    expect(context.restoring).toBeUndefined()
+    const error = errorOf(event)
+    const fromRestore =
+      error !== undefined && rig.repository.calls.at(-1)?.operation !== 'revisions'
+    if (!fromRestore) {
+      expect(toasts).toEqual([])
+      return
+    }
+    const message =
+      error.reason === 'InTrash'
+        ? NOTICES.restoreFromTrashFirst
+        : error.code === 'RateLimited'
+          ? NOTICES.rateLimited(RETRY_AFTER)
+          : NOTICES.restoreFailed
+    expect(toasts).toEqual([{ kind: 'error', message }])
+  },
+  restoring: ({ rig, toasts }) => {
+    expect(rig.repository.pending('restoreRevision').map((call) => call.input)).toEqual([
+      { id: POST_ID, revision: 2 },
+    ])
+    expect(toasts).toEqual([])
+  },
+}
+
+describe('history machine, model-based', () => {
+  it.each(paths.map((path) => [describePath(historyModel, path), path] as const))(
+    '%s',
+    async (_, path) => {
+      await runRecoveryPath(
+        historyModel,
+        path,
+        coverage,
+        (rig) =>
+          createActor(provideHistory(rig.services), {
+            input: { id: POST_ID },
+            inspect: coverage.inspect,
+          }).start(),
+        checks,
+      )
+    },
+  )
+
+  it('never restores the current version', () => {
+    const [snapshot] = paths
+      .flatMap((path) => path.steps.map((step) => step.state))
+      .filter((state) => state.matches('ready'))
+    expect(snapshot?.can({ type: 'history.restore', revision: REVISIONS[0]?.revision })).toBe(false)
+  })
+
+  it('asks for no older page once the first version is shown', () => {
+    const [snapshot] = paths
+      .flatMap((path) => path.steps.map((step) => step.state))
+      .filter((state) => state.matches('ready') && state.context.next === undefined)
+    expect(snapshot?.context.revisions).toEqual(REVISIONS)
+    expect(snapshot?.can({ type: 'history.loadMore' })).toBe(false)
+  })
+
+  it('visits every state and takes every transition', () => {
+    const report = coverage.report()
+    console.info(formatCoverage(historyMachine, report))
+    expect(report.states.missed).toEqual([])
+    expect(report.transitions.missed).toEqual([])
+    expect(report.transitions.taken).toBe(report.transitions.defined)
+  })
+})

@@ -1,0 +1,85 @@
+import { createActor } from 'xstate'
+import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
+import { trashMachine, type TrashContext } from '@/ui/features/trash/trash.machine'
+import { provideTrash } from '@/ui/features/trash/trash.provide'
+import { NOTICES } from '@/ui/shared/notices'
+import { CoverageRecorder, describePath, formatCoverage, transitionPaths } from './model-harness'
+import { FIRST_TRASH_PAGE, LAST_TRASH_PAGE, PIER, RETRY_AFTER, trashModel } from './recovery-models'
+import { runRecoveryPath, type RecoveryChecks } from './scripted-recovery-rig'
+
+const coverage = new CoverageRecorder(trashMachine)
+const paths = transitionPaths(trashModel)
+
+/** What the toast says after a restore answered as `event` says; none for other events. */
+function restoreToast(type: string, error?: { code: string; reason?: string }) {
+  if (!type.startsWith('xstate.done.actor') && !type.startsWith('xstate.error.actor')) return []
+  if (error === undefined || error.reason === 'NotInTrash') {
+    return [{ kind: 'success', message: NOTICES.restored }]
+  }
+  if (error.code === 'NotFound') return [{ kind: 'error', message: NOTICES.purged }]
+  if (error.code === 'RateLimited') {
+    return [{ kind: 'error', message: NOTICES.rateLimited(RETRY_AFTER) }]
+  }
+  return [{ kind: 'error', message: NOTICES.restoreFailed }]
+}
+
+const checks: RecoveryChecks = {
+  loading: ({ rig }) => {
+    expect(rig.repository.pending('trash').map((call) => call.input)).toEqual([
+      { limit: DEFAULT_PAGE_SIZE },
+    ])
+  },
+  failed: ({ snapshot, toasts }) => {
+    expect((snapshot.context as TrashContext).items).toEqual([])
+    expect(toasts).toEqual([])
+  },
+  loadingMore: ({ rig }) => {
+    expect(rig.repository.pending('trash').map((call) => call.input)).toEqual([
+      { cursor: FIRST_TRASH_PAGE.next, limit: DEFAULT_PAGE_SIZE },
+    ])
+  },
+  restoring: ({ rig, toasts }) => {
+    expect(rig.repository.pending('restore').map((call) => call.input)).toEqual([PIER._id])
+    expect(toasts).toEqual([])
+  },
+  ready: ({ event, snapshot, toasts }) => {
+    const context = snapshot.context as TrashContext
+    const loaded = [...FIRST_TRASH_PAGE.items, ...(context.next ? [] : LAST_TRASH_PAGE.items)]
+    const error = (event as { error?: { code: string; reason?: string } }).error
+    const fromRestore = 'output' in event ? !('items' in (event.output as object)) : !!error
+    expect(toasts).toEqual(fromRestore ? restoreToast(event.type, error) : [])
+    // Listed: the pages loaded so far, in order; only PIER may have left (back, or purged).
+    expect(context.items).toEqual(
+      loaded.filter((item) => item._id !== PIER._id || context.items.includes(item)),
+    )
+    if (fromRestore) {
+      const kept = error?.code === 'Unavailable' || error?.code === 'RateLimited'
+      expect(context.items.some((item) => item._id === PIER._id)).toBe(kept)
+      expect(context.restored?.id === PIER._id).toBe(!error || error.reason === 'NotInTrash')
+    }
+    expect(context.restoring).toBeUndefined()
+  },
+}
+
+describe('trash machine, model-based', () => {
+  it.each(paths.map((path) => [describePath(trashModel, path), path] as const))(
+    '%s',
+    async (_, path) => {
+      await runRecoveryPath(
+        trashModel,
+        path,
+        coverage,
+        (rig) => createActor(provideTrash(rig.services), { inspect: coverage.inspect }).start(),
+        checks,
+      )
+    },
+  )
+
+  it('visits every state and takes every transition', () => {
+    const report = coverage.report()
+    console.info(formatCoverage(trashMachine, report))
+    expect(report.states.missed).toEqual([])
+    expect(report.transitions.missed).toEqual([])
+    expect(report.transitions.taken).toBe(report.transitions.defined)
+  })
+})

@@ -1,0 +1,114 @@
+// @vitest-environment jsdom
+import { screen, within } from '@testing-library/react'
+import type { AnyEventObject } from 'xstate'
+import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
+import { trashMachine } from '@/ui/features/trash/trash.machine'
+import { NOTICES } from '@/ui/shared/notices'
+import { CoverageRecorder, describePath, formatCoverage, payload } from './model-harness'
+import { trashModel } from './recovery-models'
+import { runRecoveryScreenPath, type RecoveryScreenDriver } from './recovery-screen-rig'
+import { manyPosts, screenPaths, seeToast } from './screen-rig'
+
+// Two pages of trash: a full first page, and the rest.
+const POSTS = manyPosts(DEFAULT_PAGE_SIZE + 2)
+/** Deleted last, so first in the trash: the post the visitor restores. */
+const NEWEST = POSTS[0]
+if (NEWEST === undefined) throw new Error('no posts')
+
+const coverage = new CoverageRecorder(trashMachine)
+/** The in-memory adapters have no write limit. */
+const reproducible = (_: unknown, event: AnyEventObject) =>
+  payload<{ code?: string } | undefined>(event, 'error')?.code !== 'RateLimited'
+const paths = screenPaths(trashModel, reproducible)
+
+/** The post's Restore button, which reads 'Restoring…' while it works. */
+const restoreButton = () =>
+  screen.getByRole('button', { name: new RegExp(`^Restor(e|ing…) ${NEWEST.title}$`) })
+const listed = () =>
+  within(screen.getByRole('list', { name: 'Recently deleted' })).getAllByRole('listitem')
+
+const driver: RecoveryScreenDriver = {
+  url: '/trash',
+  seed: POSTS,
+  arrange: async (app) => {
+    for (const post of [...POSTS].reverse()) await app.news.remove(post._id)
+  },
+  answer: {
+    listTrash: async ({ news }, error) => news.open(error === undefined ? undefined : 'trash'),
+    restoreNews: async ({ app, news }, error) => {
+      if (error?.code === 'Conflict') await app.news.journal.restore(NEWEST._id)
+      if (error?.code === 'NotFound') await app.news.journal.purge(-1)
+      news.open(error?.code === 'Unavailable' ? 'restore' : undefined)
+    },
+  },
+  act: {
+    'trash.retry': async ({ screen: { user } }) => {
+      await user.click(screen.getByRole('button', { name: 'Retry' }))
+    },
+    'trash.loadMore': async ({ screen: { user } }) => {
+      await user.click(screen.getByRole('button', { name: 'Load more' }))
+    },
+    'trash.restore': async ({ screen: { user } }) => {
+      await user.click(restoreButton())
+    },
+  },
+  see: {
+    loading: async () => {
+      expect(screen.getByRole('status')).toHaveTextContent('Loading the trash…')
+      expect(screen.queryByRole('list', { name: 'Recently deleted' })).not.toBeInTheDocument()
+    },
+    failed: async () => {
+      expect(screen.getByRole('alert')).toHaveTextContent('The trash could not be loaded.')
+      expect(screen.getByRole('button', { name: 'Retry' })).toBeVisible()
+    },
+    ready: async ({ event }) => {
+      expect(screen.getByRole('heading', { level: 1, name: 'Recently deleted' })).toBeVisible()
+      const error = payload<{ code: string; reason?: string } | undefined>(event, 'error')
+      const output = payload<object | undefined>(event, 'output')
+      const restored = output !== undefined && !('items' in output)
+      const restoreFailed = error !== undefined && event.type.includes('restoring')
+      if (restored || error?.code === 'Conflict') {
+        await seeToast(NOTICES.restored)
+        expect(screen.getByRole('link', { name: NEWEST.title })).toHaveAttribute(
+          'href',
+          `/news/${NEWEST._id}`,
+        )
+      } else if (error?.code === 'NotFound') {
+        await seeToast(NOTICES.purged)
+      } else if (restoreFailed) {
+        await seeToast(NOTICES.restoreFailed)
+        expect(restoreButton()).toHaveAttribute('aria-busy', 'false')
+      } else {
+        expect(listed()).not.toHaveLength(0)
+      }
+    },
+    loadingMore: async () => {
+      expect(screen.getByRole('button', { name: 'Loading…' })).toHaveAttribute('aria-busy', 'true')
+      expect(listed().length).toBeLessThanOrEqual(DEFAULT_PAGE_SIZE)
+    },
+    loadMoreFailed: async () => {
+      expect(screen.getByRole('alert')).toHaveTextContent('More deleted posts could not be loaded.')
+      expect(screen.getByRole('button', { name: 'Load more' })).toBeVisible()
+    },
+    restoring: async () => {
+      expect(restoreButton()).toHaveAttribute('aria-busy', 'true')
+      expect(restoreButton()).toHaveFocus()
+    },
+  },
+}
+
+describe('trash screen, driven by the model', () => {
+  it.each(paths.map((path) => [describePath(trashModel, path), path] as const))(
+    '%s',
+    async (_, path) => {
+      await runRecoveryScreenPath(trashModel, path, driver, coverage)
+    },
+  )
+
+  it('reaches every state and every transition through the screen', () => {
+    const report = coverage.report()
+    console.info(`through the screen: ${formatCoverage(trashMachine, report)}`)
+    expect(report.states.missed).toEqual([])
+    expect(report.transitions.missed).toEqual([])
+  })
+})

@@ -1,0 +1,310 @@
+// @vitest-environment jsdom
+import { screen, waitFor, within } from '@testing-library/react'
+import dayjs from 'dayjs'
+import { createMemoryApp, type MemoryApp } from '@/composition/browser/memory.container'
+import type { NewsItem } from '@/domain/news-item.entity'
+import { DEFAULT_HISTORY_PAGE_SIZE } from '@/domain/ports/news-repository.port'
+import { NOTICES } from '@/ui/shared/notices'
+import { findToast, newsItem, renderApp } from './support/render-app'
+
+const harbour = newsItem({
+  _id: 'harbour-1',
+  title: 'Harbour reopens',
+  body: 'Boats are back in the water.',
+  author: 'Ada Lovelace',
+})
+
+/** An in-memory site whose clock moves a minute on with each change. */
+function site(seed: readonly NewsItem[] = [harbour]): MemoryApp {
+  let minute = 0
+  return createMemoryApp({ seed, now: () => new Date(Date.UTC(2024, 5, 1, 12, minute++)) })
+}
+
+/** The post as created, then edited twice: three versions. */
+async function editedTwice(): Promise<MemoryApp> {
+  const app = site()
+  await app.news.update(harbour._id, { title: 'Harbour reopens at dawn' })
+  await app.news.update(harbour._id, { body: 'Fishing boats are back in the calm water.' })
+  return app
+}
+
+const versions = () => within(screen.getByRole('list', { name: 'Versions, newest first' }))
+
+/** The version whose heading starts with `Version n:`. */
+function version(n: number): HTMLElement {
+  return versions().getByRole('article', { name: new RegExp(`^Version ${n}:`) })
+}
+
+describe('history: the versions', () => {
+  it('lists every version newest first, with its action, time and author', async () => {
+    const app = await editedTwice()
+    renderApp({ app, path: '/news/harbour-1/history' })
+
+    expect(
+      await screen.findByRole('heading', {
+        level: 1,
+        name: 'History of “Harbour reopens at dawn”',
+      }),
+    ).toBeVisible()
+    expect(
+      versions()
+        .getAllByRole('heading', { level: 2 })
+        .map((h) => h.textContent),
+    ).toEqual(['Version 3: Edited (current)', 'Version 2: Edited', 'Version 1: Created'])
+    const [newest] = (await app.news.revisions(harbour._id, {})).items
+    const time = within(version(3)).getByText(dayjs(newest?.at).format('YYYY/MM/DD HH:mm'))
+    expect(time).toHaveAttribute('dateTime', newest?.at)
+    expect(version(3)).toHaveTextContent(`by ${harbour.author}`)
+    expect(document.title).toBe('History of Harbour reopens at dawn | NewsWire')
+  })
+
+  it('shows each change as a word diff against the version before it', async () => {
+    const app = await editedTwice()
+    renderApp({ app, path: '/news/harbour-1/history' })
+    await screen.findByRole('heading', { level: 1 })
+
+    const titleEdit = version(2)
+    expect([...titleEdit.querySelectorAll('ins')].map((ins) => ins.textContent)).toEqual([
+      'at dawn',
+    ])
+    expect(titleEdit.querySelectorAll('del')).toHaveLength(0)
+    expect(titleEdit).toHaveTextContent('Unchanged: author, body.')
+
+    const bodyEdit = version(3)
+    expect([...bodyEdit.querySelectorAll('del')].map((del) => del.textContent)).toEqual(['Boats'])
+    expect([...bodyEdit.querySelectorAll('ins')].map((ins) => ins.textContent)).toEqual([
+      'Fishing boats',
+      'calm ',
+    ])
+    // Screen readers hear which words came and went.
+    expect(bodyEdit).toHaveTextContent('removed: Boats')
+    expect(bodyEdit).toHaveTextContent('added: Fishing boats')
+
+    // The first version shows its whole text, unmarked.
+    const created = version(1)
+    expect(created).toHaveTextContent(harbour.body)
+    expect(created.querySelectorAll('ins, del')).toHaveLength(0)
+  })
+
+  it('renders posts as text, never as HTML', async () => {
+    const app = site([newsItem({ _id: 'html-1', title: '<b>Bold</b> claim', body: '<img src=x>' })])
+    await app.news.update('html-1', { body: '<script>alert(1)</script>' })
+    renderApp({ app, path: '/news/html-1/history' })
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'History of “<b>Bold</b> claim”' }),
+    ).toBeVisible()
+    const main = screen.getByRole('main')
+    expect(main.querySelector('b, img, script')).toBeNull()
+    const added = [...version(2).querySelectorAll('ins')].map((ins) => ins.textContent)
+    expect(added).toEqual(['script', 'alert(1)</script>'])
+  })
+
+  it('offers Restore this version on every version but the current one', async () => {
+    const app = await editedTwice()
+    renderApp({ app, path: '/news/harbour-1/history' })
+    await screen.findByRole('heading', { level: 1 })
+
+    expect(within(version(3)).queryByRole('button')).not.toBeInTheDocument()
+    for (const n of [2, 1]) {
+      const button = within(version(n)).getByRole('button', { name: 'Restore this version' })
+      expect(button).toHaveAccessibleDescription(new RegExp(`^Version ${n}:`))
+    }
+  })
+
+  it('links back to the article', async () => {
+    const app = await editedTwice()
+    const { user } = renderApp({ app, path: '/news/harbour-1/history' })
+
+    await user.click(await screen.findByRole('link', { name: /^Back to the article/ }))
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Harbour reopens at dawn' }),
+    ).toBeVisible()
+  })
+
+  it('shows that it is loading, then a failure with Retry, and Retry loads the history', async () => {
+    const app = await editedTwice()
+    app.news.faults.failOn('revisions')
+    const release = app.news.faults.hold()
+    const { user } = renderApp({ app, path: '/news/harbour-1/history' })
+
+    expect(await screen.findByText('Loading the history…')).toBeInTheDocument()
+    release()
+    const failure = await screen.findByRole('alert')
+    expect(failure).toHaveTextContent('The history could not be loaded.')
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('History')
+
+    app.news.faults.recover()
+    await user.click(within(failure).getByRole('button', { name: 'Retry' }))
+
+    expect(await screen.findByRole('heading', { level: 1, name: /^History of/ })).toBeVisible()
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument()
+  })
+
+  it.each(['missing-post', 'not%20an%20id'])(
+    'leads home with the not-available toast for the unknown id %s',
+    async (id) => {
+      renderApp({ app: site(), path: `/news/${id}/history` })
+
+      await findToast(NOTICES.notAvailable)
+      expect(await screen.findByRole('article', { name: harbour.title })).toBeVisible()
+    },
+  )
+})
+
+describe('history: older versions', () => {
+  /** More versions than one page holds: the title edited again and again. */
+  async function longHistory(): Promise<MemoryApp> {
+    const app = site()
+    for (let n = 2; n <= DEFAULT_HISTORY_PAGE_SIZE + 5; n += 1) {
+      await app.news.update(harbour._id, { title: `Harbour news ${n}` })
+    }
+    return app
+  }
+  const TOTAL = DEFAULT_HISTORY_PAGE_SIZE + 5
+  const OLDEST_SHOWN = TOTAL - DEFAULT_HISTORY_PAGE_SIZE + 1
+
+  it('shows the newest page, and Load more, reached from the keyboard, brings the older ones', async () => {
+    const app = await longHistory()
+    const { user } = renderApp({ app, path: '/news/harbour-1/history' })
+    await screen.findByRole('heading', { level: 1 })
+
+    expect(versions().getAllByRole('article')).toHaveLength(DEFAULT_HISTORY_PAGE_SIZE)
+    expect(versions().getAllByRole('article')[0]).toHaveAccessibleName(
+      new RegExp(`^Version ${TOTAL}: Edited`),
+    )
+    // The version before the oldest one shown is not loaded yet: no diff to show for it.
+    const oldestShown = version(OLDEST_SHOWN)
+    expect(oldestShown).toHaveTextContent('Load more to see what this version changed')
+    expect(oldestShown.querySelectorAll('ins, del')).toHaveLength(0)
+
+    const loadMore = screen.getByRole('button', { name: 'Load more' })
+    const release = app.news.faults.hold()
+    loadMore.focus()
+    await user.keyboard('{Enter}')
+    expect(loadMore).toHaveAttribute('aria-busy', 'true')
+    expect(loadMore).toHaveTextContent('Loading…')
+    expect(loadMore).toHaveFocus()
+    expect(screen.getByRole('region', { name: /^History of/ })).toHaveAttribute('aria-busy', 'true')
+    release()
+
+    await waitFor(() => expect(versions().getAllByRole('article')).toHaveLength(TOTAL))
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument()
+    // Now that the version before it is here, the once-oldest shows what it changed.
+    expect(version(OLDEST_SHOWN)).not.toHaveTextContent('Load more')
+    expect(
+      [...version(OLDEST_SHOWN).querySelectorAll('ins')].map((ins) => ins.textContent),
+    ).toEqual([`${OLDEST_SHOWN}`])
+    // The first version has nothing before it: its whole text, unmarked.
+    expect(version(1)).toHaveAccessibleName(/^Version 1: Created/)
+    expect(version(1).querySelectorAll('ins, del')).toHaveLength(0)
+    expect(version(1)).not.toHaveTextContent('Load more')
+  })
+
+  it('keeps the versions shown when older ones fail to load, and Load more tries again', async () => {
+    const app = await longHistory()
+    const { user } = renderApp({ app, path: '/news/harbour-1/history' })
+    await screen.findByRole('heading', { level: 1 })
+
+    app.news.faults.failOn('revisions')
+    await user.click(screen.getByRole('button', { name: 'Load more' }))
+
+    expect(await screen.findByText(/^Older versions could not be loaded\./)).toBeVisible()
+    expect(versions().getAllByRole('article')).toHaveLength(DEFAULT_HISTORY_PAGE_SIZE)
+    app.news.faults.recover()
+    await user.click(screen.getByRole('button', { name: 'Load more' }))
+
+    await waitFor(() => expect(versions().getAllByRole('article')).toHaveLength(TOTAL))
+    expect(screen.queryByText(/^Older versions could not be loaded/)).not.toBeInTheDocument()
+  })
+})
+
+describe('history: restore a version', () => {
+  it('makes the version current as a new one, reloads the history, and the article shows it', async () => {
+    const app = await editedTwice()
+    const { user } = renderApp({ app, path: '/news/harbour-1/history' })
+    await screen.findByRole('heading', { level: 1 })
+
+    await user.click(within(version(1)).getByRole('button', { name: 'Restore this version' }))
+
+    await findToast(NOTICES.versionRestored)
+    await waitFor(() => expect(version(4)).toHaveTextContent('Restored from version 1'))
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(
+      'History of “Harbour reopens”',
+    )
+    expect(versions().getAllByRole('listitem')).toHaveLength(4)
+    expect(await app.news.get(harbour._id)).toMatchObject({
+      title: harbour.title,
+      body: harbour.body,
+      revision: 4,
+    })
+
+    await user.click(screen.getByRole('link', { name: /^Back to the article/ }))
+    expect(await screen.findByRole('heading', { level: 1, name: harbour.title })).toBeVisible()
+    expect(screen.getByText(harbour.body)).toBeVisible()
+  })
+
+  it('marks the button busy while the restore runs', async () => {
+    const app = await editedTwice()
+    const { user } = renderApp({ app, path: '/news/harbour-1/history' })
+    await screen.findByRole('heading', { level: 1 })
+    const button = within(version(2)).getByRole('button', { name: 'Restore this version' })
+
+    const release = app.news.faults.hold()
+    await user.click(button)
+
+    expect(button).toHaveAttribute('aria-busy', 'true')
+    expect(button).toHaveTextContent('Restoring…')
+    expect(button).toHaveFocus()
+    release()
+    await findToast(NOTICES.versionRestored)
+  })
+
+  it('keeps the history and shows the error toast when the restore fails', async () => {
+    const app = await editedTwice()
+    const { user } = renderApp({ app, path: '/news/harbour-1/history' })
+    await screen.findByRole('heading', { level: 1 })
+
+    app.news.faults.failOn('restoreRevision')
+    await user.click(within(version(1)).getByRole('button', { name: 'Restore this version' }))
+
+    await findToast(NOTICES.restoreFailed)
+    expect(versions().getAllByRole('listitem')).toHaveLength(3)
+    expect((await app.news.get(harbour._id)).revision).toBe(3)
+  })
+
+  it('says a post in the trash must come back from the trash first', async () => {
+    const app = await editedTwice()
+    await app.news.remove(harbour._id)
+    const { user } = renderApp({ app, path: '/news/harbour-1/history' })
+
+    expect(
+      await screen.findByRole('heading', { level: 2, name: 'Version 4: Deleted (current)' }),
+    ).toBeVisible()
+    expect(screen.getByRole('link', { name: 'Restore it from Recently deleted' })).toHaveAttribute(
+      'href',
+      '/trash',
+    )
+    await user.click(within(version(1)).getByRole('button', { name: 'Restore this version' }))
+
+    await findToast(NOTICES.restoreFromTrashFirst)
+    expect(versions().getAllByRole('listitem')).toHaveLength(4)
+  })
+
+  it('leads home with the not-available toast when the post was purged meanwhile', async () => {
+    const app = await editedTwice()
+    const { user } = renderApp({ app, path: '/news/harbour-1/history' })
+    await screen.findByRole('heading', { level: 1 })
+    // Purged for good: trashed long ago, then the purge runs.
+    await app.news.remove(harbour._id)
+    await app.news.purge(-1)
+
+    await user.click(within(version(1)).getByRole('button', { name: 'Restore this version' }))
+
+    await findToast(NOTICES.notAvailable)
+    await waitFor(() =>
+      expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Latest news'),
+    )
+  })
+})

@@ -1,0 +1,250 @@
+// @vitest-environment jsdom
+import { screen, waitFor, within } from '@testing-library/react'
+import dayjs from 'dayjs'
+import { createMemoryApp, type MemoryApp } from '@/composition/browser/memory.container'
+import type { NewsItem } from '@/domain/news-item.entity'
+import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
+import { NOTICES } from '@/ui/shared/notices'
+import { findToast, manyNews, newsItem, renderApp } from './support/render-app'
+
+const harbour = newsItem({ _id: 'harbour-1', title: 'Harbour reopens after the storm' })
+const market = newsItem({
+  _id: 'market-2',
+  title: 'Night market returns',
+  author: 'Ben Carter',
+  createdAt: '2024-03-14T12:00:00.000Z',
+})
+const library = newsItem({
+  _id: 'library-3',
+  title: 'Library extends its hours',
+  author: 'Cleo Dunn',
+  createdAt: '2024-03-13T12:00:00.000Z',
+})
+
+/** An in-memory site whose clock moves a minute on with each change, so that order is clear. */
+function site(seed: readonly NewsItem[]): MemoryApp {
+  let minute = 0
+  return createMemoryApp({
+    seed,
+    now: () => new Date(Date.UTC(2024, 5, 1, 12, minute++)),
+  })
+}
+
+/** Deletes the posts in order: the last one is the newest deletion. */
+async function trash(app: MemoryApp, ...posts: readonly NewsItem[]): Promise<void> {
+  for (const post of posts) await app.news.remove(post._id)
+}
+
+const deletedPosts = () => within(screen.getByRole('list', { name: 'Recently deleted' }))
+
+describe('recently deleted: the list', () => {
+  it('lists the trash newest deletion first, with title, author and when each was deleted', async () => {
+    const app = site([harbour, market, library])
+    await trash(app, market, harbour)
+    renderApp({ app, path: '/trash' })
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Recently deleted' })).toBeVisible()
+    await screen.findByRole('list', { name: 'Recently deleted' })
+    const items = deletedPosts().getAllByRole('listitem')
+    expect(items.map((item) => within(item).getByRole('heading').textContent)).toEqual([
+      harbour.title,
+      market.title,
+    ])
+    const [first] = items
+    if (first === undefined) throw new Error('no item')
+    expect(first).toHaveTextContent(`By ${harbour.author}`)
+    const [trashed] = (await app.news.trash({})).items
+    const time = within(first).getByText(dayjs(trashed?.deletedAt).format('YYYY/MM/DD HH:mm'))
+    expect(time.tagName).toBe('TIME')
+    expect(time).toHaveAttribute('dateTime', trashed?.deletedAt)
+    // A live post is not in the trash.
+    expect(screen.queryByText(library.title)).not.toBeInTheDocument()
+    expect(document.title).toBe('Recently deleted | NewsWire')
+  })
+
+  it('names each Restore button after its post', async () => {
+    const app = site([harbour, market])
+    await trash(app, harbour, market)
+    renderApp({ app, path: '/trash' })
+
+    expect(
+      await screen.findByRole('button', { name: `Restore ${harbour.title}` }),
+    ).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: `Restore ${market.title}` })).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: `History of ${market.title}` })).toHaveAttribute(
+      'href',
+      '/news/market-2/history',
+    )
+  })
+
+  it('says the trash is empty, and that deleted posts stay for a limited time', async () => {
+    renderApp({ app: site([harbour]), path: '/trash' })
+
+    expect(await screen.findByText('The trash is empty.')).toBeVisible()
+    expect(screen.getByText(/Deleted posts wait here for a limited number of days/)).toBeVisible()
+    expect(screen.queryByRole('list', { name: 'Recently deleted' })).not.toBeInTheDocument()
+  })
+
+  it('shows that it is loading until the trash has loaded', async () => {
+    const app = site([harbour])
+    await trash(app, harbour)
+    const release = app.news.faults.hold()
+    renderApp({ app, path: '/trash' })
+
+    expect(await screen.findByText('Loading the trash…')).toBeInTheDocument()
+    expect(screen.getByRole('region', { name: 'Recently deleted' })).toHaveAttribute(
+      'aria-busy',
+      'true',
+    )
+    expect(screen.queryByText('The trash is empty.')).not.toBeInTheDocument()
+
+    release()
+    expect(await screen.findByRole('heading', { level: 2, name: harbour.title })).toBeVisible()
+    expect(screen.getByRole('region', { name: 'Recently deleted' })).toHaveAttribute(
+      'aria-busy',
+      'false',
+    )
+  })
+
+  it('shows a failure with Retry, and Retry loads the trash', async () => {
+    const app = site([harbour])
+    await trash(app, harbour)
+    app.news.faults.failOn('trash')
+    const { user } = renderApp({ app, path: '/trash' })
+
+    const failure = await screen.findByRole('alert')
+    expect(failure).toHaveTextContent('The trash could not be loaded.')
+    expect(screen.queryByText('The trash is empty.')).not.toBeInTheDocument()
+
+    app.news.faults.recover()
+    await user.click(within(failure).getByRole('button', { name: 'Retry' }))
+
+    expect(await screen.findByRole('heading', { level: 2, name: harbour.title })).toBeVisible()
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument()
+  })
+
+  it('loads more deleted posts with Load more', async () => {
+    const posts = manyNews(DEFAULT_PAGE_SIZE + 3)
+    const app = site(posts)
+    await trash(app, ...posts)
+    const { user } = renderApp({ app, path: '/trash' })
+
+    await screen.findByRole('list', { name: 'Recently deleted' })
+    expect(deletedPosts().getAllByRole('listitem')).toHaveLength(DEFAULT_PAGE_SIZE)
+    await user.click(screen.getByRole('button', { name: 'Load more' }))
+
+    await waitFor(() =>
+      expect(deletedPosts().getAllByRole('listitem')).toHaveLength(DEFAULT_PAGE_SIZE + 3),
+    )
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument()
+    // The first post deleted is the oldest deletion: last in the list.
+    expect(deletedPosts().getAllByRole('listitem').at(-1)).toHaveTextContent('Post number 1')
+  })
+})
+
+describe('recently deleted: restore', () => {
+  it('restores a post: it leaves the list, the toast says so, and a link leads to it', async () => {
+    const app = site([harbour, market])
+    await trash(app, harbour, market)
+    const { user } = renderApp({ app, path: '/trash' })
+
+    await user.click(await screen.findByRole('button', { name: `Restore ${harbour.title}` }))
+
+    await findToast(NOTICES.restored)
+    await waitFor(() =>
+      expect(screen.queryByRole('heading', { name: harbour.title })).not.toBeInTheDocument(),
+    )
+    expect(deletedPosts().getAllByRole('listitem')).toHaveLength(1)
+    expect(await app.news.get(harbour._id)).toMatchObject({ title: harbour.title })
+
+    const link = screen.getByRole('link', { name: harbour.title })
+    expect(link).toHaveAttribute('href', '/news/harbour-1')
+    // The keyboard focus was on the button that left: it moves to the note about the post.
+    expect(link.closest('p')).toHaveFocus()
+    expect(link.closest('p')).toHaveTextContent(`“${harbour.title}” is back.`)
+
+    await user.click(link)
+    expect(await screen.findByRole('heading', { level: 1, name: harbour.title })).toBeVisible()
+  })
+
+  it('marks the button busy while the restore runs', async () => {
+    const app = site([harbour])
+    await trash(app, harbour)
+    const { user } = renderApp({ app, path: '/trash' })
+    const button = await screen.findByRole('button', { name: `Restore ${harbour.title}` })
+
+    const release = app.news.faults.hold()
+    await user.click(button)
+
+    expect(button).toHaveAttribute('aria-busy', 'true')
+    expect(button).toHaveAccessibleName(`Restoring… ${harbour.title}`)
+    // It keeps the keyboard focus while it waits.
+    expect(button).toHaveFocus()
+    release()
+    await findToast(NOTICES.restored)
+    expect(await screen.findByText('The trash is empty.')).toBeVisible()
+  })
+
+  it('keeps the post and shows the error toast when the restore fails', async () => {
+    const app = site([harbour])
+    await trash(app, harbour)
+    const { user } = renderApp({ app, path: '/trash' })
+    const button = await screen.findByRole('button', { name: `Restore ${harbour.title}` })
+
+    app.news.faults.failOn('restore')
+    await user.click(button)
+
+    await findToast(NOTICES.restoreFailed)
+    expect(screen.getByRole('button', { name: `Restore ${harbour.title}` })).toHaveAttribute(
+      'aria-busy',
+      'false',
+    )
+    expect(screen.queryByText(/is back/)).not.toBeInTheDocument()
+    expect((await app.news.trash({})).items.map((item) => item._id)).toEqual([harbour._id])
+  })
+
+  it('says a post is back when someone restored it meanwhile, and drops it from the list', async () => {
+    const app = site([harbour, market])
+    await trash(app, harbour, market)
+    const { user } = renderApp({ app, path: '/trash' })
+    const button = await screen.findByRole('button', { name: `Restore ${harbour.title}` })
+
+    await app.news.restore(harbour._id)
+    await user.click(button)
+
+    await findToast(NOTICES.restored)
+    expect(screen.queryByRole('heading', { name: harbour.title })).not.toBeInTheDocument()
+    expect(screen.getByRole('link', { name: harbour.title })).toHaveAttribute(
+      'href',
+      '/news/harbour-1',
+    )
+    expect(screen.getByRole('heading', { level: 2, name: market.title })).toBeVisible()
+  })
+
+  it('shows a restored post on the home page', async () => {
+    const app = site([harbour, market])
+    await trash(app, harbour)
+    const { user } = renderApp({ app, path: '/trash' })
+
+    await user.click(await screen.findByRole('button', { name: `Restore ${harbour.title}` }))
+    await findToast(NOTICES.restored)
+    await user.click(screen.getByRole('link', { name: 'Home' }))
+
+    expect(await screen.findByRole('article', { name: harbour.title })).toBeVisible()
+    expect(screen.getByRole('article', { name: market.title })).toBeVisible()
+  })
+})
+
+describe('recently deleted: the footer', () => {
+  it('links to Recently deleted from the footer of every page', async () => {
+    const app = site([harbour])
+    await trash(app, harbour)
+    const { user } = renderApp({ app, path: '/' })
+
+    const footer = await screen.findByRole('contentinfo')
+    await user.click(within(footer).getByRole('link', { name: 'Recently deleted' }))
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Recently deleted' })).toBeVisible()
+    expect(await screen.findByRole('heading', { level: 2, name: harbour.title })).toBeVisible()
+  })
+})
