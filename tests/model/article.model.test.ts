@@ -1,10 +1,17 @@
 import { createActor } from 'xstate'
 import { articleMachine } from '@/ui/features/article/article.machine'
 import { provideArticle } from '@/ui/features/article/article.provide'
-import { NOTICES } from '@/ui/shared/notices'
+import type { DomainError } from '@/domain/domain-error'
+import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
 import { runPath, type StateChecks } from './machine-rig'
-import { CoverageRecorder, describePath, formatCoverage, transitionPaths } from './model-harness'
-import { articleModel, HARBOUR } from './models'
+import {
+  CoverageRecorder,
+  describePath,
+  formatCoverage,
+  payload,
+  transitionPaths,
+} from './model-harness'
+import { articleModel, HARBOUR, HARBOUR_CHANGED, RETRY_AFTER_SECONDS } from './models'
 
 const coverage = new CoverageRecorder(articleMachine)
 const model = articleModel(HARBOUR._id)
@@ -16,20 +23,53 @@ const checks: StateChecks = {
   failed: ({ effects }) => expect(effects.toasts).toEqual([]),
   notAvailable: ({ effects }) => {
     expect(effects.toasts).toEqual([{ kind: 'error', message: NOTICES.notAvailable }])
-    expect(effects.navigations).toEqual(['/'])
+    // A redirect replaces the history entry, so that Back never lands on it again.
+    expect(effects.navigations).toEqual([{ to: '/', replace: true }])
   },
   viewing: ({ event, rig, effects }) => {
-    expect(rig.services.store.getSnapshot().context.newsItem).toEqual(HARBOUR)
-    const deleteFailed = event.type.startsWith('xstate.error.')
-    expect(effects.toasts).toEqual(
-      deleteFailed ? [{ kind: 'error', message: NOTICES.deleteFailed }] : [],
-    )
+    const shown = rig.services.store.getSnapshot().context.newsItem
+    if (!event.type.startsWith('xstate.error.')) {
+      expect([HARBOUR, HARBOUR_CHANGED]).toContainEqual(shown)
+      expect(effects.toasts).toEqual([])
+      return
+    }
+    const error = payload<DomainError>(event, 'error')
+    if (error.code === 'Stale') {
+      // A delete from a stale copy deletes nothing: the stored post shows, with a way to review.
+      expect(shown).toEqual(HARBOUR_CHANGED)
+      expect(effects.toasts).toEqual([
+        {
+          kind: 'error',
+          message: NOTICES.deleteConflict,
+          action: {
+            label: TOAST_ACTIONS.review,
+            intent: { type: 'navigate', to: `/news/${HARBOUR._id}/history` },
+          },
+        },
+      ])
+    } else if (error.code === 'RateLimited') {
+      expect(effects.toasts).toEqual([
+        { kind: 'error', message: NOTICES.rateLimited(RETRY_AFTER_SECONDS) },
+      ])
+    } else {
+      expect(effects.toasts).toEqual([{ kind: 'error', message: NOTICES.deleteFailed }])
+    }
+    expect(effects.navigations).toEqual([])
   },
   deleting: ({ rig }) =>
-    expect(rig.ports.pending('remove').map((call) => call.input)).toEqual([HARBOUR._id]),
+    // Only the revision the article showed may be deleted.
+    expect(rig.ports.pending('remove').map((call) => call.input)).toEqual([
+      { id: HARBOUR._id, condition: { ifRevision: [HARBOUR.revision] } },
+    ]),
   deleted: ({ rig, effects }) => {
-    expect(effects.toasts).toEqual([{ kind: 'success', message: NOTICES.deleted }])
-    expect(effects.navigations).toEqual(['/'])
+    expect(effects.toasts).toEqual([
+      {
+        kind: 'success',
+        message: NOTICES.deleted,
+        action: { label: TOAST_ACTIONS.undo, intent: { type: 'news.restore', id: HARBOUR._id } },
+      },
+    ])
+    expect(effects.navigations).toEqual([{ to: '/', replace: true }])
     expect(rig.services.store.getSnapshot().context.newsItem).toBeNull()
   },
 }

@@ -1,10 +1,18 @@
 // @vitest-environment jsdom
-import { screen } from '@testing-library/react'
+import { screen, within } from '@testing-library/react'
 import { articleMachine } from '@/ui/features/article/article.machine'
-import { NOTICES } from '@/ui/shared/notices'
+import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
 import { CoverageRecorder, describePath, formatCoverage, type ModelPath } from './model-harness'
 import { articleModel, HARBOUR } from './models'
-import { runScreenPath, screenPaths, seeLocation, seeToast, type ScreenDriver } from './screen-rig'
+import {
+  CHANGE_MEANWHILE,
+  findToast,
+  runScreenPath,
+  screenPaths,
+  seeLocation,
+  seeToast,
+  type ScreenDriver,
+} from './screen-rig'
 
 const model = articleModel(HARBOUR._id)
 const coverage = new CoverageRecorder(articleMachine)
@@ -39,6 +47,16 @@ const driver: ScreenDriver = {
       expect(screen.getByRole('alert')).toHaveTextContent('The article could not be loaded.')
     },
     viewing: async ({ event }) => {
+      const code = (event as { error?: { code?: string } }).error?.code
+      if (code === 'Stale') {
+        // Nothing was deleted: the article shows the stored post, and the toast offers a review.
+        expect(
+          await screen.findByRole('heading', { level: 1, name: CHANGE_MEANWHILE.title }),
+        ).toBeInTheDocument()
+        const toast = await findToast(NOTICES.deleteConflict)
+        expect(within(toast).getByRole('button', { name: TOAST_ACTIONS.review })).toBeEnabled()
+        return
+      }
       expect(
         await screen.findByRole('heading', { level: 1, name: HARBOUR.title }),
       ).toBeInTheDocument()
@@ -48,6 +66,10 @@ const driver: ScreenDriver = {
         'href',
         `/news/${HARBOUR._id}/edit`,
       )
+      expect(screen.getByRole('link', { name: 'History' })).toHaveAttribute(
+        'href',
+        `/news/${HARBOUR._id}/history`,
+      )
       expect(screen.getByRole('button', { name: 'Delete' })).toBeEnabled()
       if (event.type.startsWith('xstate.error.')) await seeToast(NOTICES.deleteFailed)
     },
@@ -55,7 +77,8 @@ const driver: ScreenDriver = {
       expect(screen.getByRole('button', { name: 'Delete' })).toBeDisabled()
     },
     deleted: async () => {
-      await seeToast(NOTICES.deleted)
+      const toast = await findToast(NOTICES.deleted)
+      expect(within(toast).getByRole('button', { name: TOAST_ACTIONS.undo })).toBeEnabled()
       await seeLocation('/')
     },
     notAvailable: async () => {

@@ -4,6 +4,7 @@ import { CONTACT_RULES } from '@/domain/rules/contact-message.rules'
 import { checkFields } from '@/domain/rules/field-rule'
 import { contactFormMachine } from '@/ui/features/contact/contact-form.machine'
 import { provideContactForm } from '@/ui/features/contact/contact-form.provide'
+import type { DomainError } from '@/domain/domain-error'
 import { NOTICES } from '@/ui/shared/notices'
 import { runPath, type StateChecks } from './machine-rig'
 import {
@@ -13,7 +14,7 @@ import {
   transitionPaths,
   payload,
 } from './model-harness'
-import { contactFormModel, VALID_MESSAGE } from './models'
+import { contactFormModel, RETRY_AFTER_SECONDS, VALID_MESSAGE } from './models'
 
 const coverage = new CoverageRecorder(contactFormMachine)
 const paths = transitionPaths(contactFormModel)
@@ -29,10 +30,21 @@ const checks: StateChecks = {
     } else if (event.type.startsWith('xstate.done.')) {
       expect(effects.toasts).toEqual([{ kind: 'success', message: NOTICES.contactSent }])
       expect(effects.resets).toBe(1)
+      expect(effects.clears).toBe(1)
     } else if (event.type.startsWith('xstate.error.')) {
       // What the visitor typed stays (docs/spec-deviations.md, decision 4).
-      expect(effects.toasts).toEqual([{ kind: 'error', message: NOTICES.tryAgainLater }])
+      const error = payload<DomainError>(event, 'error')
+      expect(effects.toasts).toEqual([
+        {
+          kind: 'error',
+          message:
+            error.code === 'RateLimited'
+              ? NOTICES.rateLimited(RETRY_AFTER_SECONDS)
+              : NOTICES.tryAgainLater,
+        },
+      ])
       expect(effects.resets).toBe(0)
+      expect(effects.clears).toBe(0)
       expect(snapshot.context.message).toEqual(VALID_MESSAGE)
     }
   },
@@ -53,7 +65,10 @@ describe('contact form machine, model-based', () => {
         (rig) =>
           createActor(
             provideContactForm(rig.services).provide({
-              actions: { resetForm: () => void (rig.effects.resets += 1) },
+              actions: {
+                resetForm: () => void (rig.effects.resets += 1),
+                clearDraft: () => void (rig.effects.clears += 1),
+              },
             }),
             { inspect: coverage.inspect },
           ).start(),

@@ -4,7 +4,7 @@
  */
 import type { AnyActorRef, AnyEventObject, AnyMachineSnapshot } from 'xstate'
 import { createAppServices, type AppServices } from '@/ui/app/app-services'
-import type { ToastParams } from '@/ui/shared/machine-effects'
+import type { NavigateParams, ToastParams } from '@/ui/shared/machine-effects'
 import type { CoverageRecorder } from './model-harness'
 import {
   eventName,
@@ -18,9 +18,11 @@ import { OPERATION_OF, ScriptedPorts, scriptedUseCases } from './scripted-ports'
 
 export interface Effects {
   readonly toasts: ToastParams[]
-  readonly navigations: string[]
+  readonly navigations: NavigateParams[]
   /** How often a form was told to reset. */
   resets: number
+  /** How often a form was told to forget its draft. */
+  clears: number
 }
 
 export interface Rig {
@@ -52,6 +54,7 @@ function effectsSince(effects: Effects, before: Effects): Effects {
     toasts: effects.toasts.slice(before.toasts.length),
     navigations: effects.navigations.slice(before.navigations.length),
     resets: effects.resets - before.resets,
+    clears: effects.clears - before.clears,
   }
 }
 
@@ -60,17 +63,18 @@ function copy(effects: Effects): Effects {
     toasts: [...effects.toasts],
     navigations: [...effects.navigations],
     resets: effects.resets,
+    clears: effects.clears,
   }
 }
 
 export function createRig(coverage: CoverageRecorder): Rig {
   const ports = new ScriptedPorts()
-  const effects: Effects = { toasts: [], navigations: [], resets: 0 }
+  const effects: Effects = { toasts: [], navigations: [], resets: 0, clears: 0 }
   const services = createAppServices(
     scriptedUseCases(ports),
     {
       showToast: (params) => effects.toasts.push(params),
-      navigate: (to) => effects.navigations.push(to),
+      navigate: (params) => effects.navigations.push(params),
     },
     // The store reports to the recorder too, which counts only the machine under test.
     { inspect: coverage.inspect },

@@ -5,7 +5,7 @@
  */
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate'
 import type { ContactMessage } from '@/domain/contact-message.entity'
-import { notFound, unavailable, validationFailed } from '@/domain/domain-error'
+import { notFound, rateLimited, stale, unavailable, validationFailed } from '@/domain/domain-error'
 import type { NewsDraft, NewsItem } from '@/domain/news-item.entity'
 import type { NewsPage } from '@/domain/ports/news-repository.port'
 import { articleMachine } from '@/ui/features/article/article.machine'
@@ -24,6 +24,15 @@ export const HARBOUR: NewsItem = {
   body: 'Boats are back on the water after a week of repairs.',
   author: 'Ada Brook',
   createdAt: '2025-03-03T09:00:00.000Z',
+  updatedAt: '2025-03-03T09:00:00.000Z',
+  revision: 1,
+}
+/** HARBOUR as someone else saved it meanwhile: a write naming revision 1 is stale. */
+export const HARBOUR_CHANGED: NewsItem = {
+  ...HARBOUR,
+  title: 'Harbour closes again for the winter',
+  updatedAt: '2025-03-04T09:00:00.000Z',
+  revision: 2,
 }
 export const MARKET: NewsItem = {
   _id: 'news-market',
@@ -31,6 +40,8 @@ export const MARKET: NewsItem = {
   body: 'Forty stalls open on Friday evenings from May.',
   author: 'Ben Carter',
   createdAt: '2025-03-02T09:00:00.000Z',
+  updatedAt: '2025-03-02T09:00:00.000Z',
+  revision: 1,
 }
 export const LIBRARY: NewsItem = {
   _id: 'news-library',
@@ -38,6 +49,8 @@ export const LIBRARY: NewsItem = {
   body: 'The reading room now stays open until nine.',
   author: 'Cleo Dunn',
   createdAt: '2025-03-01T09:00:00.000Z',
+  updatedAt: '2025-03-01T09:00:00.000Z',
+  revision: 1,
 }
 
 export const FIRST_PAGE: NewsPage = { items: [HARBOUR, MARKET], next: MARKET._id }
@@ -54,7 +67,11 @@ export const CREATED: NewsItem = {
   ...VALID_DRAFT,
   _id: 'news-bridge',
   createdAt: '2025-03-04T09:00:00.000Z',
+  updatedAt: '2025-03-04T09:00:00.000Z',
+  revision: 1,
 }
+/** The key the add form's submission carries in the models. */
+export const SUBMISSION_KEY = 'submission-key-1'
 
 export const VALID_MESSAGE: ContactMessage = {
   name: 'Eve Ford',
@@ -80,6 +97,17 @@ const sampleLabel = (event: AnyEventObject): string | undefined =>
 /** What the server says to a refused post (a 422 with field messages). */
 export const SERVER_REFUSAL = validationFailed({ title: 'Must be 100 characters or less' })
 export const EDIT_CHANGES = { title: 'Harbour reopens at dawn' }
+/** The write limit's answer: a 429 with Retry-After: 30. */
+export const RETRY_AFTER_SECONDS = 30
+export const WRITE_LIMIT = rateLimited(RETRY_AFTER_SECONDS)
+/** Someone saved HARBOUR meanwhile. */
+export const CHANGED_MEANWHILE = stale(HARBOUR_CHANGED)
+
+/** Names the answers that are not plain outages in test names. */
+const errorLabel = (event: AnyEventObject): string | undefined => {
+  const error = (event as { error?: unknown }).error
+  return error === WRITE_LIMIT ? 'write limit' : undefined
+}
 
 export const newsListModel: Model = {
   machine: newsListMachine,
@@ -95,23 +123,35 @@ export const newsListModel: Model = {
 export const articleModel = (id: string): Model => ({
   machine: articleMachine,
   input: { id },
-  events: () => [{ type: 'article.retry' }, { type: 'article.delete' }],
+  events: () => [{ type: 'article.retry' }, { type: 'article.delete', revision: HARBOUR.revision }],
   answers: {
     getNewsItem: { done: () => [HARBOUR], errors: [notFound(), unavailable()] },
-    deleteNews: { done: () => [undefined], errors: [unavailable()] },
+    deleteNews: {
+      done: () => [undefined],
+      errors: [unavailable(), CHANGED_MEANWHILE, WRITE_LIMIT],
+    },
   },
+  label: errorLabel,
+})
+
+/** What the screens send: the edit form the revision it shows, the add form a new key. */
+const submit = (values: NewsDraft) => ({
+  type: 'form.submit',
+  values,
+  revision: HARBOUR.revision,
+  idempotencyKey: SUBMISSION_KEY,
 })
 
 const newsFormEvents = () => [
   { type: 'form.retry' },
-  { type: 'form.submit', values: VALID_DRAFT },
-  { type: 'form.submit', values: EMPTY_DRAFT },
-  { type: 'form.submit', values: LONG_AUTHOR_DRAFT },
+  submit(VALID_DRAFT),
+  submit(EMPTY_DRAFT),
+  submit(LONG_AUTHOR_DRAFT),
 ]
 
 const newsFormAnswers: Model['answers'] = {
   getNewsItem: { done: () => [HARBOUR], errors: [notFound(), unavailable()] },
-  createNews: { done: () => [CREATED], errors: [unavailable(), SERVER_REFUSAL] },
+  createNews: { done: () => [CREATED], errors: [unavailable(), SERVER_REFUSAL, WRITE_LIMIT] },
 }
 
 /** The add form (no id) and the edit form (the id of the post to edit). */
@@ -120,7 +160,7 @@ export const newsFormModel = (id?: string): Model => ({
   input: id === undefined ? {} : { id },
   events: newsFormEvents,
   answers: newsFormAnswers,
-  label: sampleLabel,
+  label: (event) => sampleLabel(event) ?? errorLabel(event),
 })
 
 export const contactFormModel: Model = {
@@ -130,8 +170,10 @@ export const contactFormModel: Model = {
     { type: 'contact.submit', values: EMPTY_MESSAGE },
     { type: 'contact.submit', values: BAD_EMAIL_MESSAGE },
   ],
-  answers: { sendContactMessage: { done: () => [undefined], errors: [unavailable()] } },
-  label: sampleLabel,
+  answers: {
+    sendContactMessage: { done: () => [undefined], errors: [unavailable(), WRITE_LIMIT] },
+  },
+  label: (event) => sampleLabel(event) ?? errorLabel(event),
 }
 
 const storeContext = (snapshot: AnyMachineSnapshot) => snapshot.context as NewsStoreContext
@@ -143,35 +185,44 @@ export const newsStoreModel: Model = {
     { type: 'get_news', items: FIRST_PAGE.items, append: false },
     { type: 'get_news', items: LAST_PAGE.items, append: true },
     { type: 'get_news_by_id', item: HARBOUR },
-    { type: 'news.edit', id: HARBOUR._id, changes: EDIT_CHANGES },
+    {
+      type: 'news.edit',
+      id: HARBOUR._id,
+      changes: EDIT_CHANGES,
+      condition: { ifRevision: [HARBOUR.revision] },
+    },
     { type: 'news.removed', id: HARBOUR._id },
+    { type: 'news.restore', id: HARBOUR._id },
   ],
   answers: {
-    // The server answers an edit with the stored item and the changes applied.
+    // The server answers an edit with the stored item, the changes applied, as a new revision.
     editNews: {
       done: (snapshot) => {
         const [edit] = storeContext(snapshot).pending
-        return edit === undefined ? [] : [overlay(edit.stored, [edit])]
+        if (edit === undefined) return []
+        return [{ ...overlay(edit.stored, [edit]), revision: edit.stored.revision + 1 }]
       },
-      errors: [unavailable()],
+      errors: [unavailable(), CHANGED_MEANWHILE, WRITE_LIMIT],
     },
+    restoreNews: { done: () => [HARBOUR], errors: [unavailable(), WRITE_LIMIT] },
   },
   label: (event) => {
     if (event.type === 'get_news')
       return (event as { append?: boolean }).append ? 'more' : 'first page'
-    return undefined
+    return errorLabel(event)
   },
   // Edits can pile up without end while one is saving; two in a row show the queue.
   skip: (snapshot, event) =>
     event.type === 'news.edit' && storeContext(snapshot).pending.length >= MAX_PENDING_EDITS,
   // What the guards read (is the item known, do edits wait) and whether an item is shown.
   abstract: (snapshot) => {
-    const { news, newsItem, pending } = storeContext(snapshot)
+    const { news, newsItem, pending, restoring } = storeContext(snapshot)
     return {
       value: snapshot.value,
       knowsHarbour: [newsItem, ...news].some((item) => item?._id === HARBOUR._id),
       showsItem: newsItem !== null,
       pending: pending.length,
+      restoring,
     }
   },
 }

@@ -5,6 +5,7 @@ import { NEWS_RULES } from '@/domain/rules/news-item.rules'
 import { newsFormMachine } from '@/ui/features/news-form/news-form.machine'
 import { provideNewsForm } from '@/ui/features/news-form/news-form.provide'
 import { fieldErrorsOf } from '@/ui/shared/machine-effects'
+import type { DomainError } from '@/domain/domain-error'
 import { NOTICES } from '@/ui/shared/notices'
 import { runPath, type StateChecks } from './machine-rig'
 import {
@@ -14,7 +15,7 @@ import {
   transitionPaths,
   payload,
 } from './model-harness'
-import { HARBOUR, newsFormModel, VALID_DRAFT } from './models'
+import { HARBOUR, newsFormModel, RETRY_AFTER_SECONDS, SUBMISSION_KEY, VALID_DRAFT } from './models'
 
 const coverage = new CoverageRecorder(newsFormMachine)
 const scenarios = [
@@ -29,7 +30,7 @@ const checks: StateChecks = {
   failed: ({ effects }) => expect(effects.toasts).toEqual([]),
   notAvailable: ({ effects }) => {
     expect(effects.toasts).toEqual([{ kind: 'error', message: NOTICES.notAvailable }])
-    expect(effects.navigations).toEqual(['/'])
+    expect(effects.navigations).toEqual([{ to: '/', replace: true }])
   },
   editing: ({ event, snapshot, previous, rig, effects }) => {
     if (event.type === 'form.submit') {
@@ -42,9 +43,21 @@ const checks: StateChecks = {
       expect(rig.services.store.getSnapshot().context.newsItem).toEqual(HARBOUR)
     } else if (event.type.startsWith('xstate.error.')) {
       // A failed post keeps what the visitor typed and shows the server's field messages.
-      const error = payload<unknown>(event, 'error')
-      expect(effects.toasts).toEqual([{ kind: 'error', message: NOTICES.createFailed }])
+      const error = payload<DomainError>(event, 'error')
+      // The write limit says when to try again; any other failure says so in general.
+      expect(effects.toasts).toEqual([
+        {
+          kind: 'error',
+          message:
+            error.code === 'RateLimited'
+              ? NOTICES.rateLimited(RETRY_AFTER_SECONDS)
+              : NOTICES.createFailed,
+        },
+      ])
       expect(effects.resets).toBe(0)
+      expect(effects.clears).toBe(0)
+      // A retry of the same submission carries the same key.
+      expect(snapshot.context.idempotencyKey).toBe(SUBMISSION_KEY)
       expect(snapshot.context.draft).toEqual(previous.context.draft)
       expect(snapshot.context.fieldErrors).toEqual(fieldErrorsOf(error))
     } else {
@@ -52,22 +65,26 @@ const checks: StateChecks = {
     }
   },
   submitting: ({ rig }) => {
-    expect(rig.ports.pending('create').map((call) => call.input)).toEqual([VALID_DRAFT])
+    expect(rig.ports.pending('create').map((call) => call.input)).toEqual([
+      { draft: VALID_DRAFT, idempotencyKey: SUBMISSION_KEY },
+    ])
   },
   created: ({ rig, effects }) => {
     expect(rig.ports.calls.filter((call) => call.operation === 'create')).toHaveLength(1)
     expect(effects.toasts).toEqual([{ kind: 'success', message: NOTICES.created }])
     expect(effects.resets).toBe(1)
-    expect(effects.navigations).toEqual(['/'])
+    expect(effects.clears).toBe(1)
+    expect(effects.navigations).toEqual([{ to: '/', replace: true }])
   },
   submitted: ({ rig, effects }) => {
     // Editing goes to the article at once; the store shows the new values and saves them.
-    expect(effects.navigations).toEqual([`/news/${HARBOUR._id}`])
+    expect(effects.navigations).toEqual([{ to: `/news/${HARBOUR._id}` }])
     expect(effects.toasts).toEqual([])
     const store = rig.services.store.getSnapshot()
     expect(store.context.newsItem).toEqual({ ...HARBOUR, ...VALID_DRAFT })
     expect(rig.ports.pending('update').map((call) => call.input)).toEqual([
-      { id: HARBOUR._id, changes: VALID_DRAFT },
+      // The save replaces only the revision the form showed.
+      { id: HARBOUR._id, changes: VALID_DRAFT, condition: { ifRevision: [HARBOUR.revision] } },
     ])
   },
 }
@@ -83,7 +100,10 @@ describe.each(scenarios)('news form machine, model-based: $name', ({ model }) =>
         (rig) =>
           createActor(
             provideNewsForm(rig.services).provide({
-              actions: { resetForm: () => void (rig.effects.resets += 1) },
+              actions: {
+                resetForm: () => void (rig.effects.resets += 1),
+                clearDraft: () => void (rig.effects.clears += 1),
+              },
             }),
             { input: model.input as { id?: string }, inspect: coverage.inspect },
           ).start(),

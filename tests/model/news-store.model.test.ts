@@ -1,11 +1,18 @@
+import type { DomainError } from '@/domain/domain-error'
 import type { NewsItem } from '@/domain/news-item.entity'
-import { NOTICES } from '@/ui/shared/notices'
+import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
 import type { NewsStoreContext } from '@/ui/shared/news-store.machine'
 import { newsStoreMachine } from '@/ui/shared/news-store.machine'
 import { overlay } from '@/ui/shared/news-store.logic'
-import { runPath, type StateChecks } from './machine-rig'
-import { CoverageRecorder, describePath, formatCoverage, transitionPaths } from './model-harness'
-import { newsStoreModel } from './models'
+import { runPath, type StepContext } from './machine-rig'
+import {
+  CoverageRecorder,
+  describePath,
+  formatCoverage,
+  payload,
+  transitionPaths,
+} from './model-harness'
+import { HARBOUR, HARBOUR_CHANGED, newsStoreModel, RETRY_AFTER_SECONDS } from './models'
 
 const coverage = new CoverageRecorder(newsStoreMachine)
 const paths = transitionPaths(newsStoreModel)
@@ -14,32 +21,9 @@ function shown(context: NewsStoreContext): NewsItem[] {
   return [...context.news, ...(context.newsItem === null ? [] : [context.newsItem])]
 }
 
-const checks: StateChecks = {
-  saving: ({ snapshot, rig }) => {
-    // One edit at a time goes to the server: the oldest waiting one.
-    const [first] = (snapshot.context as NewsStoreContext).pending
-    expect(rig.ports.pending('update').map((call) => call.input)).toEqual([
-      { id: first?.id, changes: first?.changes },
-    ])
-  },
-  idle: ({ event, snapshot, previous, effects, rig }) => {
-    const context = snapshot.context as NewsStoreContext
-    expect(context.pending).toEqual([])
-    expect(rig.ports.pending('update')).toEqual([])
-    if (event.type.startsWith('xstate.done.')) {
-      expect(effects.toasts).toEqual([{ kind: 'success', message: NOTICES.edited }])
-    } else if (event.type.startsWith('xstate.error.')) {
-      // A failed edit shows the values the server kept again.
-      const [failed] = (previous.context as NewsStoreContext).pending
-      expect(effects.toasts).toEqual([{ kind: 'error', message: NOTICES.tryAgainLater }])
-      for (const item of shown(context).filter((each) => each._id === failed?.id)) {
-        expect(item).toEqual(failed?.stored)
-      }
-    } else {
-      expect(effects.toasts).toEqual([])
-    }
-  },
-}
+const storeOf = (step: StepContext) => step.snapshot.context as NewsStoreContext
+const outcome = (step: StepContext, id: 'editNews' | 'restoreNews') =>
+  step.event.type.startsWith(`xstate.`) && step.event.type.endsWith(id)
 
 /** Whatever the store shows is the server's values with the waiting edits laid over. */
 function showsPendingEdits(context: NewsStoreContext) {
@@ -49,17 +33,109 @@ function showsPendingEdits(context: NewsStoreContext) {
   }
 }
 
+/** The edits region: one save at a time, and what each answer shows and says. */
+function checkEdits(step: StepContext) {
+  const { snapshot, previous, rig, effects, event } = step
+  const context = storeOf(step)
+  if (snapshot.matches({ edits: 'saving' })) {
+    // One edit at a time goes to the server: the oldest waiting one, with its condition.
+    const [first] = context.pending
+    expect(rig.ports.pending('update').map((call) => call.input)).toEqual([
+      { id: first?.id, changes: first?.changes, condition: first?.condition },
+    ])
+    showsPendingEdits(context)
+    return
+  }
+  expect(context.pending).toEqual([])
+  expect(rig.ports.pending('update')).toEqual([])
+  if (!outcome(step, 'editNews')) return
+  if (event.type.startsWith('xstate.done.')) {
+    expect(effects.toasts).toEqual([{ kind: 'success', message: NOTICES.edited }])
+    return
+  }
+  const error = payload<DomainError>(event, 'error')
+  const [failed] = (previous.context as NewsStoreContext).pending
+  if (error.code === 'Stale') {
+    // Nothing was overwritten: the store shows the stored post everywhere, and offers a review.
+    for (const item of shown(context).filter((each) => each._id === failed?.id)) {
+      expect(item).toEqual(HARBOUR_CHANGED)
+    }
+    expect(effects.toasts).toEqual([
+      {
+        kind: 'error',
+        message: NOTICES.editConflict,
+        action: {
+          label: TOAST_ACTIONS.review,
+          intent: { type: 'navigate', to: `/news/${HARBOUR._id}/edit` },
+        },
+      },
+    ])
+    return
+  }
+  // A failed edit shows the values the server kept again.
+  for (const item of shown(context).filter((each) => each._id === failed?.id)) {
+    expect(item).toEqual(failed?.stored)
+  }
+  expect(effects.toasts).toEqual([
+    {
+      kind: 'error',
+      message:
+        error.code === 'RateLimited'
+          ? NOTICES.rateLimited(RETRY_AFTER_SECONDS)
+          : NOTICES.tryAgainLater,
+    },
+  ])
+}
+
+/** The restores region: the delete toast's Undo. */
+function checkRestores(step: StepContext) {
+  const { snapshot, rig, effects, event } = step
+  const context = storeOf(step)
+  if (snapshot.matches({ restores: 'restoring' })) {
+    expect(context.restoring).toBe(HARBOUR._id)
+    expect(rig.ports.pending('restore').map((call) => call.input)).toEqual([HARBOUR._id])
+    return
+  }
+  expect(context.restoring).toBeNull()
+  if (!outcome(step, 'restoreNews')) return
+  if (event.type.startsWith('xstate.done.')) {
+    // The post is back in its place in the list, and the visitor is told.
+    expect(context.news.filter((item) => item._id === HARBOUR._id)).toHaveLength(1)
+    expect(effects.toasts).toEqual([{ kind: 'success', message: NOTICES.restored }])
+  } else {
+    const error = payload<DomainError>(event, 'error')
+    expect(effects.toasts).toEqual([
+      {
+        kind: 'error',
+        message:
+          error.code === 'RateLimited'
+            ? NOTICES.rateLimited(RETRY_AFTER_SECONDS)
+            : NOTICES.restoreFailed,
+      },
+    ])
+  }
+}
+
+const checkStore = (step: StepContext) => {
+  checkEdits(step)
+  checkRestores(step)
+  if (step.event.type === 'xstate.init' || step.event.type.startsWith('get_news')) {
+    expect(step.effects.toasts).toEqual([])
+  }
+}
+
+/** Every combination of the two regions gets the same checks. */
+const checks = Object.fromEntries(
+  ['idle', 'saving'].flatMap((edits) =>
+    ['idle', 'restoring'].map((restores) => [`edits.${edits}, restores.${restores}`, checkStore]),
+  ),
+)
+
 describe('news store machine, model-based', () => {
   it.each(paths.map((path) => [describePath(newsStoreModel, path), path] as const))(
     '%s',
     async (_, path) => {
-      await runPath(newsStoreModel, path, coverage, (rig) => rig.services.store, {
-        saving: (step) => {
-          checks.saving?.(step)
-          showsPendingEdits(step.snapshot.context as NewsStoreContext)
-        },
-        idle: (step) => checks.idle?.(step),
-      })
+      await runPath(newsStoreModel, path, coverage, (rig) => rig.services.store, checks)
     },
   )
 

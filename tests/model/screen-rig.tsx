@@ -10,6 +10,7 @@ import type { Faults } from '@/adapters/memory/faults'
 import { createMemoryApp, type MemoryApp } from '@/composition/browser/memory.container'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { NewsWireApp } from '@/ui/app/news-wire-app'
+import { memoryDraftStorage } from '@/ui/shared/draft-storage'
 import type { Inspect } from '@/ui/shared/inspection'
 import type { CoverageRecorder } from './model-harness'
 import {
@@ -93,7 +94,15 @@ export interface ScreenDriver {
   readonly act: Readonly<Record<string, (step: ScreenStep) => Promise<void>>>
   /** What the visitor must see in each state, by the state's name. */
   readonly see: Readonly<Record<string, (step: ScreenStep) => Promise<void>>>
+  /**
+   * For a path where a write answers Stale: someone else saves the post while the visitor's
+   * write waits, so that the real rules refuse it (the post's id; by default the only seed).
+   */
+  readonly changedMeanwhile?: string
 }
+
+/** What someone else saves while the visitor's write waits (see ScreenDriver.changedMeanwhile). */
+export const CHANGE_MEANWHILE = { title: 'Harbour closes again for the winter' }
 
 /**
  * Paths over the states the visitor tells apart, one per transition between them, leaving out
@@ -108,8 +117,18 @@ export function screenPaths(
     ...model,
     abstract: (snapshot) => snapshot.value,
     skip: (snapshot, event) =>
-      !reproducible(snapshot, event) || (model.skip?.(snapshot, event) ?? false),
+      writeLimited(event) ||
+      !reproducible(snapshot, event) ||
+      (model.skip?.(snapshot, event) ?? false),
   })
+}
+
+/**
+ * The in-memory adapters have no write limit. Its answer takes the same transition as any
+ * other failure, which these paths take; tests/ui checks the 429 texts on screen.
+ */
+function writeLimited(event: AnyEventObject): boolean {
+  return (event as { error?: { code?: string } }).error?.code === 'RateLimited'
 }
 
 export async function runScreenPath(
@@ -126,7 +145,9 @@ export async function runScreenPath(
   const watcher = new Watcher(coverage)
   window.history.replaceState(null, '', url)
   const rendered: Screen = { user: userEvent.setup(), app, news, mail }
-  const view = render(<NewsWireApp useCases={app.useCases} inspect={watcher.inspect} />)
+  const view = render(
+    <NewsWireApp useCases={app.useCases} inspect={watcher.inspect} drafts={memoryDraftStorage()} />,
+  )
   try {
     for (const [index, step] of path.steps.entries()) {
       const label = `step ${index}, ${eventName(model, step.event)}`
@@ -140,8 +161,11 @@ export async function runScreenPath(
         } else {
           const operation: Operation | undefined = OPERATION_OF[outcome.src]
           if (operation === undefined) throw new Error(`${label}: no adapter behind ${outcome.src}`)
-          // A missing post is one the adapters do not hold; any other failure is an outage.
-          const fails = !outcome.ok && outcome.error.code !== 'NotFound'
+          // A missing post is one the adapters do not hold; a stale write is one whose post
+          // someone else saved meanwhile; any other failure is an outage.
+          const code = outcome.ok ? undefined : outcome.error.code
+          if (code === 'Stale') await changeMeanwhile(app, driver.changedMeanwhile ?? seed)
+          const fails = code !== undefined && code !== 'NotFound' && code !== 'Stale'
           if (operation === 'send') mail.open(fails ? 'send' : undefined)
           else news.open(fails ? operation : undefined)
         }
@@ -156,13 +180,27 @@ export async function runScreenPath(
   }
 }
 
+/** Saves the post past the faults, as another visitor would, while the visitor's write waits. */
+async function changeMeanwhile(app: MemoryApp, post: string | readonly NewsItem[]) {
+  const id = typeof post === 'string' ? post : post[0]?._id
+  if (id === undefined) throw new Error('a stale write needs a post to change')
+  await app.news.journal.update(id, CHANGE_MEANWHILE)
+}
+
 // ---------------------------------------------------------------------------------------------
 // What the visitor sees
 
 /** A toast as react-toastify shows it. */
 export async function seeToast(message: string): Promise<void> {
+  await findToast(message)
+}
+
+/** The toast that shows `message`, to look inside it (its button). */
+export async function findToast(message: string): Promise<HTMLElement> {
   const text = await screen.findByText(message)
-  expect(text.closest('.Toastify__toast')).not.toBeNull()
+  const toast = text.closest<HTMLElement>('.Toastify__toast')
+  expect(toast).not.toBeNull()
+  return toast as HTMLElement
 }
 
 export async function seeLocation(pathname: string): Promise<void> {
@@ -187,5 +225,7 @@ export function manyPosts(count: number): NewsItem[] {
     body: `Body of post ${index + 1}.`,
     author: `Author ${index + 1}`,
     createdAt: new Date(Date.UTC(2025, 0, 31, 12) - index * 86_400_000).toISOString(),
+    updatedAt: new Date(Date.UTC(2025, 0, 31, 12) - index * 86_400_000).toISOString(),
+    revision: 1,
   }))
 }

@@ -9,10 +9,28 @@ import type { ContactMessage } from '@/domain/contact-message.entity'
 import { DomainErrorException, type DomainError } from '@/domain/domain-error'
 import type { NewsChanges, NewsDraft, NewsItem } from '@/domain/news-item.entity'
 import type { Mailer } from '@/domain/ports/mailer.port'
-import type { NewsPage, NewsPageQuery, NewsRepository } from '@/domain/ports/news-repository.port'
+import type {
+  CreateOptions,
+  NewsPage,
+  NewsPageQuery,
+  NewsRepository,
+  RevisionPage,
+  TrashPage,
+} from '@/domain/ports/news-repository.port'
+import type { WriteCondition } from '@/domain/rules/news-history.rules'
 import { PORTS, USE_CASES, useCasesModule } from '@/composition/core.module'
 
-export type Operation = 'list' | 'get' | 'create' | 'update' | 'remove' | 'send'
+export type Operation =
+  | 'list'
+  | 'get'
+  | 'create'
+  | 'update'
+  | 'remove'
+  | 'restore'
+  | 'revisions'
+  | 'restoreRevision'
+  | 'trash'
+  | 'send'
 
 /** The port operation behind each use case the machines invoke (by actor name). */
 export const OPERATION_OF: Readonly<Record<string, Operation>> = {
@@ -21,6 +39,10 @@ export const OPERATION_OF: Readonly<Record<string, Operation>> = {
   createNews: 'create',
   editNews: 'update',
   deleteNews: 'remove',
+  restoreNews: 'restore',
+  listRevisions: 'revisions',
+  restoreRevision: 'restoreRevision',
+  listTrash: 'trash',
   sendContactMessage: 'send',
 }
 
@@ -38,9 +60,18 @@ export class ScriptedPorts {
   readonly news: NewsRepository = {
     list: (query: NewsPageQuery) => this.call<NewsPage>('list', query),
     get: (id: string) => this.call<NewsItem>('get', id),
-    create: (draft: NewsDraft) => this.call<NewsItem>('create', draft),
-    update: (id: string, changes: NewsChanges) => this.call<NewsItem>('update', { id, changes }),
-    remove: (id: string) => this.call<void>('remove', id),
+    // Each call records what reached the port, conditions and keys included.
+    create: (draft: NewsDraft, options: CreateOptions = {}) =>
+      this.call<NewsItem>('create', { draft, ...options }),
+    update: (id: string, changes: NewsChanges, condition?: WriteCondition) =>
+      this.call<NewsItem>('update', { id, changes, ...(condition ? { condition } : {}) }),
+    remove: (id: string, condition?: WriteCondition) =>
+      this.call<void>('remove', { id, ...(condition ? { condition } : {}) }),
+    restore: (id: string) => this.call<NewsItem>('restore', id),
+    revisions: (id: string) => this.call<RevisionPage>('revisions', id),
+    restoreRevision: (id: string, revision: number) =>
+      this.call<NewsItem>('restoreRevision', { id, revision }),
+    trash: (query: NewsPageQuery) => this.call<TrashPage>('trash', query),
   }
 
   readonly mailer: Mailer = {

@@ -22,7 +22,7 @@ describe('unknown route machine, model-based', () => {
         {
           leaving: ({ effects }) => {
             expect(effects.toasts).toEqual([{ kind: 'error', message: NOTICES.notAvailable }])
-            expect(effects.navigations).toEqual(['/'])
+            expect(effects.navigations).toEqual([{ to: '/', replace: true }])
           },
         },
       )

@@ -1,14 +1,18 @@
 import { createActor, fromPromise, waitFor } from 'xstate'
+import { rateLimited, stale } from '@/domain/domain-error'
 import type { NewsItem } from '@/domain/news-item.entity'
+import type { ToastParams } from '@/ui/shared/machine-effects'
 import type { EditRequest } from '@/ui/shared/news-store.machine'
 import { newsStoreMachine } from '@/ui/shared/news-store.machine'
 
-const item = (id: string, title = `Title ${id}`): NewsItem => ({
+const item = (id: string, title = `Title ${id}`, revision = 1): NewsItem => ({
   _id: id,
   title,
   body: `Body ${id}`,
   author: 'Ada',
   createdAt: '2026-01-01T12:00:00.000Z',
+  updatedAt: '2026-01-01T12:00:00.000Z',
+  revision,
 })
 
 function deferred<T>() {
@@ -23,7 +27,9 @@ function deferred<T>() {
 
 function startStore() {
   const saves: { input: EditRequest; outcome: ReturnType<typeof deferred<NewsItem>> }[] = []
-  const toasts: { kind: string; message: string }[] = []
+  const restores: { input: string; outcome: ReturnType<typeof deferred<NewsItem>> }[] = []
+  const toasts: ToastParams[] = []
+  const forgottenDrafts: string[] = []
   const actor = createActor(
     newsStoreMachine.provide({
       actors: {
@@ -32,12 +38,22 @@ function startStore() {
           saves.push({ input, outcome })
           return outcome.promise
         }),
+        restoreNews: fromPromise<NewsItem, string>(({ input }) => {
+          const outcome = deferred<NewsItem>()
+          restores.push({ input, outcome })
+          return outcome.promise
+        }),
       },
-      actions: { showToast: (_, params) => void toasts.push(params) },
+      actions: {
+        showToast: (_, params) => void toasts.push(params),
+        forgetEditDraft: (_, id) => void forgottenDrafts.push(id),
+      },
     }),
   ).start()
-  return { actor, saves, toasts }
+  return { actor, saves, restores, toasts, forgottenDrafts }
 }
+
+const idle = { edits: 'idle' } as const
 
 describe('news store', () => {
   it('replaces the list with a first page and extends it with later pages', () => {
@@ -67,11 +83,11 @@ describe('news store', () => {
     actor.send({ type: 'get_news_by_id', item: item('a') })
     actor.send({ type: 'news.edit', id: 'a', changes: { title: 'New' } })
     expect(actor.getSnapshot().context.newsItem?.title).toBe('New')
-    expect(actor.getSnapshot().value).toBe('saving')
+    expect(actor.getSnapshot().matches({ edits: 'saving' })).toBe(true)
     expect(saves[0]?.input).toEqual({ id: 'a', changes: { title: 'New' } })
 
     saves[0]?.outcome.resolve({ ...item('a'), title: 'New' })
-    await waitFor(actor, (snapshot) => snapshot.matches('idle'))
+    await waitFor(actor, (snapshot) => snapshot.matches(idle))
     expect(actor.getSnapshot().context.newsItem?.title).toBe('New')
     expect(toasts).toEqual([{ kind: 'success', message: 'successfully edited news post' }])
   })
@@ -92,7 +108,7 @@ describe('news store', () => {
     expect(actor.getSnapshot().context.news[0]?.title).toBe('New')
 
     saves[0]?.outcome.reject({ code: 'Unavailable' })
-    await waitFor(actor, (snapshot) => snapshot.matches('idle'))
+    await waitFor(actor, (snapshot) => snapshot.matches(idle))
     expect(actor.getSnapshot().context.newsItem?.title).toBe('Title a')
     expect(actor.getSnapshot().context.news[0]?.title).toBe('Title a')
     expect(toasts).toEqual([
@@ -121,7 +137,7 @@ describe('news store', () => {
     const sentBeforeSave = actor.getSnapshot().context.saves
     actor.send({ type: 'news.edit', id: 'a', changes: { title: 'New' } })
     saves[0]?.outcome.resolve({ ...item('a'), title: 'New' })
-    await waitFor(actor, (snapshot) => snapshot.matches('idle'))
+    await waitFor(actor, (snapshot) => snapshot.matches(idle))
 
     actor.send({ type: 'get_news_by_id', item: item('a'), since: sentBeforeSave })
     actor.send({ type: 'get_news', items: [item('a')], append: false, since: sentBeforeSave })
@@ -141,7 +157,7 @@ describe('news store', () => {
     const { actor, saves } = startStore()
     actor.send({ type: 'news.edit', id: 'unknown', changes: { title: 'New' } })
     expect(saves).toHaveLength(0)
-    expect(actor.getSnapshot().value).toBe('idle')
+    expect(actor.getSnapshot().value).toEqual({ edits: 'idle', restores: 'idle' })
   })
 
   it('forgets a deleted item', () => {
@@ -151,5 +167,113 @@ describe('news store', () => {
     actor.send({ type: 'news.removed', id: 'a' })
     expect(actor.getSnapshot().context.news.map((n) => n._id)).toEqual(['b'])
     expect(actor.getSnapshot().context.newsItem).toBeNull()
+  })
+
+  it('saves an edit only over the revision the form showed, and forgets its draft once saved', async () => {
+    const { actor, saves, forgottenDrafts } = startStore()
+    actor.send({ type: 'get_news_by_id', item: item('a') })
+    actor.send({
+      type: 'news.edit',
+      id: 'a',
+      changes: { title: 'New' },
+      condition: { ifRevision: [1] },
+    })
+    expect(saves[0]?.input).toEqual({
+      id: 'a',
+      changes: { title: 'New' },
+      condition: { ifRevision: [1] },
+    })
+    expect(forgottenDrafts).toEqual([])
+
+    saves[0]?.outcome.resolve(item('a', 'New', 2))
+    await waitFor(actor, (snapshot) => snapshot.matches(idle))
+    expect(forgottenDrafts).toEqual(['a'])
+  })
+
+  it('shows the stored post everywhere and offers a review when someone saved it meanwhile', async () => {
+    const { actor, saves, toasts, forgottenDrafts } = startStore()
+    actor.send({ type: 'get_news', items: [item('a'), item('b')], append: false })
+    actor.send({ type: 'get_news_by_id', item: item('a') })
+    actor.send({
+      type: 'news.edit',
+      id: 'a',
+      changes: { title: 'Mine' },
+      condition: { ifRevision: [1] },
+    })
+    expect(actor.getSnapshot().context.newsItem?.title).toBe('Mine')
+
+    const theirs = item('a', 'Theirs', 2)
+    saves[0]?.outcome.reject(stale(theirs))
+    await waitFor(actor, (snapshot) => snapshot.matches(idle))
+    expect(actor.getSnapshot().context.newsItem).toEqual(theirs)
+    expect(actor.getSnapshot().context.news[0]).toEqual(theirs)
+    expect(toasts).toEqual([
+      {
+        kind: 'error',
+        message: 'this post was changed by someone else meanwhile, so your edit was not saved',
+        action: { label: 'Review', intent: { type: 'navigate', to: '/news/a/edit' } },
+      },
+    ])
+    // The visitor's text waits in the edit form's draft for the review.
+    expect(forgottenDrafts).toEqual([])
+  })
+
+  it('sends the visitor’s queued edits over the revision their own earlier edit saved', async () => {
+    const { actor, saves } = startStore()
+    actor.send({ type: 'get_news_by_id', item: item('a') })
+    const condition = { ifRevision: [1] }
+    actor.send({ type: 'news.edit', id: 'a', changes: { title: 'First' }, condition })
+    actor.send({ type: 'news.edit', id: 'a', changes: { body: 'Second' }, condition })
+
+    saves[0]?.outcome.resolve(item('a', 'First', 2))
+    await waitFor(actor, () => saves.length === 2)
+    expect(saves[1]?.input.condition).toEqual({ ifRevision: [2] })
+  })
+
+  it('says when to try again when the write limit refuses an edit', async () => {
+    const { actor, saves, toasts } = startStore()
+    actor.send({ type: 'get_news_by_id', item: item('a') })
+    actor.send({ type: 'news.edit', id: 'a', changes: { title: 'New' } })
+    saves[0]?.outcome.reject(rateLimited(1))
+    await waitFor(actor, (snapshot) => snapshot.matches(idle))
+    expect(toasts).toEqual([
+      { kind: 'error', message: 'too many changes from your address, try again in 1 second' },
+    ])
+    expect(actor.getSnapshot().context.newsItem?.title).toBe('Title a')
+  })
+
+  it('brings a deleted post back into its place in the list, and says so', async () => {
+    const { actor, restores, toasts } = startStore()
+    const older = { ...item('c'), createdAt: '2025-12-01T12:00:00.000Z' }
+    const newer = { ...item('a'), createdAt: '2026-02-01T12:00:00.000Z' }
+    const middle = item('b')
+    actor.send({ type: 'get_news', items: [newer, middle, older], append: false })
+    actor.send({ type: 'news.removed', id: 'b' })
+    expect(actor.getSnapshot().context.news.map((n) => n._id)).toEqual(['a', 'c'])
+
+    actor.send({ type: 'news.restore', id: 'b' })
+    expect(actor.getSnapshot().matches({ restores: 'restoring' })).toBe(true)
+    expect(restores.map((call) => call.input)).toEqual(['b'])
+    restores[0]?.outcome.resolve({ ...middle, revision: 3 })
+    await waitFor(actor, (snapshot) => snapshot.matches({ restores: 'idle' }))
+
+    expect(actor.getSnapshot().context.news.map((n) => n._id)).toEqual(['a', 'b', 'c'])
+    expect(toasts).toEqual([{ kind: 'success', message: 'the news post is back' }])
+  })
+
+  it('says so when a post cannot be brought back, or when to try again', async () => {
+    const { actor, restores, toasts } = startStore()
+    actor.send({ type: 'news.restore', id: 'b' })
+    restores[0]?.outcome.reject({ code: 'Unavailable' })
+    await waitFor(actor, (snapshot) => snapshot.matches({ restores: 'idle' }))
+    actor.send({ type: 'news.restore', id: 'b' })
+    restores[1]?.outcome.reject(rateLimited(12))
+    await waitFor(actor, () => toasts.length === 2)
+
+    expect(actor.getSnapshot().context.news).toEqual([])
+    expect(toasts).toEqual([
+      { kind: 'error', message: 'something went wrong while restoring the post, try again later' },
+      { kind: 'error', message: 'too many changes from your address, try again in 12 seconds' },
+    ])
   })
 })

@@ -1,13 +1,14 @@
 import { createActor, fromPromise, waitFor } from 'xstate'
 import type { ContactMessage } from '@/domain/contact-message.entity'
-import type { DomainError } from '@/domain/domain-error'
+import { rateLimited, stale, type DomainError } from '@/domain/domain-error'
 import type { NewsDraft, NewsItem } from '@/domain/news-item.entity'
 import type { NewsPage, NewsPageQuery } from '@/domain/ports/news-repository.port'
-import { articleMachine } from '@/ui/features/article/article.machine'
+import { articleMachine, type DeleteRequest } from '@/ui/features/article/article.machine'
 import { contactFormMachine } from '@/ui/features/contact/contact-form.machine'
-import { newsFormMachine } from '@/ui/features/news-form/news-form.machine'
+import { newsFormMachine, type CreateRequest } from '@/ui/features/news-form/news-form.machine'
 import { newsListMachine } from '@/ui/features/news-list/news-list.machine'
 import { unknownRouteMachine } from '@/ui/features/not-found/unknown-route.machine'
+import type { NavigateParams } from '@/ui/shared/machine-effects'
 
 const item: NewsItem = {
   _id: 'a',
@@ -15,6 +16,8 @@ const item: NewsItem = {
   body: 'Boats are back.',
   author: 'Ada',
   createdAt: '2026-01-01T12:00:00.000Z',
+  updatedAt: '2026-01-01T12:00:00.000Z',
+  revision: 4,
 }
 const draft: NewsDraft = { title: 'Harbour reopens', body: 'Boats are back.', author: 'Ada' }
 const unavailable: DomainError = { code: 'Unavailable' }
@@ -39,7 +42,7 @@ function recorder() {
     effects,
     actions: {
       showToast: (_: unknown, params: unknown) => void effects.push(['toast', params]),
-      navigate: (_: unknown, params: { to: string }) => void effects.push(['navigate', params.to]),
+      navigate: (_: unknown, params: NavigateParams) => void effects.push(['navigate', params]),
     },
   }
 }
@@ -103,7 +106,7 @@ describe('news list machine', () => {
 describe('article machine', () => {
   it('stores the loaded item, deletes it, says so and goes home', async () => {
     const getNewsItem = scripted<NewsItem, string>([item])
-    const deleteNews = scripted<void, string>([undefined])
+    const deleteNews = scripted<void, DeleteRequest>([undefined])
     const { effects, actions } = recorder()
     const forgotten: string[] = []
     const stored: NewsItem[] = []
@@ -120,13 +123,21 @@ describe('article machine', () => {
     ).start()
     await waitFor(actor, (s) => s.matches('viewing'))
     expect(stored).toEqual([item])
-    actor.send({ type: 'article.delete' })
+    actor.send({ type: 'article.delete', revision: item.revision })
     await waitFor(actor, (s) => s.status === 'done')
-    expect(deleteNews.calls).toEqual(['a'])
+    // Only the revision the article showed may be deleted.
+    expect(deleteNews.calls).toEqual([{ id: 'a', condition: { ifRevision: [4] } }])
     expect(forgotten).toEqual(['a'])
     expect(effects).toEqual([
-      ['toast', { kind: 'success', message: 'successfully deleted news post' }],
-      ['navigate', '/'],
+      [
+        'toast',
+        {
+          kind: 'success',
+          message: 'successfully deleted news post',
+          action: { label: 'Undo', intent: { type: 'news.restore', id: 'a' } },
+        },
+      ],
+      ['navigate', { to: '/', replace: true }],
     ])
   })
 
@@ -136,7 +147,7 @@ describe('article machine', () => {
       articleMachine.provide({
         actors: {
           getNewsItem: scripted<NewsItem, string>([item]).logic,
-          deleteNews: scripted<void, string>([{ error: unavailable }]).logic,
+          deleteNews: scripted<void, DeleteRequest>([{ error: unavailable }]).logic,
         },
         actions,
       }),
@@ -165,7 +176,7 @@ describe('article machine', () => {
     await waitFor(actor, (s) => s.status === 'done')
     expect(effects).toEqual([
       ['toast', { kind: 'error', message: 'sorry, this page is not available' }],
-      ['navigate', '/'],
+      ['navigate', { to: '/', replace: true }],
     ])
   })
 
@@ -185,7 +196,7 @@ describe('article machine', () => {
 
 describe('news form machine', () => {
   it('creates a valid post, says so, resets the form and goes home', async () => {
-    const createNews = scripted<NewsItem, NewsDraft>([item])
+    const createNews = scripted<NewsItem, CreateRequest>([item])
     const { effects, actions } = recorder()
     let resets = 0
     const actor = createActor(
@@ -198,16 +209,16 @@ describe('news form machine', () => {
     expect(actor.getSnapshot().value).toBe('editing')
     actor.send({ type: 'form.submit', values: draft })
     await waitFor(actor, (s) => s.status === 'done')
-    expect(createNews.calls).toEqual([draft])
+    expect(createNews.calls).toEqual([{ draft }])
     expect(resets).toBe(1)
     expect(effects).toEqual([
       ['toast', { kind: 'success', message: 'successfully added news post' }],
-      ['navigate', '/'],
+      ['navigate', { to: '/', replace: true }],
     ])
   })
 
   it('refuses invalid values without calling the server', () => {
-    const createNews = scripted<NewsItem, NewsDraft>([])
+    const createNews = scripted<NewsItem, CreateRequest>([])
     const actor = createActor(
       newsFormMachine.provide({ actors: { createNews: createNews.logic } }),
       {
@@ -229,7 +240,7 @@ describe('news form machine', () => {
     let resets = 0
     const actor = createActor(
       newsFormMachine.provide({
-        actors: { createNews: scripted<NewsItem, NewsDraft>([{ error: refused }]).logic },
+        actors: { createNews: scripted<NewsItem, CreateRequest>([{ error: refused }]).logic },
         actions: { ...actions, resetForm: () => void (resets += 1) },
       }),
       { input: {} },
@@ -264,7 +275,7 @@ describe('news form machine', () => {
     actor.send({ type: 'form.submit', values: { ...draft, title: 'Changed' } })
     expect(actor.getSnapshot().status).toBe('done')
     expect(edits).toEqual([{ id: 'a', changes: { ...draft, title: 'Changed' } }])
-    expect(effects).toEqual([['navigate', '/news/a']])
+    expect(effects).toEqual([['navigate', { to: '/news/a' }]])
   })
 
   it('leaves for home when the post to edit does not exist', async () => {
@@ -279,7 +290,7 @@ describe('news form machine', () => {
     await waitFor(actor, (s) => s.status === 'done')
     expect(effects).toEqual([
       ['toast', { kind: 'error', message: 'sorry, this page is not available' }],
-      ['navigate', '/'],
+      ['navigate', { to: '/', replace: true }],
     ])
   })
 })
@@ -342,7 +353,163 @@ describe('unknown route machine', () => {
     createActor(unknownRouteMachine.provide({ actions })).start()
     expect(effects).toEqual([
       ['toast', { kind: 'error', message: 'sorry, this page is not available' }],
-      ['navigate', '/'],
+      ['navigate', { to: '/', replace: true }],
+    ])
+  })
+})
+
+describe('nothing is lost', () => {
+  const newer: NewsItem = { ...item, title: 'Harbour closes again', revision: 5 }
+
+  it('keeps the article and shows the stored post when it was changed before the delete', async () => {
+    const { effects, actions } = recorder()
+    const stored: NewsItem[] = []
+    const deleteNews = scripted<void, DeleteRequest>([{ error: stale(newer) }])
+    const actor = createActor(
+      articleMachine.provide({
+        actors: {
+          getNewsItem: scripted<NewsItem, string>([item]).logic,
+          deleteNews: deleteNews.logic,
+        },
+        actions: { ...actions, storeItem: (_, shown) => void stored.push(shown) },
+      }),
+      { input: { id: 'a' } },
+    ).start()
+    await waitFor(actor, (s) => s.matches('viewing'))
+    actor.send({ type: 'article.delete', revision: item.revision })
+    await waitFor(actor, (s) => s.matches('viewing') && effects.length > 0)
+
+    expect(deleteNews.calls).toEqual([{ id: 'a', condition: { ifRevision: [4] } }])
+    expect(stored).toEqual([item, newer])
+    expect(effects).toEqual([
+      [
+        'toast',
+        {
+          kind: 'error',
+          message: 'this post was changed by someone else meanwhile, so it was not deleted',
+          action: { label: 'Review', intent: { type: 'navigate', to: '/news/a/history' } },
+        },
+      ],
+    ])
+  })
+
+  it('says when to try again when the write limit refuses a delete', async () => {
+    const { effects, actions } = recorder()
+    const actor = createActor(
+      articleMachine.provide({
+        actors: {
+          getNewsItem: scripted<NewsItem, string>([item]).logic,
+          deleteNews: scripted<void, DeleteRequest>([{ error: rateLimited(42) }]).logic,
+        },
+        actions,
+      }),
+      { input: { id: 'a' } },
+    ).start()
+    await waitFor(actor, (s) => s.matches('viewing'))
+    actor.send({ type: 'article.delete', revision: item.revision })
+    await waitFor(actor, (s) => s.matches('viewing') && effects.length > 0)
+    expect(effects).toEqual([
+      [
+        'toast',
+        { kind: 'error', message: 'too many changes from your address, try again in 42 seconds' },
+      ],
+    ])
+  })
+
+  it('sends one idempotency key per submission and the same key when the same post is retried', async () => {
+    const createNews = scripted<NewsItem, CreateRequest>([
+      { error: unavailable },
+      { error: unavailable },
+      item,
+    ])
+    const actor = createActor(
+      newsFormMachine.provide({ actors: { createNews: createNews.logic } }),
+      {
+        input: {},
+      },
+    ).start()
+    actor.send({ type: 'form.submit', values: draft, idempotencyKey: 'key-1' })
+    await waitFor(actor, (s) => s.matches('editing'))
+    // A retry of the same post after a failure (a timeout, say) reuses the key.
+    actor.send({ type: 'form.submit', values: draft, idempotencyKey: 'key-2' })
+    await waitFor(actor, (s) => s.matches('editing'))
+    // Other values are another submission, with its own key.
+    const changed = { ...draft, title: 'Harbour reopens at dawn' }
+    actor.send({ type: 'form.submit', values: changed, idempotencyKey: 'key-3' })
+    await waitFor(actor, (s) => s.status === 'done')
+
+    expect(createNews.calls).toEqual([
+      { draft, idempotencyKey: 'key-1' },
+      { draft, idempotencyKey: 'key-1' },
+      { draft: changed, idempotencyKey: 'key-3' },
+    ])
+  })
+
+  it('forgets the add form’s draft once the post is created, and keeps it when creating fails', async () => {
+    let clears = 0
+    const { effects, actions } = recorder()
+    const actor = createActor(
+      newsFormMachine.provide({
+        actors: {
+          createNews: scripted<NewsItem, CreateRequest>([{ error: rateLimited(1) }, item]).logic,
+        },
+        actions: { ...actions, clearDraft: () => void (clears += 1) },
+      }),
+      { input: {} },
+    ).start()
+    actor.send({ type: 'form.submit', values: draft, idempotencyKey: 'key-1' })
+    await waitFor(actor, (s) => s.matches('editing') && effects.length > 0)
+    expect(clears).toBe(0)
+    expect(effects).toEqual([
+      [
+        'toast',
+        { kind: 'error', message: 'too many changes from your address, try again in 1 second' },
+      ],
+    ])
+    actor.send({ type: 'form.submit', values: draft, idempotencyKey: 'key-2' })
+    await waitFor(actor, (s) => s.status === 'done')
+    expect(clears).toBe(1)
+  })
+
+  it('hands the store an edit of the revision the form showed', async () => {
+    const edits: unknown[] = []
+    const actor = createActor(
+      newsFormMachine.provide({
+        actors: { getNewsItem: scripted<NewsItem, string>([item]).logic },
+        actions: { requestEdit: (_, params) => void edits.push(params) },
+      }),
+      { input: { id: 'a' } },
+    ).start()
+    await waitFor(actor, (s) => s.matches('editing'))
+    actor.send({ type: 'form.submit', values: draft, revision: 5 })
+    expect(edits).toEqual([{ id: 'a', changes: draft, condition: { ifRevision: [5] } }])
+  })
+
+  it('forgets the contact form’s draft once the message is sent, and says when to try again', async () => {
+    const message: ContactMessage = { name: 'Ada', email: 'ada@example.com', message: 'Hello' }
+    let clears = 0
+    const { effects, actions } = recorder()
+    const actor = createActor(
+      contactFormMachine.provide({
+        actors: {
+          sendContactMessage: scripted<void, ContactMessage>([{ error: rateLimited(3) }, undefined])
+            .logic,
+        },
+        actions: { ...actions, clearDraft: () => void (clears += 1) },
+      }),
+    ).start()
+    actor.send({ type: 'contact.submit', values: message })
+    await waitFor(actor, (s) => s.matches('editing') && effects.length > 0)
+    expect(clears).toBe(0)
+    actor.send({ type: 'contact.submit', values: message })
+    await waitFor(actor, () => effects.length > 1)
+    expect(clears).toBe(1)
+    expect(effects).toEqual([
+      [
+        'toast',
+        { kind: 'error', message: 'too many changes from your address, try again in 3 seconds' },
+      ],
+      ['toast', { kind: 'success', message: 'successfully sent the email' }],
     ])
   })
 })

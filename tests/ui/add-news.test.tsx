@@ -221,7 +221,7 @@ describe('add news: submit', () => {
 
     await user.click(submit)
 
-    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/'))
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith({ to: '/', replace: true }))
     expect(showToast).toHaveBeenCalledExactlyOnceWith({
       kind: 'success',
       message: 'successfully added news post',

@@ -181,7 +181,10 @@ describe('edit news: submit', () => {
 
     await findToast('successfully edited news post')
     expect(screen.getByRole('heading', { level: 1, name: changed.title })).toBeInTheDocument()
-    expect(await app.news.get('harbour-1')).toEqual({ ...post, ...changed })
+    expect(await app.news.get('harbour-1')).toMatchObject({
+      ...changed,
+      revision: post.revision + 1,
+    })
   })
 
   it('says the post was saved with a success toast', async () => {
@@ -259,7 +262,7 @@ describe('edit news: submit', () => {
     await articleLoaded(get)
 
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(changed.title)
-    expect(await read('harbour-1')).toEqual({ ...post, ...changed })
+    expect(await read('harbour-1')).toMatchObject({ ...changed, revision: post.revision + 1 })
   })
 
   it('asks for the article at once and for an error toast when the save fails', async () => {
@@ -279,7 +282,7 @@ describe('edit news: submit', () => {
     await replace(user, screen.getByLabelText('Title'), changed.title)
     await user.click(screen.getByRole('button', { name: 'Edit news' }))
 
-    await waitFor(() => expect(navigate).toHaveBeenCalledExactlyOnceWith('/news/harbour-1'))
+    await waitFor(() => expect(navigate).toHaveBeenCalledExactlyOnceWith({ to: '/news/harbour-1' }))
     expect(showToast).not.toHaveBeenCalled()
 
     release()

@@ -125,3 +125,29 @@ describe('toasts', () => {
     expect(screen.getAllByText('something went wrong, please try again later')).toHaveLength(1)
   })
 })
+
+describe('toasts with a button', () => {
+  it('puts the button inside the toast, reachable by keyboard, and stays 10000 ms', async () => {
+    const { user } = renderApp({ path: '/news/harbour-1', seed: [newsItem()] })
+    await user.click(await screen.findByRole('button', { name: 'Delete' }))
+    const toast = await findToast('successfully deleted news post')
+
+    const undo = within(toast).getByRole('button', { name: 'Undo' })
+    undo.focus()
+    expect(undo).toHaveFocus()
+    expect(progressBarOf(toast).style.animationDuration).toBe('10000ms')
+  })
+
+  it('closes the toast when its button is pressed', async () => {
+    const { user } = renderApp({ path: '/news/harbour-1', seed: [newsItem()] })
+    await user.click(await screen.findByRole('button', { name: 'Delete' }))
+    const toast = await findToast('successfully deleted news post')
+
+    await user.click(within(toast).getByRole('button', { name: 'Undo' }))
+    endAnimation(toast)
+
+    await waitFor(() =>
+      expect(screen.queryByText('successfully deleted news post')).not.toBeInTheDocument(),
+    )
+  })
+})

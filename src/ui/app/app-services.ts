@@ -3,18 +3,26 @@ import type { UseCases } from '@/application/use-cases'
 import type { NewsItem } from '@/domain/news-item.entity'
 import type { NewsPage, NewsPageQuery } from '@/domain/ports/news-repository.port'
 import type { StorePageParams } from '@/ui/features/news-list/news-list.machine'
+import { draftKeys, memoryDraftStorage, type DraftStorage } from '@/ui/shared/draft-storage'
 import type { Inspect } from '@/ui/shared/inspection'
-import { fromUseCase, type NavigateParams, type ToastParams } from '@/ui/shared/machine-effects'
+import {
+  fromUseCase,
+  type NavigateParams,
+  type ToastIntent,
+  type ToastParams,
+} from '@/ui/shared/machine-effects'
 import { newsStoreMachine } from '@/ui/shared/news-store.machine'
 
 export interface AppEffects {
   readonly showToast: (params: ToastParams) => void
-  readonly navigate: (to: string) => void
+  readonly navigate: (params: NavigateParams) => void
 }
 
 export interface AppServicesOptions {
   /** Watches the news store (the inspector in development, a recorder in tests). */
   readonly inspect?: Inspect
+  /** Where the forms keep drafts; by default in memory (the app passes local storage). */
+  readonly drafts?: DraftStorage
 }
 
 export type NewsStoreRef = ActorRefFrom<typeof newsStoreMachine>
@@ -23,11 +31,14 @@ export type NewsStoreRef = ActorRefFrom<typeof newsStoreMachine>
 export interface AppServices {
   readonly useCases: UseCases
   readonly store: NewsStoreRef
+  readonly drafts: DraftStorage
   /** The toast and navigation effects, as machine action implementations. */
   readonly edge: {
     readonly showToast: (_: unknown, params: ToastParams) => void
     readonly navigate: (_: unknown, params: NavigateParams) => void
   }
+  /** Does what a toast's button asks: an event for the news store, or a path to go to. */
+  readonly perform: (intent: ToastIntent) => void
   /**
    * A screen's way to load one item and hand it to the store (the spec's get_news_by_id),
    * noting when the load began so that the store can tell an answer older than a save.
@@ -47,16 +58,22 @@ export interface AppServices {
 export function createAppServices(
   useCases: UseCases,
   effects: AppEffects,
-  { inspect }: AppServicesOptions = {},
+  { inspect, drafts = memoryDraftStorage() }: AppServicesOptions = {},
 ): AppServices {
   const edge = {
     showToast: (_: unknown, params: ToastParams) => effects.showToast(params),
-    navigate: (_: unknown, params: NavigateParams) => effects.navigate(params.to),
+    navigate: (_: unknown, params: NavigateParams) => effects.navigate(params),
   }
   const store: NewsStoreRef = createActor(
     newsStoreMachine.provide({
-      actors: { editNews: fromUseCase((input) => useCases.editNews.execute(input)) },
-      actions: edge,
+      actors: {
+        editNews: fromUseCase((input) => useCases.editNews.execute(input)),
+        restoreNews: fromUseCase((id: string) => useCases.restoreNews.execute(id)),
+      },
+      actions: {
+        ...edge,
+        forgetEditDraft: (_, id) => drafts.remove(draftKeys.edit(id)),
+      },
     }),
     { inspect },
   )
@@ -65,7 +82,12 @@ export function createAppServices(
   return {
     useCases,
     store,
+    drafts,
     edge,
+    perform: (intent) => {
+      if (intent.type === 'navigate') effects.navigate({ to: intent.to })
+      else store.send(intent)
+    },
     itemLoader: () => {
       let since = 0
       return {

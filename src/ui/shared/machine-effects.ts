@@ -1,19 +1,47 @@
 import { fromPromise } from 'xstate'
-import { unavailable, type DomainError } from '@/domain/domain-error'
+import {
+  DOMAIN_ERROR_CODES,
+  unavailable,
+  type ConflictReason,
+  type DomainError,
+} from '@/domain/domain-error'
+import type { NewsItem } from '@/domain/news-item.entity'
 import type { Result } from '@/domain/result'
 import { NOTICES } from '@/ui/shared/notices'
+import { paths } from '@/ui/shared/paths'
 
 /**
  * The effects a machine may ask for. Machines declare them as no-op stubs in `setup()`;
  * the app fills them in with `machine.provide()`, and tests swap in their own.
  */
 export type ToastKind = 'success' | 'error'
+
+/**
+ * What a toast's button asks the app to do, as data: machines stay pure, and the app's edge
+ * performs it when the visitor presses the button (send the event to the news store, or go to
+ * the path).
+ */
+export type ToastIntent =
+  | { readonly type: 'news.restore'; readonly id: string }
+  | { readonly type: 'navigate'; readonly to: string }
+
+export interface ToastAction {
+  /** The button's text, one of TOAST_ACTIONS. */
+  readonly label: string
+  readonly intent: ToastIntent
+}
+
 export interface ToastParams {
   readonly kind: ToastKind
   readonly message: string
+  /** A button the toast carries while it shows. */
+  readonly action?: ToastAction
 }
+
 export interface NavigateParams {
   readonly to: string
+  /** Replace the current history entry, so that Back never lands on a redirect again. */
+  readonly replace?: boolean
 }
 
 export const effectStubs = {
@@ -24,7 +52,7 @@ export const effectStubs = {
 /** Leaves a page that cannot be shown: the spec's 'not available' toast, then home. */
 export const leaveForHome = [
   { type: 'showToast', params: { kind: 'error', message: NOTICES.notAvailable } },
-  { type: 'navigate', params: { to: '/' } },
+  { type: 'navigate', params: { to: paths.home(), replace: true } },
 ] as const
 
 /** A promise actor that stands for a use case until the app provides the real one. */
@@ -43,19 +71,39 @@ export function fromUseCase<Output, Input>(run: (input: Input) => Promise<Result
   })
 }
 
+const KNOWN_CODES = new Set<unknown>(DOMAIN_ERROR_CODES)
+
 /** Narrows what an actor rejected with; anything unexpected counts as Unavailable. */
 export function asDomainError(thrown: unknown): DomainError {
   if (typeof thrown === 'object' && thrown !== null && 'code' in thrown) {
     const { code } = thrown as { code: unknown }
-    if (code === 'NotFound' || code === 'Unavailable' || code === 'ValidationFailed') {
-      return thrown as DomainError
-    }
+    if (KNOWN_CODES.has(code)) return thrown as DomainError
   }
   return unavailable()
 }
 
+/** True when an actor rejected with a Conflict for `reason`. */
+export function isConflict(thrown: unknown, reason: ConflictReason): boolean {
+  const error = asDomainError(thrown)
+  return error.code === 'Conflict' && error.reason === reason
+}
+
 export function isNotFound(thrown: unknown): boolean {
   return asDomainError(thrown).code === 'NotFound'
+}
+
+export function isStale(thrown: unknown): boolean {
+  return asDomainError(thrown).code === 'Stale'
+}
+
+/**
+ * The stored post a write was refused with because it named an old revision. Only for an error
+ * that `isStale` accepted.
+ */
+export function staleCurrent(thrown: unknown): NewsItem {
+  const error = asDomainError(thrown)
+  if (error.code !== 'Stale') throw new Error(`expected a Stale error, not ${error.code}`)
+  return error.current
 }
 
 /** The per-field messages of a ValidationFailed error, or none. */
@@ -63,3 +111,22 @@ export function fieldErrorsOf(thrown: unknown): Readonly<Record<string, string>>
   const error = asDomainError(thrown)
   return error.code === 'ValidationFailed' ? error.fields : {}
 }
+
+/**
+ * The error toast for a failed write: when to try again after the write limit (429 with
+ * Retry-After), else the screen's own failure text.
+ */
+export function failureNotice(thrown: unknown, otherwise: string): ToastParams {
+  const error = asDomainError(thrown)
+  return {
+    kind: 'error',
+    message:
+      error.code === 'RateLimited' ? NOTICES.rateLimited(error.retryAfterSeconds) : otherwise,
+  }
+}
+
+/** The `showToast` params for a machine's `onError`: see failureNotice. */
+export const failureToast =
+  (otherwise: string) =>
+  ({ event }: { readonly event: { readonly error?: unknown } }): ToastParams =>
+    failureNotice(event.error, otherwise)

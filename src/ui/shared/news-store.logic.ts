@@ -1,10 +1,13 @@
 import type { NewsChanges, NewsItem } from '@/domain/news-item.entity'
+import type { WriteCondition } from '@/domain/rules/news-history.rules'
 
 /** An edit sent to the server and not yet answered, with the last values the server confirmed. */
 export interface PendingEdit {
   readonly id: string
   readonly changes: NewsChanges
   readonly stored: NewsItem
+  /** The revision the form showed: the save applies only while it is still the stored one. */
+  readonly condition?: WriteCondition
 }
 
 /** Shows an item as the visitor expects it: the server's values with pending edits laid over. */
@@ -32,4 +35,37 @@ export function storedValues(
     pending.find((edit) => edit.id === id)?.stored ??
     candidates.find((item): item is NewsItem => item?._id === id)
   )
+}
+
+/**
+ * After one of the visitor's own edits is saved, the edits queued behind it for the same post
+ * were written against the version it replaced: they now name the saved revision, so that the
+ * visitor's own edits never conflict with each other.
+ */
+export function rebase(
+  pending: readonly PendingEdit[],
+  saved: PendingEdit,
+  output: NewsItem,
+): PendingEdit[] {
+  const replaced = saved.condition?.ifRevision.join(',')
+  return pending.map((edit) =>
+    edit.id === saved.id &&
+    edit.condition !== undefined &&
+    edit.condition.ifRevision.join(',') === replaced
+      ? { ...edit, condition: { ifRevision: [output.revision] } }
+      : edit,
+  )
+}
+
+/** The list's order: newest first, as the server pages it. */
+function newestFirst(a: NewsItem, b: NewsItem): number {
+  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1
+  return a._id < b._id ? 1 : a._id > b._id ? -1 : 0
+}
+
+/** Puts an item back where the list's order places it (a restored post), or refreshes it. */
+export function insertInOrder(list: readonly NewsItem[], item: NewsItem): NewsItem[] {
+  const others = list.filter((each) => each._id !== item._id)
+  const at = others.findIndex((each) => newestFirst(item, each) < 0)
+  return at === -1 ? [...others, item] : [...others.slice(0, at), item, ...others.slice(at)]
 }

@@ -1,4 +1,7 @@
-/** Every text a toast shows, from the spec's error catalogue (section 8), in one place. */
+/**
+ * Every text a toast shows, in one place: the spec's error catalogue (section 8) first, then
+ * the texts of what NewsWire adds to the spec (see docs/spec-deviations.md).
+ */
 export const NOTICES = {
   contactSent: 'successfully sent the email',
   created: 'successfully added news post',
@@ -9,4 +12,21 @@ export const NOTICES = {
   notAvailable: 'sorry, this page is not available',
   // The spec uses the same words for a failed edit and a failed contact message.
   tryAgainLater: 'something went wrong, please try again later',
+
+  // Beyond the spec: undo, the trash, history and conflicts.
+  restored: 'the news post is back',
+  restoreFailed: 'something went wrong while restoring the post, try again later',
+  versionRestored: 'that version is the current one again',
+  editConflict: 'this post was changed by someone else meanwhile, so your edit was not saved',
+  deleteConflict: 'this post was changed by someone else meanwhile, so it was not deleted',
+  purged: 'that post was removed from the trash for good, so it cannot be restored',
+  restoreFromTrashFirst: 'this post is in the trash: restore it from Recently deleted first',
+  rateLimited: (seconds: number) =>
+    `too many changes from your address, try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}`,
+} as const
+
+/** The labels of the buttons a toast may carry. */
+export const TOAST_ACTIONS = {
+  undo: 'Undo',
+  review: 'Review',
 } as const

@@ -1,5 +1,6 @@
 import { test as base, expect } from '@playwright/test'
 import { startEmailJsStandIn, type EmailJsStandIn } from './emailjs-stand-in'
+import { emptyTrash } from './empty-trash'
 import { NewsApi } from './news-api'
 import { startNewsWire, type NewsWireServer } from './newswire-server'
 
@@ -17,7 +18,7 @@ interface WorkerFixtures {
 }
 
 interface TestFixtures {
-  /** Empties the site and the stand-in before each test. */
+  /** Empties the site, its trash and the stand-in before each test. */
   freshSite: void
   api: NewsApi
   /** The EmailJS stand-in; fails the test where the outbox is in use. */
@@ -62,6 +63,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   freshSite: [
     async ({ api, emailJsStandIn, newsWire }, provide, testInfo) => {
       await api.clear()
+      emptyTrash(newsWire.databasePath)
       emailJsStandIn?.reset()
       await provide()
       if (testInfo.status !== testInfo.expectedStatus) {

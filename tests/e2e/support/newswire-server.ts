@@ -42,7 +42,11 @@ const START_TIMEOUT_MS = 30_000
  * SQLite database in a temp folder. It serves the dist/ that global setup built. Without
  * `emailjs` the built-in outbox answers the contact form.
  */
-export async function startNewsWire(emailjs?: EmailJsAccount): Promise<NewsWireServer> {
+export async function startNewsWire(
+  emailjs?: EmailJsAccount,
+  /** Server variables over the defaults above, such as a WRITE_RATE_LIMIT to reach. */
+  settings: Readonly<Record<string, string>> = {},
+): Promise<NewsWireServer> {
   const folder = mkdtempSync(join(tmpdir(), 'newswire-e2e-'))
   const databasePath = join(folder, 'newswire.db')
   const databaseUrl = `sqlite:${databasePath}`
@@ -60,6 +64,7 @@ export async function startNewsWire(emailjs?: EmailJsAccount): Promise<NewsWireS
       EMAILJS_TEMPLATE_ID: emailjs.templateId,
       EMAILJS_PUBLIC_KEY: emailjs.publicKey,
     }),
+    ...settings,
   })
 
   // What `npm start` runs, minus its build check: global setup has just built dist/. Through

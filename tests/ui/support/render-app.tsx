@@ -1,9 +1,11 @@
 import { configure, render, screen, waitFor, within } from '@testing-library/react'
 import userEvent, { type UserEvent } from '@testing-library/user-event'
+import type { UseCases } from '@/application/use-cases'
 import { createMemoryApp, type MemoryApp } from '@/composition/browser/memory.container'
 import type { NewsItem } from '@/domain/news-item.entity'
 import type { AppEffects } from '@/ui/app/app-services'
 import { NewsWireApp } from '@/ui/app/news-wire-app'
+import { memoryDraftStorage, type DraftStorage } from '@/ui/shared/draft-storage'
 
 // Screens other than '/' and react-toastify load lazily; the first import in a file takes a moment.
 configure({ asyncUtilTimeout: 4000 })
@@ -16,6 +18,8 @@ export function newsItem(overrides: Partial<NewsItem> = {}): NewsItem {
     body: 'Boats are back in the water.\nThe quay has been repaired.',
     author: 'Ada Lovelace',
     createdAt: '2024-03-15T12:00:00.000Z',
+    updatedAt: '2024-03-15T12:00:00.000Z',
+    revision: 1,
     ...overrides,
   }
 }
@@ -31,6 +35,7 @@ export function manyNews(count: number): NewsItem[] {
       body: `Body of post ${n}.`,
       author: `Author ${n}`,
       createdAt: day.toISOString(),
+      updatedAt: day.toISOString(),
     })
   })
 }
@@ -40,16 +45,36 @@ export interface RenderAppOptions {
   readonly seed?: readonly NewsItem[]
   readonly app?: MemoryApp
   readonly effects?: Partial<AppEffects>
+  /** The use cases, when a test puts something between them and `app` (see write-limit.ts). */
+  readonly useCases?: UseCases
+  /** Where the forms keep drafts: one per test unless a test shares one, as a reload does. */
+  readonly drafts?: DraftStorage
+  /** Route with jsdom's address bar and history (Back), instead of in memory. */
+  readonly browser?: boolean
 }
 
 /** Renders the whole app at `path` on the in-memory composition root. */
-export function renderApp({ path = '/', seed = [], app, effects }: RenderAppOptions = {}) {
+export function renderApp({
+  path = '/',
+  seed = [],
+  app,
+  effects,
+  useCases,
+  drafts = memoryDraftStorage(),
+  browser = false,
+}: RenderAppOptions = {}) {
   const memory = app ?? createMemoryApp({ seed, now: () => new Date('2024-06-01T12:00:00.000Z') })
   const user = userEvent.setup()
+  if (browser) window.history.replaceState(null, '', path)
   const result = render(
-    <NewsWireApp useCases={memory.useCases} initialEntries={[path]} effects={effects} />,
+    <NewsWireApp
+      useCases={useCases ?? memory.useCases}
+      initialEntries={browser ? undefined : [path]}
+      effects={effects}
+      drafts={drafts}
+    />,
   )
-  return { app: memory, user, ...result }
+  return { app: memory, user, drafts, ...result }
 }
 
 /** A toast as react-toastify renders it (it loads with the first toast). */

@@ -1,15 +1,37 @@
-import { setup } from 'xstate'
-import type { NewsItem } from '@/domain/news-item.entity'
-import { NOTICES } from '@/ui/shared/notices'
-import { effectStubs, isNotFound, leaveForHome, stubUseCase } from '@/ui/shared/machine-effects'
+import { assign, setup } from 'xstate'
+import type { WriteCondition } from '@/domain/rules/news-history.rules'
+import { itemImplementations, loadStates, submitState } from '@/ui/shared/item-machine.fragment'
+import { isStale, staleCurrent, stubUseCase } from '@/ui/shared/machine-effects'
+import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
+import { paths } from '@/ui/shared/paths'
 
 export interface ArticleContext {
   readonly id: string
+  /** The revision the article showed when Delete was pressed: only that one may be deleted. */
+  readonly revision: number | undefined
 }
 
-export type ArticleEvent = { readonly type: 'article.retry' } | { readonly type: 'article.delete' }
+export type ArticleEvent =
+  | { readonly type: 'article.retry' }
+  | { readonly type: 'article.delete'; readonly revision?: number }
 
-/** One article: load it, show it, delete it. */
+export interface DeleteRequest {
+  readonly id: string
+  readonly condition?: WriteCondition
+}
+
+interface Step {
+  readonly context: ArticleContext
+}
+interface Failure {
+  readonly event: { readonly error: unknown }
+}
+
+/**
+ * One article: load it, show it, delete it. A delete moves the post to the trash, and its toast
+ * offers Undo. A delete from a stale copy (someone changed the post meanwhile) deletes nothing:
+ * the article shows the stored post and the toast offers to review its history.
+ */
 export const articleMachine = setup({
   types: {
     context: {} as ArticleContext,
@@ -17,63 +39,79 @@ export const articleMachine = setup({
     input: {} as { readonly id: string },
   },
   actors: {
-    getNewsItem: stubUseCase<NewsItem, string>(),
-    deleteNews: stubUseCase<void, string>(),
+    ...itemImplementations.actors,
+    deleteNews: stubUseCase<void, DeleteRequest>(),
   },
   actions: {
-    ...effectStubs,
-    /** Hands the loaded item to the news store (the spec's get_news_by_id). */
-    storeItem: (_, _item: NewsItem): void => undefined,
+    ...itemImplementations.actions,
     /** Tells the news store the item is gone. */
     forgetItem: (_, _id: string): void => undefined,
   },
   guards: {
-    isNotFound: ({ event }) => 'error' in event && isNotFound(event.error),
+    ...itemImplementations.guards,
+    isStale: ({ event }) => 'error' in event && isStale(event.error),
   },
 }).createMachine({
   id: 'article',
-  context: ({ input }) => ({ id: input.id }),
+  context: ({ input }) => ({ id: input.id, revision: undefined }),
   initial: 'loading',
   states: {
-    loading: {
-      invoke: {
-        src: 'getNewsItem',
-        input: ({ context }) => context.id,
-        onDone: {
-          target: 'viewing',
-          actions: { type: 'storeItem', params: ({ event }) => event.output },
+    ...loadStates('viewing', 'article.retry'),
+    viewing: {
+      on: {
+        'article.delete': {
+          target: 'deleting',
+          actions: assign({ revision: ({ event }) => event.revision }),
         },
-        onError: [{ guard: 'isNotFound', target: 'notAvailable' }, { target: 'failed' }],
       },
     },
-    failed: {
-      on: { 'article.retry': { target: 'loading' } },
-    },
-    notAvailable: {
-      type: 'final',
-      entry: leaveForHome,
-    },
-    viewing: {
-      on: { 'article.delete': { target: 'deleting' } },
-    },
-    deleting: {
-      invoke: {
-        src: 'deleteNews',
-        input: ({ context }) => context.id,
-        onDone: {
-          target: 'deleted',
+    deleting: submitState({
+      src: 'deleteNews',
+      input: ({ context }: Step): DeleteRequest =>
+        context.revision === undefined
+          ? { id: context.id }
+          : { id: context.id, condition: { ifRevision: [context.revision] } },
+      done: {
+        target: 'deleted',
+        actions: [
+          { type: 'forgetItem', params: ({ context }: Step) => context.id },
+          {
+            type: 'showToast',
+            params: ({ context }: Step) => ({
+              kind: 'success' as const,
+              message: NOTICES.deleted,
+              action: {
+                label: TOAST_ACTIONS.undo,
+                intent: { type: 'news.restore' as const, id: context.id },
+              },
+            }),
+          },
+          { type: 'navigate', params: { to: paths.home(), replace: true } },
+        ],
+      },
+      failed: 'viewing',
+      failureMessage: NOTICES.deleteFailed,
+      refusals: [
+        {
+          guard: 'isStale',
+          target: 'viewing',
           actions: [
-            { type: 'forgetItem', params: ({ context }) => context.id },
-            { type: 'showToast', params: { kind: 'success', message: NOTICES.deleted } },
-            { type: 'navigate', params: { to: '/' } },
+            { type: 'storeItem', params: ({ event }: Failure) => staleCurrent(event.error) },
+            {
+              type: 'showToast',
+              params: ({ context }: Step) => ({
+                kind: 'error' as const,
+                message: NOTICES.deleteConflict,
+                action: {
+                  label: TOAST_ACTIONS.review,
+                  intent: { type: 'navigate' as const, to: paths.history(context.id) },
+                },
+              }),
+            },
           ],
         },
-        onError: {
-          target: 'viewing',
-          actions: { type: 'showToast', params: { kind: 'error', message: NOTICES.deleteFailed } },
-        },
-      },
-    },
+      ],
+    }),
     deleted: { type: 'final' },
   },
 })

@@ -7,6 +7,7 @@ import { provideArticle } from '@/ui/features/article/article.provide'
 import { useInspectedMachine } from '@/ui/shared/inspection'
 import { usePageTitle } from '@/ui/shared/use-page-title'
 import { articleImage } from '@/ui/shared/images'
+import { paths } from '@/ui/shared/paths'
 import { RemoteImage } from '@/ui/shared/remote-image'
 
 export function ArticlePage() {
@@ -49,13 +50,16 @@ function ArticleScreen({ id }: { readonly id: string }) {
       </p>
       <div className="article-body">{item.body}</div>
       <div className="article-actions">
-        <Link className="button" to={`/news/${encodeURIComponent(item._id)}/edit`}>
+        <Link className="button" to={paths.editNews(item._id)}>
           Edit
+        </Link>
+        <Link className="button" to={paths.history(item._id)}>
+          History
         </Link>
         <button
           type="button"
           className="button button-danger"
-          onClick={() => send({ type: 'article.delete' })}
+          onClick={() => send({ type: 'article.delete', revision: item.revision })}
           disabled={deleting}
           aria-busy={deleting}
         >

@@ -1,5 +1,5 @@
 import type { AppServices } from '@/ui/app/app-services'
-import { articleMachine } from '@/ui/features/article/article.machine'
+import { articleMachine, type DeleteRequest } from '@/ui/features/article/article.machine'
 import { fromUseCase } from '@/ui/shared/machine-effects'
 
 export const provideArticle = ({ useCases, store, edge, itemLoader }: AppServices) => {
@@ -7,7 +7,9 @@ export const provideArticle = ({ useCases, store, edge, itemLoader }: AppService
   return articleMachine.provide({
     actors: {
       getNewsItem,
-      deleteNews: fromUseCase((id: string) => useCases.deleteNews.execute(id)),
+      deleteNews: fromUseCase(({ id, condition }: DeleteRequest) =>
+        useCases.deleteNews.execute(id, condition),
+      ),
     },
     actions: {
       ...edge,

@@ -1,7 +1,8 @@
-import { assign, setup } from 'xstate'
+import { assign, setup, type AnyEventObject } from 'xstate'
 import type { ContactMessage } from '@/domain/contact-message.entity'
 import { CONTACT_RULES } from '@/domain/rules/contact-message.rules'
 import { checkFields, hasErrors, type FieldErrors } from '@/domain/rules/field-rule'
+import { submitState } from '@/ui/shared/item-machine.fragment'
 import { effectStubs, fieldErrorsOf, stubUseCase } from '@/ui/shared/machine-effects'
 import { NOTICES } from '@/ui/shared/notices'
 
@@ -28,6 +29,8 @@ export const contactFormMachine = setup({
   actions: {
     ...effectStubs,
     resetForm: (): void => undefined,
+    /** The message was sent: forget its draft. */
+    clearDraft: (): void => undefined,
   },
   guards: {
     isValid: ({ event }) => !hasErrors(invalidFields(event)),
@@ -49,25 +52,25 @@ export const contactFormMachine = setup({
         ],
       },
     },
-    sending: {
-      invoke: {
-        src: 'sendContactMessage',
-        input: ({ context }) => context.message,
-        onDone: {
-          target: 'editing',
-          actions: [
-            { type: 'showToast', params: { kind: 'success', message: NOTICES.contactSent } },
-            'resetForm',
-          ],
-        },
-        onError: {
-          target: 'editing',
-          actions: [
-            assign({ fieldErrors: ({ event }) => fieldErrorsOf(event.error) }),
-            { type: 'showToast', params: { kind: 'error', message: NOTICES.tryAgainLater } },
-          ],
-        },
+    sending: submitState({
+      src: 'sendContactMessage',
+      input: ({ context }: { readonly context: ContactFormContext }) => context.message,
+      done: {
+        target: 'editing',
+        actions: [
+          { type: 'showToast', params: { kind: 'success', message: NOTICES.contactSent } },
+          'clearDraft',
+          'resetForm',
+        ],
       },
-    },
+      failed: 'editing',
+      failureMessage: NOTICES.tryAgainLater,
+      onFailure: [
+        assign({
+          fieldErrors: ({ event }: { readonly event: AnyEventObject }) =>
+            fieldErrorsOf(event.error),
+        }),
+      ],
+    }),
   },
 })

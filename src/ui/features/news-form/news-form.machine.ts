@@ -1,15 +1,12 @@
-import { and, assign, setup } from 'xstate'
+import { and, assign, setup, type AnyEventObject } from 'xstate'
 import type { NewsChanges, NewsDraft, NewsItem } from '@/domain/news-item.entity'
 import { checkFields, hasErrors, type FieldErrors } from '@/domain/rules/field-rule'
+import type { WriteCondition } from '@/domain/rules/news-history.rules'
 import { NEWS_RULES } from '@/domain/rules/news-item.rules'
-import {
-  effectStubs,
-  fieldErrorsOf,
-  isNotFound,
-  leaveForHome,
-  stubUseCase,
-} from '@/ui/shared/machine-effects'
+import { itemImplementations, loadStates, submitState } from '@/ui/shared/item-machine.fragment'
+import { fieldErrorsOf, stubUseCase } from '@/ui/shared/machine-effects'
 import { NOTICES } from '@/ui/shared/notices'
+import { paths } from '@/ui/shared/paths'
 
 export interface NewsFormInput {
   /** Present when editing an existing post. */
@@ -20,25 +17,51 @@ export interface NewsFormContext {
   readonly id: string | undefined
   /** What the visitor last submitted. */
   readonly draft: NewsDraft
+  /** The add form's key for the submission of `draft`: a retry of the same values reuses it. */
+  readonly idempotencyKey: string | undefined
   /** Messages the last refused submit left, by field. */
   readonly fieldErrors: FieldErrors<string>
 }
 
 export type NewsFormEvent =
-  { readonly type: 'form.submit'; readonly values: NewsDraft } | { readonly type: 'form.retry' }
+  | {
+      readonly type: 'form.submit'
+      readonly values: NewsDraft
+      /** The edit form: the revision of the post it showed, which the save may replace. */
+      readonly revision?: number
+      /** The add form: a new key for this submission, unless it retries the last one. */
+      readonly idempotencyKey?: string
+    }
+  | { readonly type: 'form.retry' }
 
 export interface EditParams {
   readonly id: string
   readonly changes: NewsChanges
+  readonly condition?: WriteCondition
+}
+
+export interface CreateRequest {
+  readonly draft: NewsDraft
+  readonly idempotencyKey?: string
 }
 
 function invalidFields(event: NewsFormEvent): FieldErrors<string> {
   return event.type === 'form.submit' ? checkFields(NEWS_RULES, event.values) : {}
 }
 
+function sameDraft(a: NewsDraft, b: NewsDraft): boolean {
+  return a.title === b.title && a.author === b.author && a.body === b.body
+}
+
+interface Step {
+  readonly context: NewsFormContext
+}
+
 /**
- * The add and edit forms. Adding waits for the server; editing hands the change to the news
- * store and goes to the article at once (see docs/spec-deviations.md, decision 6).
+ * The add and edit forms. Adding waits for the server, with one idempotency key per
+ * submission, so that a retry after a timeout never makes two posts. Editing hands the change
+ * to the news store, on the condition that the post is still the revision the form showed, and
+ * goes to the article at once (see docs/spec-deviations.md, decision 6).
  */
 export const newsFormMachine = setup({
   types: {
@@ -47,26 +70,28 @@ export const newsFormMachine = setup({
     input: {} as NewsFormInput,
   },
   actors: {
-    getNewsItem: stubUseCase<NewsItem, string>(),
-    createNews: stubUseCase<NewsItem, NewsDraft>(),
+    ...itemImplementations.actors,
+    createNews: stubUseCase<NewsItem, CreateRequest>(),
   },
   actions: {
-    ...effectStubs,
-    storeItem: (_, _item: NewsItem): void => undefined,
+    ...itemImplementations.actions,
     /** Hands an edit to the news store, which saves it and reports the outcome. */
     requestEdit: (_, _params: EditParams): void => undefined,
     resetForm: (): void => undefined,
+    /** The form was sent: forget its draft. */
+    clearDraft: (): void => undefined,
   },
   guards: {
+    ...itemImplementations.guards,
     isEditing: ({ context }) => context.id !== undefined,
     isValid: ({ event }) => !hasErrors(invalidFields(event)),
-    isNotFound: ({ event }) => 'error' in event && isNotFound(event.error),
   },
 }).createMachine({
   id: 'newsForm',
   context: ({ input }) => ({
     id: input.id,
     draft: { title: '', body: '', author: '' },
+    idempotencyKey: undefined,
     fieldErrors: {},
   }),
   initial: 'opening',
@@ -74,24 +99,7 @@ export const newsFormMachine = setup({
     opening: {
       always: [{ guard: 'isEditing', target: 'loading' }, { target: 'editing' }],
     },
-    loading: {
-      invoke: {
-        src: 'getNewsItem',
-        input: ({ context }) => context.id ?? '',
-        onDone: {
-          target: 'editing',
-          actions: { type: 'storeItem', params: ({ event }) => event.output },
-        },
-        onError: [{ guard: 'isNotFound', target: 'notAvailable' }, { target: 'failed' }],
-      },
-    },
-    failed: {
-      on: { 'form.retry': { target: 'loading' } },
-    },
-    notAvailable: {
-      type: 'final',
-      entry: leaveForHome,
-    },
+    ...loadStates('editing', 'form.retry'),
     editing: {
       on: {
         'form.submit': [
@@ -101,44 +109,61 @@ export const newsFormMachine = setup({
             actions: [
               {
                 type: 'requestEdit',
-                params: ({ context, event }) => ({ id: context.id ?? '', changes: event.values }),
+                params: ({ context, event }) => ({
+                  id: context.id ?? '',
+                  changes: event.values,
+                  ...(event.revision === undefined
+                    ? {}
+                    : { condition: { ifRevision: [event.revision] } }),
+                }),
               },
               {
                 type: 'navigate',
-                params: ({ context }) => ({ to: `/news/${encodeURIComponent(context.id ?? '')}` }),
+                params: ({ context }) => ({ to: paths.article(context.id ?? '') }),
               },
             ],
           },
           {
             guard: 'isValid',
             target: 'submitting',
-            actions: assign({ draft: ({ event }) => event.values, fieldErrors: {} }),
+            actions: assign({
+              // The same values again are a retry of the same submission: same key.
+              idempotencyKey: ({ context, event }) =>
+                context.idempotencyKey !== undefined && sameDraft(context.draft, event.values)
+                  ? context.idempotencyKey
+                  : event.idempotencyKey,
+              draft: ({ event }) => event.values,
+              fieldErrors: {},
+            }),
           },
           { actions: assign({ fieldErrors: ({ event }) => invalidFields(event) }) },
         ],
       },
     },
-    submitting: {
-      invoke: {
-        src: 'createNews',
-        input: ({ context }) => context.draft,
-        onDone: {
-          target: 'created',
-          actions: [
-            { type: 'showToast', params: { kind: 'success', message: NOTICES.created } },
-            'resetForm',
-            { type: 'navigate', params: { to: '/' } },
-          ],
-        },
-        onError: {
-          target: 'editing',
-          actions: [
-            assign({ fieldErrors: ({ event }) => fieldErrorsOf(event.error) }),
-            { type: 'showToast', params: { kind: 'error', message: NOTICES.createFailed } },
-          ],
-        },
+    submitting: submitState({
+      src: 'createNews',
+      input: ({ context }: Step): CreateRequest =>
+        context.idempotencyKey === undefined
+          ? { draft: context.draft }
+          : { draft: context.draft, idempotencyKey: context.idempotencyKey },
+      done: {
+        target: 'created',
+        actions: [
+          { type: 'showToast', params: { kind: 'success', message: NOTICES.created } },
+          'clearDraft',
+          'resetForm',
+          { type: 'navigate', params: { to: paths.home(), replace: true } },
+        ],
       },
-    },
+      failed: 'editing',
+      failureMessage: NOTICES.createFailed,
+      onFailure: [
+        assign({
+          fieldErrors: ({ event }: { readonly event: AnyEventObject }) =>
+            fieldErrorsOf(event.error),
+        }),
+      ],
+    }),
     created: { type: 'final' },
     submitted: { type: 'final' },
   },

@@ -2,14 +2,18 @@ import { useSelector } from '@xstate/react'
 import { FormikProvider } from 'formik'
 import { useMemo } from 'react'
 import { useParams } from 'react-router-dom'
-import type { NewsDraft } from '@/domain/news-item.entity'
+import { NEWS_FIELDS, type NewsDraft, type NewsItem } from '@/domain/news-item.entity'
 import { NEWS_RULES } from '@/domain/rules/news-item.rules'
 import { LoadFailed } from '@/ui/shared/load-failed'
 import { useAppServices, useProvidedMachine } from '@/ui/app/app-context'
 import { provideNewsForm } from '@/ui/features/news-form/news-form.provide'
+import { draftKeys } from '@/ui/shared/draft-storage'
+import { DraftNotice } from '@/ui/shared/draft-notice'
+import { newIdempotencyKey } from '@/ui/shared/idempotency-key'
 import { usePageTitle } from '@/ui/shared/use-page-title'
 import { formSchema } from '@/ui/shared/form-schema'
 import { TextField } from '@/ui/shared/text-field'
+import { useFormDraft } from '@/ui/shared/use-form-draft'
 import { useMachineForm } from '@/ui/shared/use-machine-form'
 
 const schema = formSchema(NEWS_RULES)
@@ -24,27 +28,44 @@ export function EditNewsPage() {
 }
 
 function NewsFormScreen({ id }: { readonly id?: string }) {
-  const { store } = useAppServices()
+  const { store, drafts } = useAppServices()
   const machine = useProvidedMachine(provideNewsForm)
   const editing = id !== undefined
   const stored = useSelector(store, ({ context }) =>
     editing && context.newsItem?._id === id ? context.newsItem : null,
   )
-  const initialValues = useMemo<NewsDraft>(
+  const baseline = useMemo<NewsDraft>(
     () => ({ title: stored?.title ?? '', author: stored?.author ?? '', body: stored?.body ?? '' }),
     [stored],
   )
-  const { state, send, formik, formRef } = useMachineForm({
+  const draft = useFormDraft({
+    storage: drafts,
+    key: editing ? draftKeys.edit(id) : draftKeys.add(),
+    fields: NEWS_FIELDS,
+  })
+  const { state, send, formik, formRef, restored, discardDraft } = useMachineForm({
     machine,
     input: { id },
-    initialValues,
+    baseline,
+    revision: stored?.revision,
+    baselineReady: !editing || stored !== null,
     validationSchema: schema,
-    submitEvent: (values) => ({ type: 'form.submit' as const, values }),
+    submitEvent: (values) =>
+      editing
+        ? // Saving replaces the version the form shows, and only that one.
+          { type: 'form.submit' as const, values, revision: stored?.revision }
+        : { type: 'form.submit' as const, values, idempotencyKey: newIdempotencyKey() },
     enableReinitialize: editing,
+    draft,
   })
   const heading = editing ? 'Edit news' : 'Add news'
   const submitting = state.matches('submitting')
   usePageTitle(heading)
+  // The visitor's draft was written against an older version: show the newer one beside it.
+  const savedMeanwhile =
+    stored !== null && restored?.revision !== undefined && stored.revision > restored.revision
+      ? stored
+      : null
 
   return (
     <section className="form-page" aria-labelledby="form-heading">
@@ -55,22 +76,49 @@ function NewsFormScreen({ id }: { readonly id?: string }) {
       )}
       {/* The edit form waits for the stored post, so that it never shows empty fields first. */}
       {(state.matches('editing') || submitting) && (!editing || stored !== null) && (
-        <FormikProvider value={formik}>
-          <form ref={formRef} className="form" onSubmit={formik.handleSubmit} noValidate>
-            <TextField name="title" label="Title" />
-            <TextField name="author" label="Author Name" autoComplete="name" />
-            <TextField name="body" label="Body" multiline />
-            <button
-              type="submit"
-              className="button button-primary"
-              disabled={submitting}
-              aria-busy={submitting}
-            >
-              {heading}
-            </button>
-          </form>
-        </FormikProvider>
+        <>
+          {restored !== undefined && <DraftNotice onDiscard={discardDraft} />}
+          <div className={savedMeanwhile === null ? undefined : 'conflict-layout'}>
+            <FormikProvider value={formik}>
+              <form ref={formRef} className="form" onSubmit={formik.handleSubmit} noValidate>
+                <TextField name="title" label="Title" />
+                <TextField name="author" label="Author Name" autoComplete="name" />
+                <TextField name="body" label="Body" multiline />
+                <button
+                  type="submit"
+                  className="button button-primary"
+                  disabled={submitting}
+                  aria-busy={submitting}
+                >
+                  {heading}
+                </button>
+              </form>
+            </FormikProvider>
+            {savedMeanwhile !== null && <SavedMeanwhile item={savedMeanwhile} />}
+          </div>
+        </>
       )}
     </section>
+  )
+}
+
+/** The stored version that is newer than the visitor's draft, read-only, beside the form. */
+function SavedMeanwhile({ item }: { readonly item: NewsItem }) {
+  return (
+    <aside className="saved-meanwhile" aria-labelledby="saved-meanwhile-heading">
+      <h2 id="saved-meanwhile-heading">Saved meanwhile</h2>
+      <p>
+        Someone saved this post after you started editing. The form holds your text; this is the
+        stored version. Saving the form replaces it with yours.
+      </p>
+      <dl className="saved-meanwhile-fields">
+        <dt>Title</dt>
+        <dd>{item.title}</dd>
+        <dt>Author Name</dt>
+        <dd>{item.author}</dd>
+        <dt>Body</dt>
+        <dd className="saved-meanwhile-body">{item.body}</dd>
+      </dl>
+    </aside>
   )
 }

@@ -1,5 +1,5 @@
 import type { AppServices } from '@/ui/app/app-services'
-import { newsFormMachine } from '@/ui/features/news-form/news-form.machine'
+import { newsFormMachine, type CreateRequest } from '@/ui/features/news-form/news-form.machine'
 import { fromUseCase } from '@/ui/shared/machine-effects'
 
 export const provideNewsForm = ({ useCases, store, edge, itemLoader }: AppServices) => {
@@ -7,12 +7,14 @@ export const provideNewsForm = ({ useCases, store, edge, itemLoader }: AppServic
   return newsFormMachine.provide({
     actors: {
       getNewsItem,
-      createNews: fromUseCase((draft) => useCases.createNews.execute(draft)),
+      createNews: fromUseCase(({ draft, idempotencyKey }: CreateRequest) =>
+        useCases.createNews.execute(draft, idempotencyKey === undefined ? {} : { idempotencyKey }),
+      ),
     },
     actions: {
       ...edge,
       storeItem,
-      requestEdit: (_, { id, changes }) => store.send({ type: 'news.edit', id, changes }),
+      requestEdit: (_, edit) => store.send({ type: 'news.edit', ...edit }),
     },
   })
 }

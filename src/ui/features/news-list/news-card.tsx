@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { excerpt } from '@/ui/shared/excerpt'
+import { paths } from '@/ui/shared/paths'
 import { CARD_IMAGE } from '@/ui/shared/images'
 import { RemoteImage } from '@/ui/shared/remote-image'
 
@@ -26,7 +27,7 @@ export function NewsCard({ item, eager }: NewsCardProps) {
           {item.title}
         </h2>
         <p className="news-card-excerpt">{excerpt(item.body)}</p>
-        <Link className="button" to={`/news/${encodeURIComponent(item._id)}`}>
+        <Link className="button" to={paths.article(item._id)}>
           Read More<span className="visually-hidden">: {item.title}</span>
         </Link>
       </div>

@@ -8,6 +8,7 @@ import { provideNewsList } from '@/ui/features/news-list/news-list.provide'
 import { useInspectedMachine } from '@/ui/shared/inspection'
 import { usePageTitle } from '@/ui/shared/use-page-title'
 import { NewsCard } from '@/ui/features/news-list/news-card'
+import { paths } from '@/ui/shared/paths'
 
 // 3 columns on wide screens, 2 on tablets, 1 on phones (docs/spec-deviations.md, decision 8).
 const COLUMNS = { default: 3, 1024: 2, 640: 1 }
@@ -39,7 +40,7 @@ export function NewsListPage() {
       {state.matches('ready') && news.length === 0 && (
         <div className="empty-state">
           <p>There are no news posts yet.</p>
-          <Link className="button" to="/news/new">
+          <Link className="button" to={paths.addNews()}>
             Write the first one
           </Link>
         </div>
