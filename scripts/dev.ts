@@ -1,7 +1,8 @@
 /**
  * `npm run dev`: the API (tsx watch, restarted on change) and Vite's dev server together.
- * Vite proxies /api to the API (vite.config.ts reads API_PROXY_TARGET). Ctrl-C, or either
- * side ending, stops both.
+ * Vite proxies /api to the API (vite.config.ts reads API_PROXY_TARGET). Once both answer, the
+ * one address to open is printed last, after both start-up banners. Ctrl-C, or either side
+ * ending, stops both.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
@@ -19,11 +20,43 @@ const children: ChildProcess[] = [
   ),
   spawn(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), ...process.argv.slice(2)], {
     cwd: ROOT,
-    stdio: 'inherit',
+    // Its output is passed on as it comes, and read for the address it serves.
+    stdio: ['inherit', 'pipe', 'inherit'],
     // Vite's own PORT would clash with the API's; it picks 5173 unless told otherwise.
     env: { ...process.env, PORT: undefined, API_PROXY_TARGET: apiTarget },
   }),
 ]
+
+const vite = children[1]
+const viteAddress = new Promise<string>((resolve) => {
+  let seen = ''
+  vite?.stdout?.on('data', (chunk: Buffer) => {
+    process.stdout.write(chunk)
+    // eslint-disable-next-line no-control-regex -- Vite colours its banner.
+    seen = (seen + chunk.toString('utf8')).replace(/\u001b\[[0-9;]*m/g, '').slice(-4096)
+    const local = /Local:\s+(https?:\/\/\S+)/.exec(seen)?.[1]
+    if (local !== undefined) resolve(local)
+  })
+})
+
+/** Resolves once the API answers its health check; gives up quietly after a minute. */
+async function apiReady(): Promise<boolean> {
+  for (let tries = 0; tries < 240; tries += 1) {
+    try {
+      if ((await fetch(`${apiTarget}/api/health`)).ok) return true
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  return false
+}
+
+void Promise.all([viteAddress, apiReady()]).then(([address, ready]) => {
+  if (stopping) return
+  const api = ready ? '' : ` (the API at ${apiTarget} is not answering yet; see its log above)`
+  process.stdout.write(`\nNewsWire is running. Open ${address}${api}\n`)
+})
 
 let stopping = false
 function stopAll(code: number): void {

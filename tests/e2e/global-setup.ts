@@ -1,15 +1,16 @@
 import { spawnSync } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import { AXE_DIR, REPO_ROOT, SCREENSHOTS_DIR } from './support/paths'
-import { findChromium, INSTALL_HINT } from './support/chromium'
+import { findChromium, INSTALL_HINT, NPM_CHROMIUM, unpackNpmChromium } from './support/chromium'
 
 /**
  * Runs once per `npm run test:e2e`: checks that a browser exists (never skipping quietly),
  * builds the app as production does, and clears the last run's pictures and axe reports.
  */
-export default function globalSetup(): void {
+export default async function globalSetup(): Promise<void> {
   const browser = findChromium()
   if (browser === undefined) throw new Error(INSTALL_HINT)
+  if (browser.executablePath === NPM_CHROMIUM) await unpackNpmChromium()
   console.log(`e2e: Chromium from ${browser.source}: ${browser.executablePath}`)
 
   const started = Date.now()

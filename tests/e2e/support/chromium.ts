@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { chromium } from '@playwright/test'
 
 export const DEBIAN_CHROMIUM = '/usr/bin/chromium'
@@ -21,16 +23,25 @@ export const CHROMIUM_ARGS = [
 ] as const
 
 export const INSTALL_HINT = [
-  'The end-to-end tests need Chromium, and none was found. Install one of these:',
+  'The end-to-end tests need Chromium, and none was found. Normally `npm ci` installs one',
+  '(@sparticuz/chromium, whose binary ships inside the npm package); or use one of these:',
   '  - Debian or Ubuntu: apt-get update && apt-get install -y chromium   (gives /usr/bin/chromium)',
   '  - any Chrome or Chromium already installed: export CHROME_PATH=/path/to/chrome',
-  "  - Playwright's own build, where downloads are allowed: npx playwright install chromium",
 ].join('\n')
 
 /**
+ * Where @sparticuz/chromium unpacks its browser (its `executablePath()` writes it there once).
+ * Known in advance, so that the Playwright config, which must be synchronous, can name it;
+ * the global setup unpacks it before any worker launches a browser.
+ */
+export const NPM_CHROMIUM = join(tmpdir(), 'chromium')
+const NPM_CHROMIUM_PACKAGE = 'node_modules/@sparticuz/chromium/bin/chromium.br'
+
+/**
  * The Chromium the suite drives: CHROME_PATH, else Debian's /usr/bin/chromium, else
- * Playwright's own build if it was installed. A CHROME_PATH that names nothing is an error,
- * not a reason to quietly test another browser.
+ * Playwright's own build if it was installed, else the one `npm ci` installed
+ * (@sparticuz/chromium), so that `npm ci && npm test` needs no system package. A CHROME_PATH
+ * that names nothing is an error, not a reason to quietly test another browser.
  */
 export function findChromium(env: NodeJS.ProcessEnv = process.env): FoundBrowser | undefined {
   const fromEnv = env.CHROME_PATH?.trim()
@@ -44,7 +55,20 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): FoundBrowser
   }
   if (existsSync(DEBIAN_CHROMIUM)) return { executablePath: DEBIAN_CHROMIUM, source: 'Debian' }
   const own = playwrightChromium()
-  return own === undefined ? undefined : { executablePath: own, source: "Playwright's own" }
+  if (own !== undefined) return { executablePath: own, source: "Playwright's own" }
+  if (existsSync(NPM_CHROMIUM_PACKAGE)) {
+    return { executablePath: NPM_CHROMIUM, source: 'npm (@sparticuz/chromium)' }
+  }
+  return undefined
+}
+
+/** Unpacks the npm-installed browser where findChromium said it would be; idempotent. */
+export async function unpackNpmChromium(): Promise<void> {
+  const { default: npmChromium } = await import('@sparticuz/chromium')
+  const path = await npmChromium.executablePath()
+  if (path !== NPM_CHROMIUM) {
+    throw new Error(`@sparticuz/chromium unpacked to ${path}, not ${NPM_CHROMIUM}`)
+  }
 }
 
 function playwrightChromium(): string | undefined {
