@@ -1,4 +1,5 @@
-import { composeServer } from '@/composition/server/server.composition'
+import { composeServer, type ComposedServer } from '@/composition/server/server.composition'
+import { describeStartupFailure } from '@/composition/server/startup-errors'
 import { ConfigError, readConfig, usesOutbox, type ServerConfig } from '@/server/config'
 
 /**
@@ -14,12 +15,27 @@ async function main(): Promise<void> {
     config = readConfig(process.env)
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error
-    console.error(error.message)
+    // One line per bad variable, so that an operator fixes them all at once.
+    const [only, ...more] = error.problems
+    if (only !== undefined && more.length === 0) console.error(`NewsWire could not start: ${only}`)
+    else console.error(error.message)
     process.exitCode = 1
     return
   }
 
-  const server = await composeServer(config, { logger: { level: 'info' } })
+  let server: ComposedServer | undefined
+  try {
+    server = await composeServer(config, { logger: { level: 'info' } })
+    await serve(server, config)
+  } catch (error) {
+    fail(error, config)
+    // The database is open once composeServer has answered; close it before leaving.
+    await Promise.race([server?.close(), delay(CLOSE_ON_FAILURE_MS)]).catch(() => undefined)
+    process.exit(1)
+  }
+}
+
+async function serve(server: ComposedServer, config: ServerConfig): Promise<void> {
   const { app, database } = server
   let stopping = false
   const stop = (signal: NodeJS.Signals): void => {
@@ -63,7 +79,23 @@ async function main(): Promise<void> {
   )
 }
 
+/** How long a failed start may spend closing what it opened before it exits anyway. */
+const CLOSE_ON_FAILURE_MS = 2_000
+
+/**
+ * Prints what to fix in one or two lines. The stack helps only those who work on NewsWire
+ * itself, so it is printed when DEBUG is set.
+ */
+function fail(error: unknown, target: Pick<ServerConfig, 'host' | 'port'>): void {
+  for (const line of describeStartupFailure(error, target)) console.error(line)
+  if (process.env.DEBUG) console.error(error)
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref())
+}
+
 main().catch((error: unknown) => {
-  console.error('NewsWire could not start:', error)
+  fail(error, { host: process.env.HOST ?? '', port: Number(process.env.PORT) })
   process.exit(1)
 })
