@@ -11,6 +11,8 @@ import Fastify, {
 } from 'fastify'
 import fp from 'fastify-plugin'
 import type { UseCases } from '@/application/use-cases'
+import type { ChangeSignal } from '@/domain/ports/change-signal.port'
+import type { RateLimitCounter } from '@/domain/ports/rate-limit-counter.port'
 import { runtimeConfigOf, usesOutbox, type ServerConfig } from '@/server/config'
 import { BODY_LIMIT_BYTES, registerErrorHandler } from '@/server/error-handler'
 import { FirstPageCache } from '@/server/first-page.cache'
@@ -18,16 +20,30 @@ import { newsRoutes } from '@/server/news.routes'
 import { registerOpenApi } from '@/server/openapi'
 import { outboxRoutes } from '@/server/outbox.routes'
 import { registerSecurityHeaders } from '@/server/security'
+import { sharedRateLimitStore } from '@/server/shared-rate-limit.store'
 import { spaRoutes } from '@/server/spa.routes'
 import { systemRoutes, type HealthCheck } from '@/server/system.routes'
 
-export type AppConfig = Pick<ServerConfig, 'emailjsAccount' | 'emailjsOrigin' | 'writeRateLimit'>
+export type AppConfig = Pick<
+  ServerConfig,
+  'emailjsAccount' | 'emailjsOrigin' | 'writeRateLimit' | 'trustProxy'
+>
 
 /** What the server composition root hands the app: it never chooses an adapter itself. */
 export interface AppOptions {
   readonly useCases: UseCases
   readonly config: AppConfig
   readonly health: HealthCheck
+  /**
+   * Where the write limit counts, shared by every server on the database. Without it the
+   * plugin counts in this process's memory, which only a lone app in a test may do.
+   */
+  readonly rateLimitCounter?: RateLimitCounter
+  /**
+   * The database's change signal, which the cached first page is checked against on every
+   * read, so that a write on any server shows at once. Without it nothing is cached.
+   */
+  readonly changeSignal?: ChangeSignal
   /** The built single-page app; defaults to `<repo>/dist`. */
   readonly distDir?: string
 }
@@ -42,7 +58,7 @@ export const DEFAULT_DIST_DIR = fileURLToPath(new URL('../../dist', import.meta.
 /** The whole HTTP side as one plugin: security, compression, the API, the outbox and the app. */
 export const newsWireApp = fp<AppOptions>(
   async (app, options) => {
-    const { useCases, config, health } = options
+    const { useCases, config, health, rateLimitCounter } = options
     const outbox = usesOutbox(config)
 
     registerErrorHandler(app)
@@ -57,6 +73,16 @@ export const newsWireApp = fp<AppOptions>(
         global: false,
         max: config.writeRateLimit,
         timeWindow: 60_000,
+        // The limit is against abuse, not a guard of the database: when the count fails (the
+        // database is down or busy), the write goes through (fail open) and succeeds, or answers
+        // 503 Unavailable from its own storage call like any other; never a 5xx from the count.
+        skipOnError: true,
+        store:
+          rateLimitCounter === undefined
+            ? undefined
+            : sharedRateLimitStore(rateLimitCounter, (error) =>
+                app.log.warn({ err: error }, 'write not counted against the rate limit'),
+              ),
       })
       // One limiter for every write route, so that the limit counts all of a client's writes.
       const limit = app.rateLimit()
@@ -65,7 +91,12 @@ export const newsWireApp = fp<AppOptions>(
       })
     }
 
-    await app.register(newsRoutes, { useCases, cache: new FirstPageCache(), writeGuards })
+    await app.register(newsRoutes, {
+      useCases,
+      cache: new FirstPageCache(),
+      changeSignal: options.changeSignal,
+      writeGuards,
+    })
     await app.register(systemRoutes, { runtimeConfig: runtimeConfigOf(config), health })
     if (outbox) {
       await app.register(outboxRoutes, {
@@ -117,9 +148,29 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: options.logger ?? false,
     logController: new OneLinePerRequest(),
     bodyLimit: BODY_LIMIT_BYTES,
+    // Off unless TRUST_PROXY names the proxies: only then does X-Forwarded-For set request.ip,
+    // which the write limit counts by.
+    trustProxy: trustProxyOption(options.config.trustProxy),
     // Ids are at most 64 characters; longer path parameters are not routes.
     routerOptions: { maxParamLength: 100 },
   })
   await app.register(newsWireApp, options)
   return app
+}
+
+/**
+ * TRUST_PROXY as Fastify takes it. Fastify 5 ignores a bare hop count (it cannot tell the
+ * proxy from a client that connects directly), so a count becomes Express's rule: trust the
+ * first `hops` addresses, counting back from the connection. The operator vouches that the
+ * server is reachable only through those proxies (docs/operations.md).
+ */
+function trustProxyOption(
+  trustProxy: ServerConfig['trustProxy'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (trustProxy === false) return false
+  if (typeof trustProxy === 'number') {
+    const hops = trustProxy
+    return (_address, hop) => hop < hops
+  }
+  return [...trustProxy]
 }

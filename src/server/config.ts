@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import type { EmailJsSettings, RuntimeConfig } from '@/application/runtime-config'
 import { DEFAULT_TRASH_DAYS } from '@/domain/rules/news-history.rules'
 
@@ -21,7 +22,14 @@ export interface ServerConfig {
   readonly demoPosts: boolean
   /** Days a deleted post stays restorable in the trash before it is purged with its history. */
   readonly trashDays: number
+  /**
+   * The reverse proxies whose X-Forwarded-For is believed, as Fastify's `trustProxy` takes
+   * them: false (the default: the header is ignored), a hop count, or addresses and CIDRs.
+   */
+  readonly trustProxy: TrustProxy
 }
+
+export type TrustProxy = false | number | readonly string[]
 
 export const CONFIG_DEFAULTS = {
   PORT: '3000',
@@ -31,6 +39,7 @@ export const CONFIG_DEFAULTS = {
   WRITE_RATE_LIMIT: '60',
   DEMO_POSTS: '1',
   TRASH_DAYS: String(DEFAULT_TRASH_DAYS),
+  TRUST_PROXY: 'off',
 } as const
 
 /** Ten years: far past any use, small enough that the purge's cutoff stays a valid date. */
@@ -80,6 +89,7 @@ export function readConfig(env: Env): ServerConfig {
   )
   const demoPosts = flag('DEMO_POSTS', value('DEMO_POSTS'), problems)
   const trashDays = integer('TRASH_DAYS', value('TRASH_DAYS'), 1, MAX_TRASH_DAYS, problems)
+  const trustProxy = proxies('TRUST_PROXY', value('TRUST_PROXY'), problems)
   const emailjsOrigin = origin('EMAILJS_ORIGIN', value('EMAILJS_ORIGIN'), problems)
   const emailjsAccount = account(env, problems)
 
@@ -93,6 +103,7 @@ export function readConfig(env: Env): ServerConfig {
     writeRateLimit,
     demoPosts,
     trashDays,
+    trustProxy,
   }
 }
 
@@ -141,6 +152,43 @@ function origin(name: string, raw: string, problems: string[]): string {
   }
   problems.push(`${name} must be an origin such as https://api.emailjs.com, got "${raw}"`)
   return raw
+}
+
+/** More hops than any real chain of proxies; a bigger count is a typo. */
+const MAX_PROXY_HOPS = 10
+
+/** Names proxy-addr (Fastify's trustProxy) knows for whole ranges of private addresses. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal'])
+
+/**
+ * TRUST_PROXY: `off` (or 0, false), a hop count, or a comma-separated list of addresses, CIDRs
+ * and proxy-addr's range names. `true` is refused: trusting every hop lets any client choose
+ * its own address, and so its own write budget.
+ */
+function proxies(name: string, raw: string, problems: string[]): TrustProxy {
+  const lower = raw.toLowerCase()
+  if (lower === 'off' || lower === 'false' || lower === '0') return false
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw)
+    if (hops <= MAX_PROXY_HOPS) return hops
+  } else {
+    const entries = raw.split(',').map((entry) => entry.trim())
+    if (entries.every(isProxyAddress)) return entries
+  }
+  problems.push(
+    `${name} must be off, a hop count from 1 to ${MAX_PROXY_HOPS}, or comma-separated proxy addresses or CIDRs (e.g. 10.0.0.0/8,::1), got "${raw}"`,
+  )
+  return false
+}
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry.toLowerCase())) return true
+  const [address = '', prefix, ...rest] = entry.split('/')
+  const version = isIP(address)
+  if (version === 0 || rest.length > 0) return false
+  if (prefix === undefined) return true
+  const bits = /^\d+$/.test(prefix) ? Number(prefix) : Number.NaN
+  return bits >= 0 && bits <= (version === 4 ? 32 : 128)
 }
 
 function isDatabaseUrl(raw: string): boolean {

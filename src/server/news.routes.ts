@@ -4,10 +4,10 @@ import type {
   FastifyReply,
   FastifyRequest,
   onRequestAsyncHookHandler,
-  onSendAsyncHookHandler,
 } from 'fastify'
 import type { UseCases } from '@/application/use-cases'
 import type { DomainError } from '@/domain/domain-error'
+import type { ChangeSignal } from '@/domain/ports/change-signal.port'
 import { NEWS_FIELDS, type NewsChanges, type NewsDraft } from '@/domain/news-item.entity'
 import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import type { Result } from '@/domain/result'
@@ -15,7 +15,12 @@ import { checkFields } from '@/domain/rules/field-rule'
 import { isIdempotencyKey } from '@/domain/rules/news-history.rules'
 import { NEWS_RULES } from '@/domain/rules/news-item.rules'
 import { BODY_LIMIT_BYTES } from '@/server/error-handler'
-import type { CachedPage, Encoding, FirstPageCache } from '@/server/first-page.cache'
+import {
+  VersionCheck,
+  type CachedPage,
+  type Encoding,
+  type FirstPageCache,
+} from '@/server/first-page.cache'
 import {
   CREATE_NEWS_SCHEMA,
   DELETE_NEWS_SCHEMA,
@@ -33,6 +38,8 @@ import { DETAILS, problem, problemOf, sendProblem } from '@/server/problem'
 export interface NewsRoutesOptions {
   readonly useCases: UseCases
   readonly cache: FirstPageCache
+  /** What the cache is checked against; without it every first page is read from the store. */
+  readonly changeSignal: ChangeSignal | undefined
   /** Runs first on every write, e.g. the rate limit. */
   readonly writeGuards: readonly onRequestAsyncHookHandler[]
 }
@@ -57,15 +64,12 @@ const COMPRESS_THRESHOLD = 1024
 const REVISION_NUMBER = /^[1-9]\d{0,15}$/
 
 export const newsRoutes: FastifyPluginAsync<NewsRoutesOptions> = async (app, options) => {
-  const { useCases, cache } = options
+  const { useCases, cache, changeSignal } = options
+  const versions = changeSignal === undefined ? undefined : new VersionCheck(changeSignal)
 
-  // The one place a write forgets the cached first page: after the write, before its answer
-  // leaves, whatever the outcome. A write the rate limit refused never reached the store.
-  const forgetFirstPage: onSendAsyncHookHandler = async (_request, reply, payload) => {
-    if (reply.statusCode !== 429) cache.clear()
-    return payload
-  }
-  const write = { onRequest: [...options.writeGuards], onSend: forgetFirstPage }
+  // No write path clears the cache: the store raises the change signal in each write's own
+  // transaction, on whichever server (or CLI) made it, and each read checks it first.
+  const write = { onRequest: [...options.writeGuards] }
   const jsonWrite = { ...write, onRequest: [...write.onRequest, requireJson] }
 
   app.get<{ Querystring: ListQuery }>(
@@ -74,11 +78,13 @@ export const newsRoutes: FastifyPluginAsync<NewsRoutesOptions> = async (app, opt
     async (request, reply) => {
       const { limit, cursor } = request.query
       const firstPage = cursor === undefined && limit === DEFAULT_PAGE_SIZE
-      if (firstPage) {
-        const cached = cache.get()
+      // The version is read before the page, so the page is at least as new as it; if the signal
+      // cannot answer, the page is read (and answered) uncached, never served from memory.
+      const version = firstPage ? await currentVersion(versions) : undefined
+      if (version !== undefined) {
+        const cached = cache.get(version)
         if (cached !== undefined) return sendPage(request, reply, cache, cached)
       }
-      const generation = cache.begin()
       const result = await useCases.listNews.execute({ limit, cursor })
       if (!result.ok) return sendProblem(reply, problemOf(result.error, 400))
       const { items, next } = result.value
@@ -88,7 +94,7 @@ export const newsRoutes: FastifyPluginAsync<NewsRoutesOptions> = async (app, opt
         return items
       }
       const page = { body: reply.serialize(items) as string, link }
-      cache.store(generation, page)
+      if (version !== undefined) cache.store(version, page)
       return sendPage(request, reply, cache, page)
     },
   )
@@ -295,13 +301,25 @@ function sendPage(
   if (page.link !== undefined) reply.header('link', page.link)
   reply.header('content-type', JSON_TYPE).header('vary', 'Accept-Encoding')
   const encoding =
-    page.body.length >= COMPRESS_THRESHOLD && cache.get() === page
+    page.body.length >= COMPRESS_THRESHOLD
       ? preferredEncoding(request.headers['accept-encoding'])
       : undefined
-  // Otherwise @fastify/compress negotiates and compresses as for any answer.
-  if (encoding === undefined) return reply.send(page.body)
-  const bytes = cache.encoded(encoding)
+  const bytes = encoding === undefined ? undefined : cache.encoded(page, encoding)
+  // Otherwise (a small page, or one not cached) @fastify/compress negotiates and compresses as
+  // for any answer.
+  if (encoding === undefined || bytes === undefined) return reply.send(page.body)
   return reply.header('content-encoding', encoding).send(bytes)
+}
+
+/** The change signal's version, or undefined when there is none or it failed (then: no cache). */
+async function currentVersion(check: VersionCheck | undefined): Promise<number | undefined> {
+  if (check === undefined) return undefined
+  try {
+    return await check.current()
+  } catch {
+    // The store has told its error listener; the page read that follows answers for itself.
+    return undefined
+  }
 }
 
 /** br over gzip, honouring q=0; anything else goes uncompressed. */

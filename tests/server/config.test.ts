@@ -21,6 +21,7 @@ describe('readConfig', () => {
       writeRateLimit: 60,
       demoPosts: true,
       trashDays: 30,
+      trustProxy: false,
     })
   })
 
@@ -37,6 +38,7 @@ describe('readConfig', () => {
         WRITE_RATE_LIMIT: '0',
         DEMO_POSTS: '0',
         TRASH_DAYS: '7',
+        TRUST_PROXY: '10.0.0.0/8, 192.0.2.1',
       }),
     ).toEqual({
       port: 8080,
@@ -47,6 +49,7 @@ describe('readConfig', () => {
       writeRateLimit: 0,
       demoPosts: false,
       trashDays: 7,
+      trustProxy: ['10.0.0.0/8', '192.0.2.1'],
     })
   })
 
@@ -79,6 +82,37 @@ describe('readConfig', () => {
   it('accepts TRASH_DAYS from 1 to 3650 days', () => {
     expect(readConfig({ TRASH_DAYS: '1' }).trashDays).toBe(1)
     expect(readConfig({ TRASH_DAYS: '3650' }).trashDays).toBe(3650)
+  })
+
+  it.each([
+    ['off', false],
+    ['OFF', false],
+    ['false', false],
+    ['0', false],
+    ['1', 1],
+    ['2', 2],
+    ['127.0.0.1', ['127.0.0.1']],
+    ['10.0.0.0/8,fd00::/8, ::1', ['10.0.0.0/8', 'fd00::/8', '::1']],
+    ['loopback, uniquelocal', ['loopback', 'uniquelocal']],
+  ] as const)('reads TRUST_PROXY=%s', (raw, trustProxy) => {
+    expect(readConfig({ TRUST_PROXY: raw }).trustProxy).toEqual(trustProxy)
+  })
+
+  it.each([
+    'true',
+    'yes',
+    '11',
+    '-1',
+    '1.5',
+    '10.0.0.0/33',
+    '::1/129',
+    '10.0.0.1,',
+    '10.0.0.1/8/8',
+    'proxy.internal',
+  ])('refuses TRUST_PROXY=%s in one line', (raw) => {
+    expect(problemsOf({ TRUST_PROXY: raw })).toEqual([
+      `TRUST_PROXY must be off, a hop count from 1 to 10, or comma-separated proxy addresses or CIDRs (e.g. 10.0.0.0/8,::1), got "${raw}"`,
+    ])
   })
 
   it('never repeats a database password in its message', () => {

@@ -47,6 +47,8 @@ interface MemoryState {
 export class MemoryNewsStore implements NewsStore {
   private readonly state: MemoryState = { posts: new Map(), histories: new Map(), keys: new Map() }
   private sequence = 0
+  /** The change signal, raised as the SQL stores raise theirs: by a write's commit and the purge. */
+  private changes = 0
   private queue: Promise<unknown> = Promise.resolve()
 
   constructor(options: MemoryNewsStoreOptions = {}) {
@@ -91,6 +93,10 @@ export class MemoryNewsStore implements NewsStore {
     return this.state.posts.get(id)
   }
 
+  async version(): Promise<number> {
+    return this.changes
+  }
+
   async revisions(newsId: string, query: NewsPageQuery): Promise<RevisionPage> {
     const limit = clampHistoryPageSize(query.limit)
     const before = query.cursor === undefined ? undefined : decodeRevisionCursor(query.cursor)
@@ -124,6 +130,7 @@ export class MemoryNewsStore implements NewsStore {
           keys += 1
         }
       }
+      this.changes += 1
       return { posts, keys }
     })
   }
@@ -132,7 +139,7 @@ export class MemoryNewsStore implements NewsStore {
     return this.serialised(async () => {
       const tx = new MemoryNewsTransaction(this.state, () => this.newId())
       const result = await work(tx)
-      tx.apply()
+      if (tx.apply()) this.changes += 1
       return result
     })
   }
@@ -207,13 +214,14 @@ class MemoryNewsTransaction implements NewsStoreTransaction {
     this.keys.set(record.key, record)
   }
 
-  /** Commits the journal to the state. */
-  apply(): void {
+  /** Commits the journal to the state; whether it held any write. */
+  apply(): boolean {
     for (const [id, item] of this.posts) this.state.posts.set(id, item)
     for (const [id, revisions] of this.appended) {
       this.state.histories.set(id, [...(this.state.histories.get(id) ?? []), ...revisions])
     }
     for (const [key, record] of this.keys) this.state.keys.set(key, record)
+    return this.posts.size + this.appended.size + this.keys.size > 0
   }
 }
 

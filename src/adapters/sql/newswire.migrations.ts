@@ -136,6 +136,32 @@ function migrations(engine: Engine): Record<string, Migration> {
           .execute()
       },
     },
+    '0004-rate-limit': {
+      // The write limit's counts, one row per client key and fixed window, shared by every
+      // server. The window's end leads the key, so that sweeping past windows is a range scan.
+      async up(db: Kysely<unknown>): Promise<void> {
+        await db.schema
+          .createTable('rate_limit')
+          .addColumn('window_end', postgres ? 'bigint' : 'integer', (column) => column.notNull())
+          .addColumn('key', 'text', (column) => column.notNull())
+          .addColumn('count', 'integer', (column) => column.notNull())
+          .addPrimaryKeyConstraint('rate_limit_pkey', ['window_end', 'key'])
+          .execute()
+      },
+    },
+    '0005-site-version': {
+      // The change signal (see SqlNewsStore): one row whose counter every write raises, so that
+      // a server can tell with one primary-key lookup whether what it keeps in memory is current.
+      async up(db: Kysely<unknown>): Promise<void> {
+        await db.schema
+          .createTable('site_version')
+          .addColumn('id', 'integer', (column) => column.primaryKey().notNull())
+          .addColumn('version', 'bigint', (column) => column.notNull())
+          .addCheckConstraint('site_version_one_row', sql`id = 1`)
+          .execute()
+        await sql`insert into site_version (id, version) values (1, 0)`.execute(db)
+      },
+    },
   }
 }
 

@@ -55,12 +55,29 @@ export interface OutboxMessageTable {
   received_at: InstantColumn
 }
 
+/** The write limit's count for one client key in one fixed window, shared by every server. */
+export interface RateLimitTable {
+  /** The window's end in milliseconds since the epoch; PostgreSQL reads a bigint back as text. */
+  window_end: ColumnType<number | string, number, never>
+  key: string
+  count: number
+}
+
+/** The change signal: one row (id 1) whose version every committed write raises. */
+export interface SiteVersionTable {
+  id: number
+  /** PostgreSQL reads a bigint back as text. */
+  version: ColumnType<number | string, number, number>
+}
+
 /** The tables Kysely may touch, named as in SQL. */
 export interface NewsWireSchema {
   news: NewsTable
   news_revision: NewsRevisionTable
   idempotency_key: IdempotencyKeyTable
   outbox_message: OutboxMessageTable
+  rate_limit: RateLimitTable
+  site_version: SiteVersionTable
 }
 
 export function toIsoInstant(value: Date | string): string {

@@ -69,6 +69,9 @@ const RETRYABLE_CODES = new Set(['40001', '40P01', '23505'])
 
 type Db = Kysely<NewsWireSchema>
 
+/** The one row of site_version (its check constraint admits no other). */
+const SITE_VERSION_ROW = 1
+
 /**
  * Posts, their histories and idempotency keys in SQLite or PostgreSQL through one Kysely
  * implementation. Both lists are keyset-paged, newest first, on a partial index: live posts on
@@ -78,18 +81,35 @@ type Db = Kysely<NewsWireSchema>
  * Transactions: SQLite takes the write lock at BEGIN IMMEDIATE, so writers, in this process or
  * another sharing the file, queue instead of failing when a read lock cannot be upgraded.
  * PostgreSQL locks the post it reads (`for update`) and runs the work again when it loses a race.
+ *
+ * The change signal: site_version holds one counter, raised by every transaction that wrote and
+ * by the purge, as the last statement before their commit. So the number and the data it stands
+ * for become visible together, to every server on the database, and reading it is one primary-key
+ * lookup. Raised last, its row lock is the last one a writer takes and is held only until the
+ * commit: writers already serialise on SQLite's write lock, and on PostgreSQL they queue briefly
+ * at the end instead of deadlocking. A transaction that only read (an idempotent repeat) leaves
+ * it alone. (Chosen over SQLite's `PRAGMA data_version`, which misses this connection's own
+ * writes, and over LISTEN/NOTIFY, which needs a connection of its own and a fallback while it is
+ * down; one mechanism serves both engines.)
  */
 export class SqlNewsStore implements NewsStore {
   private readonly db: Db
   private readonly engine: Engine
   private readonly onError: StorageErrorListener | undefined
   private readonly attempts: number
+  /** Compiled once: it runs before every cached read, where building it would cost as much. */
+  private readonly versionQuery
 
   constructor(database: SqlDatabase, options: SqlNewsStoreOptions = {}) {
     this.db = database.db
     this.engine = database.engine
     this.onError = options.onError
     this.attempts = Math.max(1, options.attempts ?? 4)
+    this.versionQuery = this.db
+      .selectFrom('site_version')
+      .select('version')
+      .where('id', '=', SITE_VERSION_ROW)
+      .compile()
   }
 
   list(query: NewsPageQuery): Promise<NewsPage> {
@@ -122,6 +142,15 @@ export class SqlNewsStore implements NewsStore {
 
   find(id: string): Promise<StoredNews | undefined> {
     return guardStorage(() => findNews(this.db, id, false), this.onError)
+  }
+
+  version(): Promise<number> {
+    return guardStorage(async () => {
+      const [row] = (await this.db.executeQuery(this.versionQuery)).rows
+      if (row === undefined) throw new Error('site_version has no row')
+      // PostgreSQL's bigint arrives as text.
+      return Number(row.version)
+    }, this.onError)
   }
 
   revisions(newsId: string, query: NewsPageQuery): Promise<RevisionPage> {
@@ -161,6 +190,7 @@ export class SqlNewsStore implements NewsStore {
             .deleteFrom('idempotency_key')
             .where('created_at', '<', keysBefore)
             .executeTakeFirst()
+          await raiseVersion(db)
           return { posts: Number(posts.numDeletedRows), keys: Number(keys.numDeletedRows) }
         }),
       this.onError,
@@ -169,7 +199,13 @@ export class SqlNewsStore implements NewsStore {
 
   transaction<T>(work: (tx: NewsStoreTransaction) => Promise<T>): Promise<T> {
     return guardStorage(
-      () => this.run((db) => work(new SqlNewsTransaction(db, this.engine))),
+      () =>
+        this.run(async (db) => {
+          const tx = new SqlNewsTransaction(db, this.engine)
+          const result = await work(tx)
+          if (tx.wrote) await raiseVersion(db)
+          return result
+        }),
       this.onError,
     )
   }
@@ -209,6 +245,9 @@ export class SqlNewsStore implements NewsStore {
 }
 
 class SqlNewsTransaction implements NewsStoreTransaction {
+  /** Whether the work changed anything, so that the change signal must move. */
+  wrote = false
+
   constructor(
     private readonly db: Db,
     private readonly engine: Engine,
@@ -224,10 +263,12 @@ class SqlNewsTransaction implements NewsStoreTransaction {
   }
 
   async insert(item: StoredNews): Promise<void> {
+    this.wrote = true
     await this.db.insertInto('news').values(toNewsRow(item)).execute()
   }
 
   async update(item: StoredNews): Promise<void> {
+    this.wrote = true
     const { id: _id, created_at: _createdAt, ...row } = toNewsRow(item)
     const result = await this.db
       .updateTable('news')
@@ -238,6 +279,7 @@ class SqlNewsTransaction implements NewsStoreTransaction {
   }
 
   async appendRevision(newsId: string, revision: NewsRevision): Promise<void> {
+    this.wrote = true
     await this.db
       .insertInto('news_revision')
       .values({
@@ -281,6 +323,7 @@ class SqlNewsTransaction implements NewsStoreTransaction {
   }
 
   async saveKey(record: IdempotencyRecord): Promise<void> {
+    this.wrote = true
     // An expired record of the key makes way; a live one stays, and the insert then fails on
     // the primary key. That is how two simultaneous creates with one key end: PostgreSQL runs
     // the loser again, and it finds the winner's key.
@@ -299,6 +342,15 @@ class SqlNewsTransaction implements NewsStoreTransaction {
       })
       .execute()
   }
+}
+
+/** Moves the change signal on, inside the caller's transaction; see SqlNewsStore. */
+async function raiseVersion(db: Db): Promise<void> {
+  await db
+    .updateTable('site_version')
+    .set({ version: sql<number>`version + 1` })
+    .where('id', '=', SITE_VERSION_ROW)
+    .execute()
 }
 
 /** The newest creation instant at which a key is expired at `instant`. */

@@ -6,8 +6,11 @@ import type { UseCases } from '@/application/use-cases'
 import type { PurgeReport } from '@/domain/ports/news-store.port'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
 import { addDemoPostsIfEmpty } from '@/adapters/sql/demo-posts'
+import { SqlRateLimitStore } from '@/adapters/sql/sql-rate-limit.store'
 import {
   buildServerContainer,
+  closeServerContainer,
+  resolveChangeSignal,
   resolveJournal,
   resolveUndoChangesSince,
   resolveUseCases,
@@ -65,6 +68,11 @@ export async function composeServer(
       useCases: resolveUseCases(container),
       config,
       health: () => database.ping(),
+      changeSignal: resolveChangeSignal(container),
+      // The write limit counts in the database, so that N servers share one budget per client.
+      rateLimitCounter: new SqlRateLimitStore(database, {
+        onError: (error) => logStorageError(error),
+      }),
       distDir: options.distDir,
       logger: options.logger,
     })
@@ -88,7 +96,7 @@ export async function composeServer(
           await schedule.stop()
           await app.close()
         } finally {
-          await database.close()
+          await closeServerContainer(container).finally(() => database.close())
         }
       },
     }

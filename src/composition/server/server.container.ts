@@ -3,11 +3,13 @@ import { JournaledNewsRepository } from '@/application/journaled-news.repository
 import { UndoChangesSince } from '@/application/undo-changes.use-case'
 import type { UseCases } from '@/application/use-cases'
 import { SqlOutboxMailer } from '@/adapters/outbox/sql-outbox.mailer'
-import type { SqlDatabase } from '@/adapters/sql/database'
+import { parseDatabaseUrl, type SqlDatabase } from '@/adapters/sql/database'
 import { SqlNewsStore } from '@/adapters/sql/sql-news.store'
+import { SqliteChangeSignal } from '@/adapters/sql/sqlite-change.signal'
 import type { StorageErrorListener } from '@/adapters/sql/storage-failure'
 import { USE_CASES, useCasesModule } from '@/composition/core.module'
 import { TOKENS } from '@/composition/server/server.tokens'
+import type { ChangeSignal } from '@/domain/ports/change-signal.port'
 import type { NewsStore } from '@/domain/ports/news-store.port'
 
 /**
@@ -25,6 +27,20 @@ export const sqlAdaptersModule = new ContainerModule(({ bind }) => {
       [TOKENS.database, TOKENS.storageErrors],
     )
     .inSingletonScope()
+  // The store raises it inside each write's transaction. A SQLite file is asked on a connection
+  // of its own, several times cheaper per cached read; PostgreSQL and :memory: ask the store.
+  bind(TOKENS.changeSignal)
+    .toResolvedValue(
+      (database: SqlDatabase, store: NewsStore, onError: StorageErrorListener): ChangeSignal => {
+        const file = sqliteFileOf(database)
+        return file === undefined ? store : new SqliteChangeSignal(file, onError)
+      },
+      [TOKENS.database, TOKENS.newsStore, TOKENS.storageErrors],
+    )
+    .inSingletonScope()
+    .onDeactivation((signal) => {
+      if (signal instanceof SqliteChangeSignal) signal.close()
+    })
   bind(TOKENS.journal)
     .toResolvedValue((store: NewsStore) => new JournaledNewsRepository(store), [TOKENS.newsStore])
     .inSingletonScope()
@@ -57,6 +73,24 @@ export function buildServerContainer(
 
 export function resolveUseCases(container: Container): UseCases {
   return container.get(USE_CASES)
+}
+
+/** What the server checks what it keeps in memory against (the cached first page). */
+export function resolveChangeSignal(container: Container): ChangeSignal {
+  return container.get(TOKENS.changeSignal)
+}
+
+/** Releases what the container opened beside the database (the change signal's connection). */
+export async function closeServerContainer(container: Container): Promise<void> {
+  await container.unbindAll()
+}
+
+/** The path of a SQLite file database; undefined for PostgreSQL and for :memory:. */
+function sqliteFileOf(database: SqlDatabase): string | undefined {
+  if (database.engine !== 'sqlite') return undefined
+  // For SQLite the description is the DATABASE_URL itself (it holds no password).
+  const target = parseDatabaseUrl(database.description)
+  return target.engine === 'sqlite' && target.path !== ':memory:' ? target.path : undefined
 }
 
 /** The journal over the database: the NewsRepository the use cases get, and its purge. */

@@ -3,6 +3,7 @@ import type { JournaledNewsRepository } from '@/application/journaled-news.repos
 import type { SqlDatabase } from '@/adapters/sql/database'
 import type { StorageErrorListener } from '@/adapters/sql/storage-failure'
 import { PORTS } from '@/composition/core.module'
+import type { ChangeSignal } from '@/domain/ports/change-signal.port'
 import type { NewsStore } from '@/domain/ports/news-store.port'
 
 /** The server container's service identifiers: the shared ports, and what the SQL adapters need. */
@@ -14,6 +15,8 @@ export const TOKENS = {
   ) as ServiceIdentifier<StorageErrorListener>,
   /** Posts, histories and idempotency keys in the database (SqlNewsStore). */
   newsStore: Symbol.for('newswire.server.NewsStore') as ServiceIdentifier<NewsStore>,
+  /** The database's change signal, which every server reads alike: today, the store itself. */
+  changeSignal: Symbol.for('newswire.server.ChangeSignal') as ServiceIdentifier<ChangeSignal>,
   /**
    * The journal over the store: the same instance as PORTS.newsRepository, with the server's
    * own operations (purge) besides the port's.

@@ -1,4 +1,5 @@
 import type { NewsRevision } from '@/domain/news-revision.entity'
+import type { ChangeSignal } from '@/domain/ports/change-signal.port'
 import type {
   NewsPage,
   NewsPageQuery,
@@ -37,8 +38,11 @@ export interface PurgeReport {
  * or memory for tests. It keeps data; the rules of what a change records live in the domain.
  * Methods reject with DomainErrorException: ValidationFailed for a malformed cursor,
  * Unavailable when the store cannot answer.
+ *
+ * It is its own ChangeSignal: a transaction that wrote, and the purge, raise `version()` as part
+ * of what they commit, so that no write path can forget to.
  */
-export interface NewsStore {
+export interface NewsStore extends ChangeSignal {
   /** Live posts, newest first (created_at, then id), keyset-paged. */
   list(query: NewsPageQuery): Promise<NewsPage>
   /** Trashed posts, newest deletion first (deleted_at, then id), keyset-paged. */

@@ -88,6 +88,8 @@ describe('openDatabase on SQLite', () => {
         'news',
         'news_revision',
         'outbox_message',
+        'rate_limit',
+        'site_version',
       ])
       const indexes = await sql<{ name: string }>`
         select name from sqlite_master where type = 'index' and name not like 'sqlite_%'
@@ -107,6 +109,8 @@ describe('openDatabase on SQLite', () => {
         '0001-news',
         '0002-outbox',
         '0003-history',
+        '0004-rate-limit',
+        '0005-site-version',
       ])
     } finally {
       await database.close()

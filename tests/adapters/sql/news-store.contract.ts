@@ -429,4 +429,40 @@ export function newsStoreContract(kind: NewsStoreKind): void {
       })
     })
   })
+
+  describe('the change signal', () => {
+    it('raises the version with each committed write, and the purge', async () => {
+      const store = await open()
+      const start = await store.version()
+      expect(Number.isSafeInteger(start)).toBe(true)
+      await put(store, post('p1'))
+      const created = await store.version()
+      expect(created).toBeGreaterThan(start)
+      await store.transaction((tx) => tx.update({ ...post('p1'), title: 'Edited', revision: 2 }))
+      const edited = await store.version()
+      expect(edited).toBeGreaterThan(created)
+      await store.transaction((tx) =>
+        tx.saveKey({ key: 'k', fingerprint: 'f', newsId: 'p1', createdAt: at(1) }),
+      )
+      const keyed = await store.version()
+      expect(keyed).toBeGreaterThan(edited)
+      await store.purge({ trashedBefore: at(0), keysBefore: at(0) })
+      expect(await store.version()).toBeGreaterThan(keyed)
+    })
+
+    it('keeps the version of a transaction that only read, or that rolled back', async () => {
+      const store = await open()
+      await put(store, post('p1'))
+      const before = await store.version()
+      expect(await store.transaction((tx) => tx.find('p1'))).toMatchObject({ _id: 'p1' })
+      expect(await store.transaction((tx) => tx.findKey('none'))).toBeUndefined()
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.insert(post('p2'))
+          throw new DomainErrorException(notFound())
+        }),
+      ).rejects.toThrow(DomainErrorException)
+      expect(await store.version()).toBe(before)
+    })
+  })
 }

@@ -1,0 +1,255 @@
+import { execFile } from 'node:child_process'
+import { join } from 'node:path'
+import { brotliDecompressSync } from 'node:zlib'
+import { promisify } from 'node:util'
+import type { NewsItem } from '@/domain/news-item.entity'
+import { composeOperator, type ComposedServer } from '@/composition/server/server.composition'
+import { TOKENS } from '@/composition/server/server.tokens'
+import {
+  JSON_HEADERS,
+  TEST_DATABASES,
+  TEST_POSTGRES_URL,
+  composeTestServer,
+  removeTempDirs,
+  testConfig,
+  type TestDatabase,
+} from './server-fixture'
+import { VersionCheck } from '@/server/first-page.cache'
+import { REPO_ROOT } from './server-process'
+
+const run = promisify(execFile)
+// The CLI starts tsx in a new process: a second or more on a busy machine.
+const CLI_TIMEOUT = 60_000
+
+afterAll(removeTempDirs)
+
+if (TEST_POSTGRES_URL === undefined) {
+  it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
+}
+
+/**
+ * Two servers on one database, each with its own first-page cache, as behind a load balancer:
+ * a read on B that begins after a write on A was answered must see it.
+ */
+describe.each(TEST_DATABASES)('two servers on one $name database', (kind) => {
+  let database: TestDatabase
+  let a: ComposedServer
+  let b: ComposedServer
+
+  beforeEach(async () => {
+    database = await kind.create()
+    a = await composeTestServer({ DATABASE_URL: database.url })
+    b = await composeTestServer({ DATABASE_URL: database.url })
+  })
+
+  afterEach(async () => {
+    vi.restoreAllMocks()
+    await a.close()
+    await b.close()
+    await database.dispose()
+  })
+
+  async function create(server: ComposedServer, title: string): Promise<NewsItem> {
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/api/news',
+      headers: JSON_HEADERS,
+      payload: { title, body: `About ${title}.`, author: 'Ada' },
+    })
+    expect(response.statusCode).toBe(201)
+    return response.json<NewsItem>()
+  }
+
+  async function titlesOn(server: ComposedServer): Promise<string[]> {
+    const response = await server.app.inject('/api/news')
+    expect(response.statusCode).toBe(200)
+    return response.json<NewsItem[]>().map((item) => item.title)
+  }
+
+  /** Counts B's reads of a list page from its store, and of the change signal. */
+  function spyOnB() {
+    return {
+      pages: vi.spyOn(b.container.get(TOKENS.newsStore), 'list'),
+      versions: vi.spyOn(b.container.get(TOKENS.changeSignal), 'version'),
+    }
+  }
+
+  it('shows a post created on A on B, whose first page was cached before', async () => {
+    await create(a, 'Old')
+    expect(await titlesOn(b)).toEqual(['Old'])
+    await create(a, 'New')
+    expect(await titlesOn(b)).toEqual(['New', 'Old'])
+  })
+
+  it('shows an edit made on A on B’s first page', async () => {
+    const item = await create(a, 'Before')
+    expect(await titlesOn(b)).toEqual(['Before'])
+    const patch = await a.app.inject({
+      method: 'PATCH',
+      url: `/api/news/${item._id}`,
+      headers: JSON_HEADERS,
+      payload: { title: 'After' },
+    })
+    expect(patch.statusCode).toBe(200)
+    expect(await titlesOn(b)).toEqual(['After'])
+  })
+
+  it('drops a post deleted on A from B’s first page, and shows it again once A restores it', async () => {
+    const keep = await create(a, 'Keep')
+    const drop = await create(a, 'Drop')
+    expect(await titlesOn(b)).toEqual(['Drop', 'Keep'])
+    expect(
+      (await a.app.inject({ method: 'DELETE', url: `/api/news/${drop._id}` })).statusCode,
+    ).toBe(204)
+    expect(await titlesOn(b)).toEqual([keep.title])
+    const restored = await a.app.inject({ method: 'POST', url: `/api/news/${drop._id}/restore` })
+    expect(restored.statusCode).toBe(200)
+    expect(await titlesOn(b)).toEqual(['Drop', 'Keep'])
+  })
+
+  it('shows on B a write made straight through the store by the operator’s composition', async () => {
+    expect(await titlesOn(b)).toEqual([])
+    const operator = await composeOperator(testConfig({ DATABASE_URL: database.url }))
+    try {
+      const created = await operator.useCases.createNews.execute({
+        title: 'From the CLI',
+        body: 'Written without HTTP.',
+        author: 'Operator',
+      })
+      expect(created.ok).toBe(true)
+    } finally {
+      await operator.close()
+    }
+    expect(await titlesOn(b)).toEqual(['From the CLI'])
+  })
+
+  it(
+    'shows on B the posts `npm run news -- restore` brought back from another process',
+    async () => {
+      const item = await create(a, 'Vandalised')
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      const since = new Date()
+      await a.app.inject({ method: 'DELETE', url: `/api/news/${item._id}` })
+      expect(await titlesOn(b)).toEqual([])
+      await run(
+        join(REPO_ROOT, 'node_modules', '.bin', 'tsx'),
+        ['scripts/news.ts', 'restore', '--since', since.toISOString()],
+        { cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: database.url } },
+      )
+      expect(await titlesOn(b)).toEqual(['Vandalised'])
+    },
+    CLI_TIMEOUT,
+  )
+
+  it('serves the compressed first page from the cache only while nothing changed', async () => {
+    for (let i = 0; i < 30; i += 1) await create(a, `Post number ${i} with a longer title`)
+    const brotli = async () => {
+      const response = await b.app.inject({
+        url: '/api/news',
+        headers: { 'accept-encoding': 'br' },
+      })
+      expect(response.headers['content-encoding']).toBe('br')
+      const items = JSON.parse(brotliDecompressSync(response.rawPayload).toString('utf8'))
+      return (items as NewsItem[]).map((item) => item.title)
+    }
+    expect((await brotli())[0]).toBe('Post number 29 with a longer title')
+    await create(a, 'Newest')
+    expect((await brotli())[0]).toBe('Newest')
+  })
+
+  it('answers from memory, with one version check and no page query, while nothing changed', async () => {
+    await create(a, 'Steady')
+    const { pages, versions } = spyOnB()
+    const first = await b.app.inject('/api/news')
+    expect(pages).toHaveBeenCalledTimes(1)
+    for (let i = 0; i < 3; i += 1) {
+      expect((await b.app.inject('/api/news')).body).toBe(first.body)
+    }
+    expect(pages).toHaveBeenCalledTimes(1)
+    expect(versions).toHaveBeenCalledTimes(4)
+    // Other pages are never cached.
+    await b.app.inject('/api/news?limit=5')
+    await b.app.inject('/api/news?limit=5')
+    expect(pages).toHaveBeenCalledTimes(3)
+  })
+
+  it('reads the page again, never from memory, while the change signal cannot answer', async () => {
+    await create(a, 'Cached')
+    expect(await titlesOn(b)).toEqual(['Cached'])
+    const { pages, versions } = spyOnB()
+    versions.mockRejectedValue(new Error('signal down'))
+    await create(a, 'Written meanwhile')
+    expect(await titlesOn(b)).toEqual(['Written meanwhile', 'Cached'])
+    expect(await titlesOn(b)).toEqual(['Written meanwhile', 'Cached'])
+    expect(pages).toHaveBeenCalledTimes(2)
+  })
+
+  it('shares one version check among reads that arrive together, and each sees the last write', async () => {
+    await create(a, 'Before')
+    await titlesOn(b)
+    const { versions } = spyOnB()
+    await create(a, 'After')
+    const answers = await Promise.all(Array.from({ length: 20 }, () => titlesOn(b)))
+    for (const titles of answers) expect(titles).toEqual(['After', 'Before'])
+    expect(versions.mock.calls.length).toBeGreaterThanOrEqual(1)
+    expect(versions.mock.calls.length).toBeLessThan(20)
+  })
+
+  it('lets go of the change signal when a server closes', async () => {
+    const c = await composeTestServer({ DATABASE_URL: database.url })
+    const signal = c.container.get(TOKENS.changeSignal)
+    expect(await signal.version()).toBeGreaterThanOrEqual(0)
+    await c.close()
+    await expect(signal.version()).rejects.toThrow()
+  })
+
+  it('does not keep serving a page that another server’s write overtook while B read it', async () => {
+    await create(a, 'First')
+    const store = b.container.get(TOKENS.newsStore)
+    const list = store.list.bind(store)
+    // A writes just after B's page query has read, before B stores the page: B may answer what
+    // it read, but must not keep it as current once the write was answered.
+    vi.spyOn(store, 'list').mockImplementationOnce(async (query) => {
+      const page = await list(query)
+      await create(a, 'Second')
+      return page
+    })
+    expect(await titlesOn(b)).toEqual(['First'])
+    expect(await titlesOn(b)).toEqual(['Second', 'First'])
+  })
+})
+
+describe('VersionCheck', () => {
+  /** A change signal whose lookups the test answers one by one. */
+  function manualSignal() {
+    const lookups: Array<(version: number) => void> = []
+    const signal = {
+      version: () => new Promise<number>((resolve) => lookups.push(resolve)),
+    }
+    return { signal, lookups }
+  }
+
+  it('never answers a read with a lookup that began before the read did', async () => {
+    const { signal, lookups } = manualSignal()
+    const check = new VersionCheck(signal)
+    // Reads that arrive together share the one lookup started after them.
+    const early = [check.current(), check.current()]
+    await vi.waitFor(() => expect(lookups).toHaveLength(1))
+    // Reads that arrive while it runs wait for a lookup of their own.
+    const late = [check.current(), check.current()]
+    lookups[0]?.(1)
+    expect(await Promise.all(early)).toEqual([1, 1])
+    await vi.waitFor(() => expect(lookups).toHaveLength(2))
+    lookups[1]?.(2)
+    expect(await Promise.all(late)).toEqual([2, 2])
+    expect(lookups).toHaveLength(2)
+  })
+
+  it('passes a failure on, and asks again at the next read', async () => {
+    const failing = { version: vi.fn(() => Promise.reject(new Error('down'))) }
+    const check = new VersionCheck(failing)
+    await expect(check.current()).rejects.toThrow('down')
+    await expect(check.current()).rejects.toThrow('down')
+    expect(failing.version).toHaveBeenCalledTimes(2)
+  })
+})
