@@ -14,7 +14,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { createServer, type AddressInfo } from 'node:net'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -24,23 +23,8 @@ import type { NewsItem } from '@/domain/news-item.entity'
 import { openDatabase } from '@/adapters/sql/database'
 import { JournaledNewsRepository } from '@/application/journaled-news.repository'
 import { SqlNewsStore } from '@/adapters/sql/sql-news.store'
+import { autocannon, type AutocannonResult } from './bench/autocannon'
 
-interface AutocannonResult {
-  readonly requests: { readonly average: number; readonly total: number }
-  readonly latency: { readonly p50: number; readonly p99: number }
-  readonly non2xx: number
-  readonly errors: number
-  readonly timeouts: number
-}
-type Autocannon = (options: {
-  url: string
-  connections: number
-  duration: number
-  pipelining: number
-}) => Promise<AutocannonResult>
-
-const require = createRequire(import.meta.url)
-const autocannon = require('autocannon') as Autocannon
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const POSTS = 1000
 const FIRST_PAGE = '/api/news'

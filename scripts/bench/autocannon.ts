@@ -1,0 +1,38 @@
+import { createRequire } from 'node:module'
+
+/** The parts of autocannon's result the benchmarks print. */
+export interface AutocannonResult {
+  readonly requests: { readonly average: number; readonly total: number }
+  readonly latency: {
+    readonly p50: number
+    readonly p99: number
+    readonly average: number
+  }
+  readonly non2xx: number
+  readonly errors: number
+  readonly timeouts: number
+}
+
+/** One request of a sequence each connection repeats. */
+export interface AutocannonRequest {
+  readonly method: 'GET' | 'POST'
+  readonly path: string
+  readonly headers?: Record<string, string>
+  readonly body?: string
+}
+
+export interface AutocannonOptions {
+  readonly url: string
+  readonly connections: number
+  readonly duration: number
+  readonly pipelining?: number
+  readonly requests?: readonly AutocannonRequest[]
+}
+
+// autocannon ships CommonJS without types.
+const require = createRequire(import.meta.url)
+
+/** Runs autocannon: a load from this process over loopback, for `duration` seconds. */
+export const autocannon = require('autocannon') as (
+  options: AutocannonOptions,
+) => Promise<AutocannonResult>
