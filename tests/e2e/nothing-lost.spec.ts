@@ -2,10 +2,10 @@ import type { Page } from '@playwright/test'
 import { expectNoSeriousAxeViolations } from './support/axe'
 import { expect, test } from './support/fixtures'
 import { draft } from './support/news-api'
+import { editThroughApi } from './support/history-api'
 import {
   draftIn,
   DRAFT_KEYS,
-  editElsewhere,
   NOTHING_LOST_TEXTS as TEXTS,
   startLimitedNewsWire,
   storedPost,
@@ -73,7 +73,7 @@ test.describe('edit conflicts', () => {
     const fields = form(page)
     await expect(fields.title).toHaveValue(post.title)
     await fields.title.fill('My own title')
-    const theirs = await editElsewhere(api.origin, post._id, { title: 'Their title' })
+    const theirs = await editThroughApi(api.origin, post._id, { title: 'Their title' })
     expect(theirs.revision).toBe(2)
 
     const firstSave = nextIfMatch(page, 'PATCH', post._id)
@@ -115,7 +115,7 @@ test.describe('edit conflicts', () => {
     const post = await api.create(draft(1))
     await page.goto(`/news/${post._id}`)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(post.title)
-    await editElsewhere(api.origin, post._id, { title: 'Their title' })
+    await editThroughApi(api.origin, post._id, { title: 'Their title' })
 
     const remove = nextIfMatch(page, 'DELETE', post._id)
     await page.getByRole('button', { name: 'Delete' }).click()

@@ -5,6 +5,8 @@ export interface NewsItem {
   readonly body: string
   readonly author: string
   readonly createdAt: string
+  readonly updatedAt: string
+  readonly revision: number
 }
 
 export type NewsDraft = Pick<NewsItem, 'title' | 'body' | 'author'>

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import type { NewsDraft } from './news-api'
+import type { NewsItem } from './news-api'
 import { startNewsWire, type NewsWireServer } from './newswire-server'
 
 /** The texts of what NewsWire adds to the spec (docs/spec-deviations.md, rows 13 to 18). */
@@ -22,35 +22,12 @@ export const DRAFT_KEYS = {
   contact: 'newswire.draft.contact',
 } as const
 
-/** A post as the API answers it, with its version. */
-export interface VersionedItem extends NewsDraft {
-  readonly _id: string
-  readonly revision: number
-}
-
-/** Another visitor's edit, through the public API, with no If-Match. */
-export async function editElsewhere(
-  origin: string,
-  id: string,
-  changes: Partial<NewsDraft>,
-): Promise<VersionedItem> {
-  const response = await fetch(`${origin}/api/news/${encodeURIComponent(id)}`, {
-    method: 'PATCH',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(changes),
-  })
-  if (response.status !== 200) {
-    throw new Error(`PATCH /api/news/${id}: ${response.status} ${await response.text()}`)
-  }
-  return (await response.json()) as VersionedItem
-}
-
 /** The post as stored now, or undefined when the API answers 404. */
-export async function storedPost(origin: string, id: string): Promise<VersionedItem | undefined> {
+export async function storedPost(origin: string, id: string): Promise<NewsItem | undefined> {
   const response = await fetch(`${origin}/api/news/${encodeURIComponent(id)}`)
   if (response.status === 404) return undefined
   if (response.status !== 200) throw new Error(`GET /api/news/${id}: ${response.status}`)
-  return (await response.json()) as VersionedItem
+  return (await response.json()) as NewsItem
 }
 
 /** What the page keeps under a draft key, parsed, or null. */
