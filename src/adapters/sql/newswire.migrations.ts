@@ -8,6 +8,9 @@ import {
 } from 'kysely'
 import type { Engine } from '@/adapters/sql/database'
 
+/** Index of the write limit's sweep: the ends of the clients' windows. */
+export const RATE_LIMIT_WINDOW_END_INDEX = 'rate_limit_window_end_idx'
+
 /** Index of the list query: live posts, newest first, the id breaking ties. */
 export const NEWS_LIST_INDEX = 'news_created_at_id_idx'
 /** Index of the trash: trashed posts, newest deletion first, the id breaking ties. */
@@ -137,15 +140,19 @@ function migrations(engine: Engine): Record<string, Migration> {
       },
     },
     '0004-rate-limit': {
-      // The write limit's counts, one row per client key and fixed window, shared by every
-      // server. The window's end leads the key, so that sweeping past windows is a range scan.
+      // The write limit's counts, one row per client key with the end of its current window,
+      // shared by every server; the index on the ends makes sweeping past windows a range scan.
       async up(db: Kysely<unknown>): Promise<void> {
         await db.schema
           .createTable('rate_limit')
+          .addColumn('key', 'text', (column) => column.primaryKey().notNull())
           .addColumn('window_end', postgres ? 'bigint' : 'integer', (column) => column.notNull())
-          .addColumn('key', 'text', (column) => column.notNull())
           .addColumn('count', 'integer', (column) => column.notNull())
-          .addPrimaryKeyConstraint('rate_limit_pkey', ['window_end', 'key'])
+          .execute()
+        await db.schema
+          .createIndex(RATE_LIMIT_WINDOW_END_INDEX)
+          .on('rate_limit')
+          .column('window_end')
           .execute()
       },
     },

@@ -58,7 +58,7 @@ export interface OutboxMessageTable {
 /** The write limit's count for one client key in one fixed window, shared by every server. */
 export interface RateLimitTable {
   /** The window's end in milliseconds since the epoch; PostgreSQL reads a bigint back as text. */
-  window_end: ColumnType<number | string, number, never>
+  window_end: ColumnType<number | string, number, number>
   key: string
   count: number
 }

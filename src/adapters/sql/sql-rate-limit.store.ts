@@ -12,9 +12,10 @@ export interface SqlRateLimitStoreOptions {
 
 /**
  * The write limit's counts in the `rate_limit` table, so that every server on the database
- * draws on one budget per client. Windows are fixed and aligned to the epoch, so every server
- * agrees which window a hit falls in without asking the others. A key is meant to be counted
- * with one window length.
+ * draws on one budget per client. Each key's window starts at its first hit and lasts
+ * `windowMs`, as in @fastify/rate-limit's own memory store, so that a client's budget never
+ * resets early at a clock boundary; the window's end is kept in the row, so every server agrees
+ * on it. A key is meant to be counted with one window length.
  */
 export class SqlRateLimitStore implements RateLimitCounter {
   private readonly now: () => number
@@ -33,39 +34,36 @@ export class SqlRateLimitStore implements RateLimitCounter {
   hit(key: string, windowMs: number): Promise<RateLimitHit> {
     return guardStorage(async () => {
       const now = this.now()
-      const windowEnd = windowEndOf(now, windowMs)
-      // One statement, so that two servers counting the same key at once both count.
+      const ended = sql<boolean>`${sql.ref('rate_limit.window_end')} <= ${now}`
+      // One statement, so that two servers counting the same key at once both count. A key
+      // whose window has ended starts a new one at this hit.
       const row = await this.database.db
         .insertInto('rate_limit')
-        .values({ window_end: windowEnd, key, count: 1 })
+        .values({ key, window_end: now + windowMs, count: 1 })
         .onConflict((conflict) =>
-          conflict
-            .columns(['window_end', 'key'])
-            .doUpdateSet({ count: sql<number>`${sql.ref('rate_limit.count')} + 1` }),
+          conflict.column('key').doUpdateSet({
+            count: sql<number>`case when ${ended} then 1 else ${sql.ref('rate_limit.count')} + 1 end`,
+            window_end: sql<number>`case when ${ended} then ${sql.ref('excluded.window_end')} else ${sql.ref('rate_limit.window_end')} end`,
+          }),
         )
-        .returning('count')
+        .returning(['count', 'window_end'])
         .executeTakeFirstOrThrow()
       await this.sweepEndedWindows(now, windowMs)
-      return { count: Number(row.count), resetInMs: windowEnd - now }
+      return { count: Number(row.count), resetInMs: Number(row.window_end) - now }
     }, this.onError)
   }
 
   /**
-   * Deletes the windows that have ended, on this process's first hit in each window: a range
-   * scan on the primary key, which leads with the window's end. A failed sweep waits for the next.
+   * Deletes the keys whose windows have ended, at most once a window per process: a range scan
+   * on the index of the windows' ends. A failed sweep waits for the next.
    */
   private async sweepEndedWindows(now: number, windowMs: number): Promise<void> {
     if (now < this.nextSweepAt) return
-    this.nextSweepAt = windowEndOf(now, windowMs)
+    this.nextSweepAt = now + windowMs
     await this.database.db
       .deleteFrom('rate_limit')
       .where('window_end', '<=', now)
       .execute()
       .catch((error: unknown) => this.onError?.(error))
   }
-}
-
-/** The end of the fixed window that holds `now`: windows start at multiples of their length. */
-export function windowEndOf(now: number, windowMs: number): number {
-  return (Math.floor(now / windowMs) + 1) * windowMs
 }

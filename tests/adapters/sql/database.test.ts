@@ -14,6 +14,7 @@ import {
   NEWS_LIST_INDEX,
   NEWS_REVISION_AT_INDEX,
   NEWS_TRASH_INDEX,
+  RATE_LIMIT_WINDOW_END_INDEX,
 } from '@/adapters/sql/newswire.migrations'
 
 describe('DATABASE_URL', () => {
@@ -100,6 +101,7 @@ describe('openDatabase on SQLite', () => {
           NEWS_TRASH_INDEX,
           NEWS_REVISION_AT_INDEX,
           IDEMPOTENCY_KEY_CREATED_AT_INDEX,
+          RATE_LIMIT_WINDOW_END_INDEX,
         ].sort(),
       )
       const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(

@@ -1,6 +1,6 @@
 import { DomainErrorException } from '@/domain/domain-error'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
-import { SqlRateLimitStore, windowEndOf } from '@/adapters/sql/sql-rate-limit.store'
+import { SqlRateLimitStore } from '@/adapters/sql/sql-rate-limit.store'
 import {
   POSTGRES_SKIPPED,
   postgresSchema,
@@ -12,21 +12,13 @@ import {
 if (TEST_POSTGRES_URL === undefined) console.warn(POSTGRES_SKIPPED)
 
 const MINUTE = 60_000
-/** The start of a window: a whole number of minutes since the epoch. */
+/** When the tests' clock starts: a whole minute, so that a window clock-aligned would show. */
 const WINDOW_START = 28_333_334 * MINUTE
 
 const KINDS: readonly TestStoreKind[] = [
   sqliteFile,
   ...(TEST_POSTGRES_URL === undefined ? [] : [postgresSchema(TEST_POSTGRES_URL)]),
 ]
-
-describe('windowEndOf', () => {
-  it('ends each window at the next whole multiple of its length', () => {
-    expect(windowEndOf(WINDOW_START, MINUTE)).toBe(WINDOW_START + MINUTE)
-    expect(windowEndOf(WINDOW_START + MINUTE - 1, MINUTE)).toBe(WINDOW_START + MINUTE)
-    expect(windowEndOf(WINDOW_START + MINUTE, MINUTE)).toBe(WINDOW_START + 2 * MINUTE)
-  })
-})
 
 describe.each(KINDS)('SqlRateLimitStore on $name', (kind) => {
   let dispose: () => Promise<void>
@@ -53,11 +45,18 @@ describe.each(KINDS)('SqlRateLimitStore on $name', (kind) => {
       (row) => ({ key: row.key, count: Number(row.count) }),
     )
 
-  it('counts the hits of a key in one window and says when the window ends', async () => {
-    expect(await store.hit('192.0.2.1', MINUTE)).toEqual({ count: 1, resetInMs: 50_000 })
+  it('counts the hits of a key in a window that starts at its first hit', async () => {
+    expect(await store.hit('192.0.2.1', MINUTE)).toEqual({ count: 1, resetInMs: MINUTE })
     now += 20_000
-    expect(await store.hit('192.0.2.1', MINUTE)).toEqual({ count: 2, resetInMs: 30_000 })
-    expect(await store.hit('192.0.2.1', MINUTE)).toEqual({ count: 3, resetInMs: 30_000 })
+    expect(await store.hit('192.0.2.1', MINUTE)).toEqual({ count: 2, resetInMs: 40_000 })
+    expect(await store.hit('192.0.2.1', MINUTE)).toEqual({ count: 3, resetInMs: 40_000 })
+  })
+
+  it('keeps counting across a whole minute of the clock: no window ends early', async () => {
+    now = WINDOW_START + MINUTE - 1_000
+    await store.hit('192.0.2.1', MINUTE)
+    now = WINDOW_START + MINUTE + 1_000
+    expect(await store.hit('192.0.2.1', MINUTE)).toEqual({ count: 2, resetInMs: MINUTE - 2_000 })
   })
 
   it('counts each key on its own', async () => {
@@ -71,12 +70,13 @@ describe.each(KINDS)('SqlRateLimitStore on $name', (kind) => {
   })
 
   it('starts again from one when the window rolls over, and sweeps the ended window', async () => {
+    const start = now
     await store.hit('192.0.2.1', MINUTE)
     await store.hit('192.0.2.2', MINUTE)
-    now = WINDOW_START + MINUTE - 1
+    now = start + MINUTE - 1
     expect(await store.hit('192.0.2.1', MINUTE)).toEqual({ count: 2, resetInMs: 1 })
 
-    now = WINDOW_START + MINUTE
+    now = start + MINUTE
     expect(await store.hit('192.0.2.1', MINUTE)).toEqual({ count: 1, resetInMs: MINUTE })
     expect(await rows()).toEqual([{ key: '192.0.2.1', count: 1 }])
   })
