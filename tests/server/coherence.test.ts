@@ -6,6 +6,7 @@ import type { NewsItem } from '@/domain/news-item.entity'
 import { composeOperator, type ComposedServer } from '@/composition/server/server.composition'
 import { TOKENS } from '@/composition/server/server.tokens'
 import {
+  createPostThroughApi,
   JSON_HEADERS,
   TEST_DATABASES,
   TEST_POSTGRES_URL,
@@ -49,17 +50,6 @@ describe.each(TEST_DATABASES)('two servers on one $name database', (kind) => {
     await database.dispose()
   })
 
-  async function create(server: ComposedServer, title: string): Promise<NewsItem> {
-    const response = await server.app.inject({
-      method: 'POST',
-      url: '/api/news',
-      headers: JSON_HEADERS,
-      payload: { title, body: `About ${title}.`, author: 'Ada' },
-    })
-    expect(response.statusCode).toBe(201)
-    return response.json<NewsItem>()
-  }
-
   async function titlesOn(server: ComposedServer): Promise<string[]> {
     const response = await server.app.inject('/api/news')
     expect(response.statusCode).toBe(200)
@@ -75,14 +65,14 @@ describe.each(TEST_DATABASES)('two servers on one $name database', (kind) => {
   }
 
   it('shows a post created on A on B, whose first page was cached before', async () => {
-    await create(a, 'Old')
+    await createPostThroughApi(a, 'Old')
     expect(await titlesOn(b)).toEqual(['Old'])
-    await create(a, 'New')
+    await createPostThroughApi(a, 'New')
     expect(await titlesOn(b)).toEqual(['New', 'Old'])
   })
 
   it('shows an edit made on A on B’s first page', async () => {
-    const item = await create(a, 'Before')
+    const item = await createPostThroughApi(a, 'Before')
     expect(await titlesOn(b)).toEqual(['Before'])
     const patch = await a.app.inject({
       method: 'PATCH',
@@ -95,8 +85,8 @@ describe.each(TEST_DATABASES)('two servers on one $name database', (kind) => {
   })
 
   it('drops a post deleted on A from B’s first page, and shows it again once A restores it', async () => {
-    const keep = await create(a, 'Keep')
-    const drop = await create(a, 'Drop')
+    const keep = await createPostThroughApi(a, 'Keep')
+    const drop = await createPostThroughApi(a, 'Drop')
     expect(await titlesOn(b)).toEqual(['Drop', 'Keep'])
     expect(
       (await a.app.inject({ method: 'DELETE', url: `/api/news/${drop._id}` })).statusCode,
@@ -126,7 +116,7 @@ describe.each(TEST_DATABASES)('two servers on one $name database', (kind) => {
   it(
     'shows on B the posts `npm run news -- restore` brought back from another process',
     async () => {
-      const item = await create(a, 'Vandalised')
+      const item = await createPostThroughApi(a, 'Vandalised')
       await new Promise((resolve) => setTimeout(resolve, 5))
       const since = new Date()
       await a.app.inject({ method: 'DELETE', url: `/api/news/${item._id}` })
@@ -142,7 +132,8 @@ describe.each(TEST_DATABASES)('two servers on one $name database', (kind) => {
   )
 
   it('serves the compressed first page from the cache only while nothing changed', async () => {
-    for (let i = 0; i < 30; i += 1) await create(a, `Post number ${i} with a longer title`)
+    for (let i = 0; i < 30; i += 1)
+      await createPostThroughApi(a, `Post number ${i} with a longer title`)
     const brotli = async () => {
       const response = await b.app.inject({
         url: '/api/news',
@@ -153,12 +144,12 @@ describe.each(TEST_DATABASES)('two servers on one $name database', (kind) => {
       return (items as NewsItem[]).map((item) => item.title)
     }
     expect((await brotli())[0]).toBe('Post number 29 with a longer title')
-    await create(a, 'Newest')
+    await createPostThroughApi(a, 'Newest')
     expect((await brotli())[0]).toBe('Newest')
   })
 
   it('answers from memory, with one version check and no page query, while nothing changed', async () => {
-    await create(a, 'Steady')
+    await createPostThroughApi(a, 'Steady')
     const { pages, versions } = spyOnB()
     const first = await b.app.inject('/api/news')
     expect(pages).toHaveBeenCalledTimes(1)
@@ -174,21 +165,21 @@ describe.each(TEST_DATABASES)('two servers on one $name database', (kind) => {
   })
 
   it('reads the page again, never from memory, while the change signal cannot answer', async () => {
-    await create(a, 'Cached')
+    await createPostThroughApi(a, 'Cached')
     expect(await titlesOn(b)).toEqual(['Cached'])
     const { pages, versions } = spyOnB()
     versions.mockRejectedValue(new Error('signal down'))
-    await create(a, 'Written meanwhile')
+    await createPostThroughApi(a, 'Written meanwhile')
     expect(await titlesOn(b)).toEqual(['Written meanwhile', 'Cached'])
     expect(await titlesOn(b)).toEqual(['Written meanwhile', 'Cached'])
     expect(pages).toHaveBeenCalledTimes(2)
   })
 
   it('shares one version check among reads that arrive together, and each sees the last write', async () => {
-    await create(a, 'Before')
+    await createPostThroughApi(a, 'Before')
     await titlesOn(b)
     const { versions } = spyOnB()
-    await create(a, 'After')
+    await createPostThroughApi(a, 'After')
     const answers = await Promise.all(Array.from({ length: 20 }, () => titlesOn(b)))
     for (const titles of answers) expect(titles).toEqual(['After', 'Before'])
     expect(versions.mock.calls.length).toBeGreaterThanOrEqual(1)
@@ -204,14 +195,14 @@ describe.each(TEST_DATABASES)('two servers on one $name database', (kind) => {
   })
 
   it('does not keep serving a page that another server’s write overtook while B read it', async () => {
-    await create(a, 'First')
+    await createPostThroughApi(a, 'First')
     const store = b.container.get(TOKENS.newsStore)
     const list = store.list.bind(store)
     // A writes just after B's page query has read, before B stores the page: B may answer what
     // it read, but must not keep it as current once the write was answered.
     vi.spyOn(store, 'list').mockImplementationOnce(async (query) => {
       const page = await list(query)
-      await create(a, 'Second')
+      await createPostThroughApi(a, 'Second')
       return page
     })
     expect(await titlesOn(b)).toEqual(['First'])

@@ -6,7 +6,13 @@ import type { NewsItem } from '@/domain/news-item.entity'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import { MAX_HISTORY_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import type { ComposedServer } from '@/composition/server/server.composition'
-import { JSON_HEADERS, composeTestServer, removeTempDirs, tempDir } from './server-fixture'
+import {
+  composeTestServer,
+  createPostThroughApi,
+  JSON_HEADERS,
+  removeTempDirs,
+  tempDir,
+} from './server-fixture'
 import { REPO_ROOT } from './server-process'
 
 const run = promisify(execFile)
@@ -45,16 +51,11 @@ async function withApi<T>(url: string, work: (server: ComposedServer) => Promise
   }
 }
 
+/** A post made through the API, a moment before the next, so that --since can fall between. */
 async function createPost(server: ComposedServer, title: string): Promise<NewsItem> {
-  const response = await server.app.inject({
-    method: 'POST',
-    url: '/api/news',
-    headers: JSON_HEADERS,
-    payload: { title, body: `About ${title}.`, author: 'Ada' },
-  })
-  expect(response.statusCode).toBe(201)
+  const item = await createPostThroughApi(server, title)
   await pause()
-  return response.json<NewsItem>()
+  return item
 }
 
 async function historyOf(server: ComposedServer, id: string): Promise<NewsRevision[]> {

@@ -3,10 +3,12 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
+import type { FastifyInstance } from 'fastify'
 import { Container, ContainerModule } from 'inversify'
 import { Client } from 'pg'
 import { JournaledNewsRepository } from '@/application/journaled-news.repository'
 import type { UseCases } from '@/application/use-cases'
+import type { NewsItem } from '@/domain/news-item.entity'
 import type { Mailer } from '@/domain/ports/mailer.port'
 import type { NewsRepository } from '@/domain/ports/news-repository.port'
 import { MemoryMailer } from '@/adapters/memory/memory.mailer'
@@ -175,3 +177,18 @@ export async function multipart(
 }
 
 export const JSON_HEADERS = { 'content-type': 'application/json' } as const
+
+/** Publishes a post through the API of a composed server, as a visitor's browser would. */
+export async function createPostThroughApi(
+  server: { readonly app: FastifyInstance },
+  title: string,
+): Promise<NewsItem> {
+  const response = await server.app.inject({
+    method: 'POST',
+    url: '/api/news',
+    headers: JSON_HEADERS,
+    payload: { title, body: `About ${title}.`, author: 'Ada' },
+  })
+  expect(response.statusCode).toBe(201)
+  return response.json<NewsItem>()
+}
