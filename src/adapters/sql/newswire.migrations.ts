@@ -1,4 +1,5 @@
 import {
+  DEFAULT_MIGRATION_TABLE,
   Migrator,
   sql,
   type Kysely,
@@ -180,9 +181,31 @@ class InCodeMigrationProvider implements MigrationProvider {
   }
 }
 
-/** Brings the schema up to date; safe to run on every start and from several processes. */
-export function migrateToLatest<DB>(db: Kysely<DB>, engine: Engine): Promise<void> {
-  return migrate(db, engine, (migrator) => migrator.migrateToLatest())
+/**
+ * Brings the schema up to date; safe to run on every start and from several processes. A schema
+ * that is already current is left alone without taking the migration lock: Kysely's lock on
+ * PostgreSQL is a session advisory lock, which a transaction-pooling PgBouncer could take on one
+ * server connection and release on another (docs/operations.md), so only an upgrade takes it.
+ */
+export async function migrateToLatest<DB>(db: Kysely<DB>, engine: Engine): Promise<void> {
+  if (await isCurrent(db, engine)) return
+  await migrate(db, engine, (migrator) => migrator.migrateToLatest())
+}
+
+/** Whether every migration is recorded as applied; false when the bookkeeping table is missing. */
+async function isCurrent<DB>(db: Kysely<DB>, engine: Engine): Promise<boolean> {
+  const schema = engine === 'postgres' ? await currentSchema(db) : undefined
+  const table = sql.table(
+    schema === undefined ? DEFAULT_MIGRATION_TABLE : `${schema}.${DEFAULT_MIGRATION_TABLE}`,
+  )
+  try {
+    const { rows } = await sql<{ name: string }>`select name from ${table}`.execute(db)
+    const applied = new Set(rows.map((row) => row.name))
+    return Object.keys(migrations(engine)).every((name) => applied.has(name))
+  } catch {
+    // No table yet (a new database): the migrator creates it.
+    return false
+  }
 }
 
 /** Brings the schema up to the named migration and no further; for tests of upgrades. */
