@@ -1,4 +1,6 @@
 import js from '@eslint/js'
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript'
+import importX from 'eslint-plugin-import-x'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
@@ -16,7 +18,7 @@ const layer = (files, forbidden, message) => ({
       {
         patterns: [
           { group: ['../*'], message: 'Import across folders through the @/ alias.' },
-          ...forbidden.map((group) => ({ group: [group], message })),
+          ...forbidden.map((group) => ({ group: [group].flat(), message })),
         ],
       },
     ],
@@ -86,10 +88,27 @@ export default tseslint.config(
   ),
   layer(
     ['src/server/**'],
-    ['@/adapters/*', '@/ui/*', '@/composition/*', 'inversify'],
+    // The wire schemas are the HTTP contract: the server answers by them, the browser reads by them.
+    [
+      ['@/adapters/*', '!@/adapters/http', '@/adapters/http/*', '!@/adapters/http/*.wire-schemas'],
+      '@/ui/*',
+      '@/composition/*',
+      'inversify',
+    ],
     'server/ gets its use cases from the server composition root.',
   ),
   layer(['src/composition/**'], [], ''),
+  // No import cycles: each module can be read, and tested, after the ones it imports.
+  {
+    files: ['src/**/*.{ts,tsx}', 'scripts/**/*.ts', 'tests/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
+      'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'tsconfig.json' })],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
   // Tests and scripts stand outside the hexagon; they may share helpers by relative path.
   { files: ['tests/**', 'scripts/**'], rules: { 'no-restricted-imports': 'off' } },
 )

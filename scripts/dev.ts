@@ -7,9 +7,10 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { ConfigError, readConfig, type ServerConfig } from '@/server/config'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const apiPort = process.env.PORT?.trim() || '3000'
+const apiPort = String(apiConfig().port)
 const apiTarget = process.env.API_PROXY_TARGET ?? `http://localhost:${apiPort}`
 
 const children: ChildProcess[] = [
@@ -26,6 +27,17 @@ const children: ChildProcess[] = [
     env: { ...process.env, PORT: undefined, API_PROXY_TARGET: apiTarget },
   }),
 ]
+
+/** The API's settings, read as the API reads them; a bad one stops here with its one line. */
+function apiConfig(): ServerConfig {
+  try {
+    return readConfig(process.env)
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error
+    console.error(error.message)
+    process.exit(1)
+  }
+}
 
 const vite = children[1]
 const viteAddress = new Promise<string>((resolve) => {

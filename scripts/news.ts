@@ -17,7 +17,6 @@ import type { UndoStep } from '@/application/undo-changes.use-case'
 import type { DomainError } from '@/domain/domain-error'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import { MAX_HISTORY_PAGE_SIZE } from '@/domain/ports/news-repository.port'
-import { parseDatabaseUrl } from '@/adapters/sql/database'
 import { composeOperator, type ComposedOperator } from '@/composition/server/server.composition'
 import { ConfigError, readConfig } from '@/server/config'
 
@@ -188,7 +187,7 @@ async function main(args: readonly string[]): Promise<number> {
   }
 
   const config = readConfig(process.env)
-  const target = parseDatabaseUrl(config.databaseUrl)
+  const target = config.database
   // A mistyped path should not create an empty database and report an empty history.
   if (
     target.engine === 'sqlite' &&

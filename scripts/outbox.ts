@@ -8,7 +8,8 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { formatOutbox } from '@/adapters/outbox/outbox-report'
 import { DEFAULT_OUTBOX_LIST_SIZE, SqlOutboxMailer } from '@/adapters/outbox/sql-outbox.mailer'
-import { DEFAULT_DATABASE_URL, openDatabase, parseDatabaseUrl } from '@/adapters/sql/database'
+import { openDatabase } from '@/adapters/sql/database'
+import { ConfigError, readConfig } from '@/server/config'
 
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { limit: { type: 'string' } } })
@@ -18,8 +19,7 @@ async function main(): Promise<number> {
     return 2
   }
 
-  const url = process.env.DATABASE_URL?.trim() || DEFAULT_DATABASE_URL
-  const target = parseDatabaseUrl(url)
+  const target = readConfig(process.env).database
   // Reading the outbox should not create an empty database as a side effect.
   if (
     target.engine === 'sqlite' &&
@@ -30,7 +30,7 @@ async function main(): Promise<number> {
     return 0
   }
 
-  const database = await openDatabase(url)
+  const database = await openDatabase(target)
   try {
     const outbox = new SqlOutboxMailer(database)
     const [messages, total] = await Promise.all([outbox.list(limit), outbox.count()])
@@ -46,6 +46,11 @@ main().then(
     process.exitCode = code
   },
   (error: unknown) => {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`outbox: ${error.problems.join('; ')}\n`)
+      process.exitCode = 1
+      return
+    }
     const cause =
       error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : ''
     process.stderr.write(

@@ -1,4 +1,10 @@
 import { isIP } from 'node:net'
+import { envSchema } from 'env-schema'
+import {
+  DATABASE_URL_FORMS,
+  readDatabaseUrl,
+  type DatabaseTarget,
+} from '@/application/database-target'
 import type { EmailJsSettings, RuntimeConfig } from '@/application/runtime-config'
 import { DEFAULT_TRASH_DAYS } from '@/domain/rules/news-history.rules'
 
@@ -13,7 +19,8 @@ export interface EmailJsAccount {
 export interface ServerConfig {
   readonly port: number
   readonly host: string
-  readonly databaseUrl: string
+  /** DATABASE_URL, read: the SQL adapter opens it as it is. */
+  readonly database: DatabaseTarget
   /** Undefined when no EmailJS account is set: the built-in outbox answers instead. */
   readonly emailjsAccount: EmailJsAccount | undefined
   readonly emailjsOrigin: string
@@ -27,20 +34,38 @@ export interface ServerConfig {
    * them: false (the default: the header is ignored), a hop count, or addresses and CIDRs.
    */
   readonly trustProxy: TrustProxy
+  /**
+   * PUBLIC_URL's origin: the site's own origin, which the outbox accepts posts from. Undefined
+   * (the default) takes it from each request: its scheme and Host.
+   */
+  readonly publicOrigin: string | undefined
+  /** How long a client may take over its request and between requests (connection-limits.ts). */
+  readonly timeouts: Timeouts
+  /** Open connections the server holds at most; more are closed as they arrive. */
+  readonly maxConnections: number
+  /**
+   * Open connections one client address may hold; 0 turns the cap off. Applies only while
+   * TRUST_PROXY is off: behind a proxy every visitor arrives from the proxy's address.
+   */
+  readonly maxConnectionsPerAddress: number
+}
+
+/** The client timeouts, in milliseconds (the variables give them in seconds). */
+export interface Timeouts {
+  /** The whole request, headers and body, must arrive within this; 408 otherwise. */
+  readonly requestMs: number
+  /** The headers must arrive within this, a shorter bound than the whole request. */
+  readonly headersMs: number
+  /** An idle keep-alive connection is closed after this. */
+  readonly keepAliveMs: number
 }
 
 export type TrustProxy = false | number | readonly string[]
 
-export const CONFIG_DEFAULTS = {
-  PORT: '3000',
-  HOST: 'localhost',
-  DATABASE_URL: 'sqlite:./data/newswire.db',
-  EMAILJS_ORIGIN: 'https://api.emailjs.com',
-  WRITE_RATE_LIMIT: '60',
-  DEMO_POSTS: '1',
-  TRASH_DAYS: String(DEFAULT_TRASH_DAYS),
-  TRUST_PROXY: 'off',
-} as const
+/** An hour: a client timeout longer than that is a typo. */
+const MAX_TIMEOUT_S = 3600
+
+const DEFAULT_HEADERS_TIMEOUT_S = 10
 
 /** Ten years: far past any use, small enough that the purge's cutoff stays a valid date. */
 export const MAX_TRASH_DAYS = 3650
@@ -65,46 +90,162 @@ export class ConfigError extends Error {
 
 type Env = Readonly<Record<string, string | undefined>>
 
+/** A whole number is written in digits; Ajv alone would also read 1e3 or 0x10 as one. */
+const DIGITS = /^\d+$/
+
+/**
+ * The variables, with their types, ranges and defaults (DESIGN.md, runtime configuration),
+ * checked by env-schema. What JSON Schema cannot say (the forms of DATABASE_URL, TRUST_PROXY
+ * and EMAILJS_ORIGIN, and the EmailJS all-or-none rule) is checked by the functions after it.
+ */
+const ENV_SCHEMA = {
+  type: 'object',
+  properties: {
+    PORT: { type: 'integer', minimum: 0, maximum: 65_535, default: 3000 },
+    HOST: { type: 'string', default: 'localhost' },
+    DATABASE_URL: { type: 'string', default: 'sqlite:./data/newswire.db' },
+    EMAILJS_SERVICE_ID: { type: 'string' },
+    EMAILJS_TEMPLATE_ID: { type: 'string' },
+    EMAILJS_PUBLIC_KEY: { type: 'string' },
+    EMAILJS_ORIGIN: { type: 'string', default: 'https://api.emailjs.com' },
+    WRITE_RATE_LIMIT: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 60 },
+    DEMO_POSTS: {
+      type: 'string',
+      enum: ['1', 'true', '0', 'false'],
+      default: '1',
+      description: '1 or 0',
+    },
+    TRASH_DAYS: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_TRASH_DAYS,
+      default: DEFAULT_TRASH_DAYS,
+    },
+    TRUST_PROXY: { type: 'string', default: 'off' },
+    PUBLIC_URL: { type: 'string' },
+    REQUEST_TIMEOUT: { type: 'integer', minimum: 1, maximum: MAX_TIMEOUT_S, default: 30 },
+    // Unset: DEFAULT_HEADERS_TIMEOUT_S, or REQUEST_TIMEOUT when that is shorter.
+    HEADERS_TIMEOUT: { type: 'integer', minimum: 1, maximum: MAX_TIMEOUT_S },
+    KEEP_ALIVE_TIMEOUT: { type: 'integer', minimum: 1, maximum: MAX_TIMEOUT_S, default: 5 },
+    MAX_CONNECTIONS: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1000 },
+    MAX_CONNECTIONS_PER_ADDRESS: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 100 },
+  },
+} as const
+
+type Variable = keyof typeof ENV_SCHEMA.properties
+type Property = (typeof ENV_SCHEMA.properties)[Variable]
+
+/** The variables as env-schema answers them: typed, with the defaults filled in. */
+interface CheckedEnv {
+  readonly PORT: number
+  readonly HOST: string
+  readonly DATABASE_URL: string
+  readonly EMAILJS_SERVICE_ID?: string
+  readonly EMAILJS_TEMPLATE_ID?: string
+  readonly EMAILJS_PUBLIC_KEY?: string
+  readonly EMAILJS_ORIGIN: string
+  readonly WRITE_RATE_LIMIT: number
+  readonly DEMO_POSTS: string
+  readonly TRASH_DAYS: number
+  readonly TRUST_PROXY: string
+  readonly PUBLIC_URL?: string
+  readonly REQUEST_TIMEOUT: number
+  readonly HEADERS_TIMEOUT?: number
+  readonly KEEP_ALIVE_TIMEOUT: number
+  readonly MAX_CONNECTIONS: number
+  readonly MAX_CONNECTIONS_PER_ADDRESS: number
+}
+
+const VARIABLES = Object.keys(ENV_SCHEMA.properties) as Variable[]
+
+type Problems = Map<Variable, string>
+
 /** Reads the server's variables; an empty value counts as unset. Throws ConfigError. */
 export function readConfig(env: Env): ServerConfig {
-  const problems: string[] = []
-  const value = (name: keyof typeof CONFIG_DEFAULTS): string =>
-    given(env, name) ?? CONFIG_DEFAULTS[name]
+  const problems: Problems = new Map()
+  const checked = checkSchema(givenVariables(env), problems)
+  const config: ServerConfig = {
+    port: checked.PORT,
+    host: checked.HOST,
+    database: databaseTarget(checked.DATABASE_URL, problems),
+    emailjsAccount: account(checked, problems),
+    emailjsOrigin: origin('EMAILJS_ORIGIN', checked.EMAILJS_ORIGIN, problems),
+    writeRateLimit: checked.WRITE_RATE_LIMIT,
+    demoPosts: checked.DEMO_POSTS === '1' || checked.DEMO_POSTS === 'true',
+    trashDays: checked.TRASH_DAYS,
+    trustProxy: proxies(checked.TRUST_PROXY, problems),
+    publicOrigin:
+      checked.PUBLIC_URL === undefined
+        ? undefined
+        : origin('PUBLIC_URL', checked.PUBLIC_URL, problems),
+    timeouts: timeouts(checked, problems),
+    maxConnections: checked.MAX_CONNECTIONS,
+    maxConnectionsPerAddress: checked.MAX_CONNECTIONS_PER_ADDRESS,
+  }
+  if (problems.size > 0) {
+    throw new ConfigError(VARIABLES.flatMap((name) => problems.get(name) ?? []))
+  }
+  return config
+}
 
-  const port = integer('PORT', value('PORT'), 0, 65_535, problems)
-  const host = value('HOST')
-  const databaseUrl = value('DATABASE_URL')
-  if (!isDatabaseUrl(databaseUrl)) {
-    // Never echo the value: a PostgreSQL URL may carry a password.
-    problems.push(
-      'DATABASE_URL must be sqlite:PATH (or sqlite::memory:) or postgres://USER@HOST/DB',
+/** The variables the schema knows that are set: trimmed, and an empty value left out. */
+function givenVariables(env: Env): Partial<Record<Variable, string>> {
+  const given: Partial<Record<Variable, string>> = {}
+  for (const name of VARIABLES) {
+    const raw = env[name]?.trim()
+    if (raw === undefined || raw === '') continue
+    // The words of a choice (1, true, 0, false) are read whatever their case.
+    given[name] = 'enum' in ENV_SCHEMA.properties[name] ? raw.toLowerCase() : raw
+  }
+  return given
+}
+
+/**
+ * Checks the types and ranges with env-schema. Each bad variable gets one line in `problems`,
+ * and its default stands in, so that the checks after this one still run and report too.
+ */
+function checkSchema(given: Partial<Record<Variable, string>>, problems: Problems): CheckedEnv {
+  const valid = { ...given }
+  const refuse = (name: Variable): void => {
+    problems.set(
+      name,
+      `${name} must be ${expected(ENV_SCHEMA.properties[name])}, got "${given[name]}"`,
     )
+    delete valid[name]
   }
-  const writeRateLimit = integer(
-    'WRITE_RATE_LIMIT',
-    value('WRITE_RATE_LIMIT'),
-    0,
-    1_000_000,
-    problems,
-  )
-  const demoPosts = flag('DEMO_POSTS', value('DEMO_POSTS'), problems)
-  const trashDays = integer('TRASH_DAYS', value('TRASH_DAYS'), 1, MAX_TRASH_DAYS, problems)
-  const trustProxy = proxies('TRUST_PROXY', value('TRUST_PROXY'), problems)
-  const emailjsOrigin = origin('EMAILJS_ORIGIN', value('EMAILJS_ORIGIN'), problems)
-  const emailjsAccount = account(env, problems)
+  for (const name of VARIABLES) {
+    const raw = valid[name]
+    if (ENV_SCHEMA.properties[name].type === 'integer' && raw !== undefined && !DIGITS.test(raw)) {
+      refuse(name)
+    }
+  }
+  // Ajv compiles the schema once and keeps it; env: false reads `env`, not process.env.
+  const check = (data: Partial<Record<Variable, string>>): CheckedEnv =>
+    envSchema<CheckedEnv>({ schema: ENV_SCHEMA, data: { ...data }, env: false })
+  try {
+    return check(valid)
+  } catch (error) {
+    const failed = failedVariables(error)
+    if (failed.length === 0) throw error
+    failed.forEach(refuse)
+    return check(valid)
+  }
+}
 
-  if (problems.length > 0) throw new ConfigError(problems)
-  return {
-    port,
-    host,
-    databaseUrl,
-    emailjsAccount,
-    emailjsOrigin,
-    writeRateLimit,
-    demoPosts,
-    trashDays,
-    trustProxy,
-  }
+/** What a variable must be, in the words of its schema. */
+function expected(property: Property): string {
+  if ('minimum' in property) return `a whole number from ${property.minimum} to ${property.maximum}`
+  return 'description' in property ? property.description : `a ${property.type}`
+}
+
+/** The variables named by env-schema's (Ajv's) errors. */
+function failedVariables(error: unknown): Variable[] {
+  const errors = (error as { errors?: unknown }).errors
+  if (!Array.isArray(errors)) return []
+  const names = errors.map((each: { instancePath?: unknown }) =>
+    typeof each.instancePath === 'string' ? each.instancePath.slice(1) : '',
+  )
+  return VARIABLES.filter((name) => names.includes(name))
 }
 
 /** The body of GET /api/config: the real account, or the outbox on this server's own origin. */
@@ -122,36 +263,45 @@ export function usesOutbox(config: Pick<ServerConfig, 'emailjsAccount'>): boolea
   return config.emailjsAccount === undefined
 }
 
-function given(env: Env, name: string): string | undefined {
-  const raw = env[name]?.trim()
-  return raw === undefined || raw === '' ? undefined : raw
+function databaseTarget(raw: string, problems: Problems): DatabaseTarget {
+  const target = readDatabaseUrl(raw)
+  if (target !== undefined) return target
+  // Never echo the value: a PostgreSQL URL may carry a password.
+  problems.set('DATABASE_URL', DATABASE_URL_FORMS)
+  return { engine: 'sqlite', path: ':memory:' }
 }
 
-function integer(name: string, raw: string, min: number, max: number, problems: string[]): number {
-  const parsed = /^\d+$/.test(raw) ? Number(raw) : Number.NaN
-  if (Number.isSafeInteger(parsed) && parsed >= min && parsed <= max) return parsed
-  problems.push(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`)
-  return min
-}
+const ORIGIN_EXAMPLES = {
+  EMAILJS_ORIGIN: 'https://api.emailjs.com',
+  PUBLIC_URL: 'https://news.example.com',
+} as const
 
-function flag(name: string, raw: string, problems: string[]): boolean {
-  const lower = raw.toLowerCase()
-  if (lower === '1' || lower === 'true') return true
-  if (lower === '0' || lower === 'false') return false
-  problems.push(`${name} must be 1 or 0, got "${raw}"`)
-  return false
-}
-
-function origin(name: string, raw: string, problems: string[]): string {
-  try {
+/** An http(s) origin, with nothing after it but an optional slash. */
+function origin(name: keyof typeof ORIGIN_EXAMPLES, raw: string, problems: Problems): string {
+  if (URL.canParse(raw)) {
     const url = new URL(raw)
     const bare = url.pathname === '/' && url.search === '' && url.hash === '' && url.username === ''
     if ((url.protocol === 'https:' || url.protocol === 'http:') && bare) return url.origin
-  } catch {
-    // Reported below.
   }
-  problems.push(`${name} must be an origin such as https://api.emailjs.com, got "${raw}"`)
+  problems.set(name, `${name} must be an origin such as ${ORIGIN_EXAMPLES[name]}, got "${raw}"`)
   return raw
+}
+
+/** Node refuses a headers timeout longer than the request's, so it is checked here. */
+function timeouts(checked: CheckedEnv, problems: Problems): Timeouts {
+  const request = checked.REQUEST_TIMEOUT
+  const headers = checked.HEADERS_TIMEOUT ?? Math.min(DEFAULT_HEADERS_TIMEOUT_S, request)
+  if (headers > request) {
+    problems.set(
+      'HEADERS_TIMEOUT',
+      `HEADERS_TIMEOUT must not exceed REQUEST_TIMEOUT (${request}), got "${headers}"`,
+    )
+  }
+  return {
+    requestMs: request * 1000,
+    headersMs: Math.min(headers, request) * 1000,
+    keepAliveMs: checked.KEEP_ALIVE_TIMEOUT * 1000,
+  }
 }
 
 /** More hops than any real chain of proxies; a bigger count is a typo. */
@@ -165,7 +315,7 @@ const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal'])
  * and proxy-addr's range names. `true` is refused: trusting every hop lets any client choose
  * its own address, and so its own write budget.
  */
-function proxies(name: string, raw: string, problems: string[]): TrustProxy {
+function proxies(raw: string, problems: Problems): TrustProxy {
   const lower = raw.toLowerCase()
   if (lower === 'off' || lower === 'false' || lower === '0') return false
   if (/^\d+$/.test(raw)) {
@@ -175,8 +325,9 @@ function proxies(name: string, raw: string, problems: string[]): TrustProxy {
     const entries = raw.split(',').map((entry) => entry.trim())
     if (entries.every(isProxyAddress)) return entries
   }
-  problems.push(
-    `${name} must be off, a hop count from 1 to ${MAX_PROXY_HOPS}, or comma-separated proxy addresses or CIDRs (e.g. 10.0.0.0/8,::1), got "${raw}"`,
+  problems.set(
+    'TRUST_PROXY',
+    `TRUST_PROXY must be off, a hop count from 1 to ${MAX_PROXY_HOPS}, or comma-separated proxy addresses or CIDRs (e.g. 10.0.0.0/8,::1), got "${raw}"`,
   )
   return false
 }
@@ -191,30 +342,23 @@ function isProxyAddress(entry: string): boolean {
   return bits >= 0 && bits <= (version === 4 ? 32 : 128)
 }
 
-function isDatabaseUrl(raw: string): boolean {
-  if (raw.startsWith('sqlite:')) return raw.length > 'sqlite:'.length
-  if (!/^postgres(ql)?:\/\//.test(raw)) return false
-  return URL.canParse(raw)
-}
-
 const ACCOUNT_VARIABLES = {
   serviceId: 'EMAILJS_SERVICE_ID',
   templateId: 'EMAILJS_TEMPLATE_ID',
   publicKey: 'EMAILJS_PUBLIC_KEY',
 } as const
 
-function account(env: Env, problems: string[]): EmailJsAccount | undefined {
-  const serviceId = given(env, ACCOUNT_VARIABLES.serviceId)
-  const templateId = given(env, ACCOUNT_VARIABLES.templateId)
-  const publicKey = given(env, ACCOUNT_VARIABLES.publicKey)
+function account(checked: CheckedEnv, problems: Problems): EmailJsAccount | undefined {
+  const serviceId = checked[ACCOUNT_VARIABLES.serviceId]
+  const templateId = checked[ACCOUNT_VARIABLES.templateId]
+  const publicKey = checked[ACCOUNT_VARIABLES.publicKey]
   if (serviceId !== undefined && templateId !== undefined && publicKey !== undefined) {
     return { serviceId, templateId, publicKey }
   }
-  const missing = Object.entries({ serviceId, templateId, publicKey })
-    .filter(([, set]) => set === undefined)
-    .map(([key]) => ACCOUNT_VARIABLES[key as keyof typeof ACCOUNT_VARIABLES])
+  const missing = Object.values(ACCOUNT_VARIABLES).filter((name) => checked[name] === undefined)
   if (missing.length < 3) {
-    problems.push(
+    problems.set(
+      ACCOUNT_VARIABLES.serviceId,
       `Set all of EMAILJS_SERVICE_ID, EMAILJS_TEMPLATE_ID and EMAILJS_PUBLIC_KEY, or none of them for the built-in outbox; missing: ${missing.join(', ')}`,
     )
   }

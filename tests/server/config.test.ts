@@ -15,13 +15,17 @@ describe('readConfig', () => {
     expect(readConfig({})).toEqual({
       port: 3000,
       host: 'localhost',
-      databaseUrl: 'sqlite:./data/newswire.db',
+      database: { engine: 'sqlite', path: './data/newswire.db' },
       emailjsAccount: undefined,
       emailjsOrigin: 'https://api.emailjs.com',
       writeRateLimit: 60,
       demoPosts: true,
       trashDays: 30,
       trustProxy: false,
+      publicOrigin: undefined,
+      timeouts: { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 5_000 },
+      maxConnections: 1000,
+      maxConnectionsPerAddress: 100,
     })
   })
 
@@ -39,19 +43,64 @@ describe('readConfig', () => {
         DEMO_POSTS: '0',
         TRASH_DAYS: '7',
         TRUST_PROXY: '10.0.0.0/8, 192.0.2.1',
+        PUBLIC_URL: 'https://news.example.com/',
+        REQUEST_TIMEOUT: '60',
+        HEADERS_TIMEOUT: '20',
+        KEEP_ALIVE_TIMEOUT: '15',
+        MAX_CONNECTIONS: '5000',
+        MAX_CONNECTIONS_PER_ADDRESS: '0',
       }),
     ).toEqual({
       port: 8080,
       host: '0.0.0.0',
-      databaseUrl: 'postgres://news:secret@db.internal:5432/newswire',
+      database: {
+        engine: 'postgres',
+        connectionString: 'postgres://news:secret@db.internal:5432/newswire',
+        host: 'db.internal',
+        port: 5432,
+      },
       emailjsAccount: { serviceId: 'service_1', templateId: 'template_1', publicKey: 'key_1' },
       emailjsOrigin: 'https://api.eu.emailjs.com',
       writeRateLimit: 0,
       demoPosts: false,
       trashDays: 7,
       trustProxy: ['10.0.0.0/8', '192.0.2.1'],
+      publicOrigin: 'https://news.example.com',
+      timeouts: { requestMs: 60_000, headersMs: 20_000, keepAliveMs: 15_000 },
+      maxConnections: 5000,
+      maxConnectionsPerAddress: 0,
     })
   })
+
+  it('bounds the headers by a short REQUEST_TIMEOUT when HEADERS_TIMEOUT is unset', () => {
+    expect(readConfig({ REQUEST_TIMEOUT: '4' }).timeouts).toEqual({
+      requestMs: 4000,
+      headersMs: 4000,
+      keepAliveMs: 5000,
+    })
+  })
+
+  it('refuses a HEADERS_TIMEOUT longer than REQUEST_TIMEOUT, and timeouts out of range', () => {
+    expect(problemsOf({ REQUEST_TIMEOUT: '5', HEADERS_TIMEOUT: '6' })).toEqual([
+      'HEADERS_TIMEOUT must not exceed REQUEST_TIMEOUT (5), got "6"',
+    ])
+    expect(
+      problemsOf({ REQUEST_TIMEOUT: '0', KEEP_ALIVE_TIMEOUT: '3601', MAX_CONNECTIONS: '0' }),
+    ).toEqual([
+      'REQUEST_TIMEOUT must be a whole number from 1 to 3600, got "0"',
+      'KEEP_ALIVE_TIMEOUT must be a whole number from 1 to 3600, got "3601"',
+      'MAX_CONNECTIONS must be a whole number from 1 to 1000000, got "0"',
+    ])
+  })
+
+  it.each(['news.example.com', 'ftp://news.example.com', 'https://news.example.com/news'])(
+    'refuses a PUBLIC_URL that is not an http(s) origin: %s',
+    (value) => {
+      expect(problemsOf({ PUBLIC_URL: value })).toEqual([
+        `PUBLIC_URL must be an origin such as https://news.example.com, got "${value}"`,
+      ])
+    },
+  )
 
   it('treats an empty value as unset', () => {
     expect(readConfig({ PORT: '', EMAILJS_SERVICE_ID: ' ' }).port).toBe(3000)
@@ -139,6 +188,65 @@ describe('readConfig', () => {
   it('refuses a partial EmailJS account, naming what is missing', () => {
     const problems = problemsOf({ EMAILJS_SERVICE_ID: 's', EMAILJS_PUBLIC_KEY: 'k' })
     expect(problems).toEqual([expect.stringMatching(/missing: EMAILJS_TEMPLATE_ID$/)])
+  })
+
+  it.each(['0x10', '1e3', '+5', '0.0'])(
+    'refuses WRITE_RATE_LIMIT=%s, which is not in digits',
+    (raw) => {
+      expect(problemsOf({ WRITE_RATE_LIMIT: raw })).toEqual([
+        `WRITE_RATE_LIMIT must be a whole number from 0 to 1000000, got "${raw}"`,
+      ])
+    },
+  )
+
+  it.each([
+    ['1', true],
+    ['TRUE', true],
+    ['0', false],
+    ['False', false],
+  ] as const)('reads DEMO_POSTS=%s whatever its case', (raw, demoPosts) => {
+    expect(readConfig({ DEMO_POSTS: raw }).demoPosts).toBe(demoPosts)
+  })
+
+  it('hands on DATABASE_URL read once, with the PostgreSQL host and port', () => {
+    expect(readConfig({ DATABASE_URL: 'postgresql://news@db.internal/newswire' }).database).toEqual(
+      {
+        engine: 'postgres',
+        connectionString: 'postgresql://news@db.internal/newswire',
+        host: 'db.internal',
+        port: 5432,
+      },
+    )
+    expect(readConfig({ DATABASE_URL: ' sqlite::memory: ' }).database).toEqual({
+      engine: 'sqlite',
+      path: ':memory:',
+    })
+  })
+
+  it('refuses a PostgreSQL port out of range without repeating the password', () => {
+    const problems = problemsOf({ DATABASE_URL: 'postgres://news:hunter2@db:70000/newswire' })
+    expect(problems).toEqual([expect.stringMatching(/^DATABASE_URL must be sqlite:PATH/)])
+    expect(problems.join('\n')).not.toContain('hunter2')
+  })
+
+  it('reads only the variables it is given, not the process environment', () => {
+    vi.stubEnv('PORT', '4321')
+    try {
+      expect(readConfig({}).port).toBe(3000)
+    } finally {
+      vi.unstubAllEnvs()
+    }
+  })
+
+  it('reports a bad type and a bad form together, in the order of the variables', () => {
+    expect(
+      problemsOf({ TRUST_PROXY: 'yes', PORT: 'x', EMAILJS_PUBLIC_KEY: 'k', TRASH_DAYS: '0' }),
+    ).toEqual([
+      'PORT must be a whole number from 0 to 65535, got "x"',
+      expect.stringMatching(/^Set all of EMAILJS_SERVICE_ID/),
+      'TRASH_DAYS must be a whole number from 1 to 3650, got "0"',
+      expect.stringMatching(/^TRUST_PROXY must be off/),
+    ])
   })
 
   it('says what is wrong in the error message', () => {

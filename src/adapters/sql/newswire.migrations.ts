@@ -7,7 +7,7 @@ import {
   type MigrationProvider,
   type MigrationResultSet,
 } from 'kysely'
-import type { Engine } from '@/adapters/sql/database'
+import type { Engine } from '@/application/database-target'
 
 /** Index of the write limit's sweep: the ends of the clients' windows. */
 export const RATE_LIMIT_WINDOW_END_INDEX = 'rate_limit_window_end_idx'

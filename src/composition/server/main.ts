@@ -1,11 +1,14 @@
+import closeWithGrace from 'close-with-grace'
 import { composeServer, type ComposedServer } from '@/composition/server/server.composition'
 import { describeStartupFailure } from '@/composition/server/startup-errors'
 import { ConfigError, readConfig, usesOutbox, type ServerConfig } from '@/server/config'
 
 /**
  * Starts the API and the built app: reads the settings, opens the database (purging the old
- * trash, then hourly), listens, and on SIGTERM or SIGINT finishes the requests in flight
- * before closing the database.
+ * trash, then hourly), listens, and stops gracefully (close-with-grace): on SIGTERM or SIGINT
+ * it stops accepting, finishes the requests in flight, then closes the database. A second
+ * signal, or SHUTDOWN_TIMEOUT_MS without having stopped, exits 1 at once; so does an uncaught
+ * error, after it is logged and the same close is tried.
  */
 const SHUTDOWN_TIMEOUT_MS = 10_000
 
@@ -24,10 +27,13 @@ async function main(): Promise<void> {
   }
 
   let server: ComposedServer | undefined
+  let graceful: ReturnType<typeof closeWithGrace> | undefined
   try {
     server = await composeServer(config, { logger: { level: 'info' } })
-    await serve(server, config)
+    graceful = stopGracefully(server)
+    await listen(server, config)
   } catch (error) {
+    graceful?.uninstall()
     fail(error, config)
     // The database is open once composeServer has answered; close it before leaving.
     await Promise.race([server?.close(), delay(CLOSE_ON_FAILURE_MS)]).catch(() => undefined)
@@ -35,35 +41,28 @@ async function main(): Promise<void> {
   }
 }
 
-async function serve(server: ComposedServer, config: ServerConfig): Promise<void> {
-  const { app, database } = server
-  let stopping = false
-  const stop = (signal: NodeJS.Signals): void => {
-    if (stopping) {
-      app.log.warn({ signal }, 'second signal: stopping at once')
-      process.exit(1)
-    }
-    stopping = true
-    app.log.info({ signal }, 'shutting down: finishing the requests in flight')
-    const deadline = setTimeout(() => {
-      app.log.error('shutdown took too long; stopping at once')
-      process.exit(1)
-    }, SHUTDOWN_TIMEOUT_MS)
-    server.close().then(
-      () => {
-        clearTimeout(deadline)
-        app.log.info('stopped')
-        process.exit(0)
-      },
-      (error: unknown) => {
-        app.log.error({ err: error }, 'shutdown failed')
-        process.exit(1)
-      },
-    )
-  }
-  process.on('SIGTERM', stop)
-  process.on('SIGINT', stop)
+function stopGracefully(server: ComposedServer): ReturnType<typeof closeWithGrace> {
+  const { log } = server.app
+  return closeWithGrace(
+    {
+      delay: SHUTDOWN_TIMEOUT_MS,
+      logger: log,
+      onSecondSignal: (signal) => log.warn({ signal }, 'second signal: stopping at once'),
+      onSecondError: (error) =>
+        log.error({ err: error }, 'second uncaught error: stopping at once'),
+      onTimeout: (ms) => log.error({ ms }, 'shutdown took too long; stopping at once'),
+    },
+    async ({ signal, err }) => {
+      if (err !== undefined) log.error({ err }, 'uncaught error: shutting down')
+      else log.info({ signal }, 'shutting down: finishing the requests in flight')
+      await server.close()
+      log.info('stopped')
+    },
+  )
+}
 
+async function listen(server: ComposedServer, config: ServerConfig): Promise<void> {
+  const { app, database } = server
   await app.listen({ port: config.port, host: config.host })
   const address = app.server.address()
   const port = typeof address === 'object' && address !== null ? address.port : config.port

@@ -56,7 +56,7 @@ export async function composeServer(
   config: ServerConfig,
   options: ComposeOptions = {},
 ): Promise<ComposedServer> {
-  const database = await openDatabase(config.databaseUrl)
+  const database = await openDatabase(config.database)
   try {
     // The app's logger exists only once the app does; storage failures before that are rare.
     let logStorageError = (_error: unknown): void => undefined
@@ -170,7 +170,7 @@ export interface ComposedOperator {
  * as the server, without HTTP, demo posts or the purge schedule.
  */
 export async function composeOperator(config: ServerConfig): Promise<ComposedOperator> {
-  const database = await openDatabase(config.databaseUrl)
+  const database = await openDatabase(config.database)
   const container = buildServerContainer(database)
   return {
     useCases: resolveUseCases(container),

@@ -3,7 +3,7 @@ import { JournaledNewsRepository } from '@/application/journaled-news.repository
 import { UndoChangesSince } from '@/application/undo-changes.use-case'
 import type { UseCases } from '@/application/use-cases'
 import { SqlOutboxMailer } from '@/adapters/outbox/sql-outbox.mailer'
-import { parseDatabaseUrl, type SqlDatabase } from '@/adapters/sql/database'
+import type { SqlDatabase } from '@/adapters/sql/database'
 import { SqlNewsStore } from '@/adapters/sql/sql-news.store'
 import { SqliteChangeSignal } from '@/adapters/sql/sqlite-change.signal'
 import type { StorageErrorListener } from '@/adapters/sql/storage-failure'
@@ -87,9 +87,7 @@ export async function closeServerContainer(container: Container): Promise<void> 
 
 /** The path of a SQLite file database; undefined for PostgreSQL and for :memory:. */
 function sqliteFileOf(database: SqlDatabase): string | undefined {
-  if (database.engine !== 'sqlite') return undefined
-  // For SQLite the description is the DATABASE_URL itself (it holds no password).
-  const target = parseDatabaseUrl(database.description)
+  const { target } = database
   return target.engine === 'sqlite' && target.path !== ':memory:' ? target.path : undefined
 }
 

@@ -3,12 +3,13 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'kysely'
+import { openDatabase } from '@/adapters/sql/database'
 import {
-  DEFAULT_DATABASE_URL,
-  describeDatabaseUrl,
-  openDatabase,
+  DATABASE_URL_FORMS,
+  describeDatabase,
   parseDatabaseUrl,
-} from '@/adapters/sql/database'
+  readDatabaseUrl,
+} from '@/application/database-target'
 import {
   IDEMPOTENCY_KEY_CREATED_AT_INDEX,
   NEWS_LIST_INDEX,
@@ -19,34 +20,60 @@ import {
 
 describe('DATABASE_URL', () => {
   it.each([
-    [DEFAULT_DATABASE_URL, { engine: 'sqlite', path: './data/newswire.db' }],
+    ['sqlite:./data/newswire.db', { engine: 'sqlite', path: './data/newswire.db' }],
     ['sqlite::memory:', { engine: 'sqlite', path: ':memory:' }],
     ['sqlite:/var/lib/newswire/news.db', { engine: 'sqlite', path: '/var/lib/newswire/news.db' }],
     [
-      'postgres://news:secret@db:5432/newswire',
-      { engine: 'postgres', connectionString: 'postgres://news:secret@db:5432/newswire' },
+      'postgres://news:secret@db:6543/newswire',
+      {
+        engine: 'postgres',
+        connectionString: 'postgres://news:secret@db:6543/newswire',
+        host: 'db',
+        port: 6543,
+      },
     ],
     [
       'postgresql://db/newswire?sslmode=require',
-      { engine: 'postgres', connectionString: 'postgresql://db/newswire?sslmode=require' },
+      {
+        engine: 'postgres',
+        connectionString: 'postgresql://db/newswire?sslmode=require',
+        host: 'db',
+        port: 5432,
+      },
+    ],
+    [
+      'postgres://news@localhost/newswire?host=/run/postgresql&port=5433',
+      {
+        engine: 'postgres',
+        connectionString: 'postgres://news@localhost/newswire?host=/run/postgresql&port=5433',
+        host: '/run/postgresql',
+        port: 5433,
+      },
     ],
   ])('reads %s', (url, target) => {
     expect(parseDatabaseUrl(url)).toEqual(target)
   })
 
-  it.each(['', 'sqlite:', 'mysql://root:hunter2@db/news', './data/newswire.db', 'postgres:db'])(
-    'refuses %j, naming the accepted forms but not the value',
-    (url) => {
-      expect(() => parseDatabaseUrl(url)).toThrow(/sqlite:PATH.*postgres:\/\//)
-      expect(() => parseDatabaseUrl(url)).not.toThrow(/hunter2/)
-    },
-  )
+  it.each([
+    '',
+    'sqlite:',
+    'mysql://root:hunter2@db/news',
+    './data/newswire.db',
+    'postgres:db',
+    'postgres://news:hunter2@db:99999/newswire',
+  ])('refuses %j, naming the accepted forms but not the value', (url) => {
+    expect(readDatabaseUrl(url)).toBeUndefined()
+    expect(() => parseDatabaseUrl(url)).toThrow(/sqlite:PATH.*postgres:\/\//)
+    expect(DATABASE_URL_FORMS).not.toMatch(/hunter2/)
+  })
 
-  it('hides a PostgreSQL password when it describes the URL for a log', () => {
-    expect(describeDatabaseUrl('postgres://news:s3cret@db:5432/newswire')).toBe(
+  it('hides a PostgreSQL password when it describes the database for a log', () => {
+    expect(describeDatabase(parseDatabaseUrl('postgres://news:s3cret@db:5432/newswire'))).toBe(
       'postgres://news:***@db:5432/newswire',
     )
-    expect(describeDatabaseUrl('sqlite:./data/newswire.db')).toBe('sqlite:./data/newswire.db')
+    expect(describeDatabase(parseDatabaseUrl('sqlite:./data/newswire.db'))).toBe(
+      'sqlite:./data/newswire.db',
+    )
   })
 })
 

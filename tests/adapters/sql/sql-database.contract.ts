@@ -2,7 +2,8 @@ import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely'
 import { Pool } from 'pg'
 import { JournaledNewsRepository } from '@/application/journaled-news.repository'
-import { openDatabase, parseDatabaseUrl, type SqlDatabase } from '@/adapters/sql/database'
+import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
+import { parseDatabaseUrl } from '@/application/database-target'
 import { addDemoPostsIfEmpty } from '@/adapters/sql/demo-posts'
 import {
   migrateTo,
@@ -172,7 +173,7 @@ export function sqlDatabaseContract(kind: NewsStoreKind): void {
       )
       await migrateToLatest(db, kind.engine === 'postgres' ? 'postgres' : 'sqlite')
 
-      const store = new SqlNewsStore(asDatabase(db, kind))
+      const store = new SqlNewsStore(asDatabase(db, kind, url))
       const repository = new JournaledNewsRepository(store)
       expect(await repository.get('old-post')).toEqual({
         _id: 'old-post',
@@ -319,10 +320,11 @@ async function resetSchema(db: Kysely<NewsWireSchema>): Promise<void> {
   await sql`drop table if exists kysely_migration_lock`.execute(db)
 }
 
-function asDatabase(db: Kysely<NewsWireSchema>, kind: NewsStoreKind): SqlDatabase {
+function asDatabase(db: Kysely<NewsWireSchema>, kind: NewsStoreKind, url: string): SqlDatabase {
   return {
     db,
     engine: kind.engine === 'postgres' ? 'postgres' : 'sqlite',
+    target: parseDatabaseUrl(url),
     description: kind.name,
     ping: async () => true,
     close: () => db.destroy(),
