@@ -1,4 +1,12 @@
-import { REVISION_ACTIONS } from '@/domain/news-revision.entity'
+import { Type, type Static, type TSchema } from 'typebox'
+import {
+  NewsItemSchema,
+  NewsRevisionSchema,
+  TrashedNewsItemSchema,
+  type Assert,
+  type SameType,
+} from '@/adapters/http/news.wire-schemas'
+import type { NewsChanges, NewsDraft } from '@/domain/news-item.entity'
 import {
   DEFAULT_HISTORY_PAGE_SIZE,
   DEFAULT_PAGE_SIZE,
@@ -7,131 +15,77 @@ import {
 } from '@/domain/ports/news-repository.port'
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '@/domain/rules/news-history.rules'
 import { NEWS_LIMITS } from '@/domain/rules/news-item.rules'
-import { PROBLEM_SCHEMA, problemResponse } from '@/server/problem'
+import { problemResponse, StaleProblemSchema } from '@/server/problem'
+import { API_CACHE_CONTROL } from '@/server/http-caching'
 
 /**
- * JSON schemas of the news routes. The text fields carry no length bound of their own: the
- * domain counts characters as a reader sees them (an emoji of seven code points is one), which
- * no code-point bound can match, and the 16 KiB body limit already bounds the bytes.
+ * The schemas of the news routes, in TypeBox: Fastify checks requests and serialises answers
+ * by them, the type provider types each handler's request from them, and the OpenAPI document
+ * shows them. The answers' shapes are the wire schemas the browser's HTTP adapter reads by.
+ * The text fields carry no length bound of their own: the domain counts characters as a reader
+ * sees them (an emoji of seven code points is one), which no code-point bound can match, and
+ * the 16 KiB body limit already bounds the bytes.
  */
 const text = (limit: number) =>
-  ({ type: 'string', description: `At most ${limit} characters as a reader counts them.` }) as const
-
-const instant = (description: string) =>
-  ({ type: 'string', format: 'date-time', description: `${description} ISO 8601, UTC.` }) as const
-
-const ITEM_PROPERTIES = {
-  _id: { type: 'string', description: 'Opaque and URL-safe.' },
-  title: { type: 'string' },
-  body: { type: 'string' },
-  author: { type: 'string' },
-  createdAt: instant('When the post was published.'),
-  updatedAt: instant('When the post last changed (its newest revision).'),
-  revision: {
-    type: 'integer',
-    minimum: 1,
-    description: 'The number of the post’s newest revision; its `ETag` is `"rev-N"`.',
-  },
-} as const
-
-const ITEM_REQUIRED = [
-  '_id',
-  'title',
-  'body',
-  'author',
-  'createdAt',
-  'updatedAt',
-  'revision',
-] as const
-
-export const NEWS_ITEM_SCHEMA = {
-  type: 'object',
-  required: ITEM_REQUIRED,
-  properties: ITEM_PROPERTIES,
-} as const
-
-export const TRASHED_ITEM_SCHEMA = {
-  type: 'object',
-  required: [...ITEM_REQUIRED, 'deletedAt'],
-  properties: {
-    ...ITEM_PROPERTIES,
-    deletedAt: instant('When the post went to the trash.'),
-  },
-} as const
-
-export const NEWS_REVISION_SCHEMA = {
-  type: 'object',
-  required: ['revision', 'title', 'body', 'author', 'action', 'at'],
-  properties: {
-    revision: { type: 'integer', minimum: 1 },
-    title: { type: 'string' },
-    body: { type: 'string' },
-    author: { type: 'string' },
-    action: { type: 'string', enum: REVISION_ACTIONS },
-    at: instant('When the change was made.'),
-    restoredFrom: {
-      type: 'integer',
-      minimum: 1,
-      description: 'For a restored version, the revision it brought back.',
-    },
-  },
-} as const
+  Type.String({ description: `At most ${limit} characters as a reader counts them.` })
 
 const DRAFT_PROPERTIES = {
   title: text(NEWS_LIMITS.title),
   body: text(NEWS_LIMITS.body),
   author: text(NEWS_LIMITS.author),
-} as const
+}
+
+const DRAFT_SCHEMA = Type.Object(DRAFT_PROPERTIES)
+
+// An edit changes at least one field.
+const CHANGES_SCHEMA = Type.Partial(DRAFT_SCHEMA, { minProperties: 1 })
+
+// The bodies the routes hand the use cases are the domain's own types.
+export type _BodiesMatchTheDomain = [
+  Assert<SameType<Readonly<Static<typeof DRAFT_SCHEMA>>, NewsDraft>>,
+  Assert<SameType<Readonly<Static<typeof CHANGES_SCHEMA>>, NewsChanges>>,
+]
 
 const IGNORED = 'Other fields, such as _id and createdAt, are ignored.'
 
-export const ID_PARAMS_SCHEMA = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'string', description: 'The post’s _id.' } },
-} as const
+const ID = Type.String({ description: 'The post’s _id.' })
 
-const REVISION_PARAMS_SCHEMA = {
-  type: 'object',
-  required: ['id', 'revision'],
-  properties: {
-    ...ID_PARAMS_SCHEMA.properties,
-    // Text, so that a revision that is not a number is a 404 like any unknown one, not a 400.
-    revision: { type: 'string', description: 'A revision number, 1 or more.' },
-  },
-} as const
+export const ID_PARAMS_SCHEMA = Type.Object({ id: ID })
 
-export const LIST_QUERY_SCHEMA = {
-  type: 'object',
-  properties: {
-    limit: {
-      type: 'integer',
+const REVISION_PARAMS_SCHEMA = Type.Object({
+  id: ID,
+  // Text, so that a revision that is not a number is a 404 like any unknown one, not a 400.
+  revision: Type.String({ description: 'A revision number, 1 or more.' }),
+})
+
+// Bounded and judged by the repository, which made it.
+const CURSOR = Type.String({
+  description: 'The cursor of the `Link: rel="next"` header of the previous page.',
+})
+
+export const LIST_QUERY_SCHEMA = Type.Object({
+  limit: Type.Optional(
+    Type.Integer({
       minimum: 1,
       maximum: MAX_PAGE_SIZE,
       default: DEFAULT_PAGE_SIZE,
       description: 'Items per page.',
-    },
-    cursor: {
-      type: 'string',
-      // Bounded and judged by the repository, which made it.
-      description: 'The cursor of the `Link: rel="next"` header of the previous page.',
-    },
-  },
-} as const
+    }),
+  ),
+  cursor: Type.Optional(CURSOR),
+})
 
-export const HISTORY_QUERY_SCHEMA = {
-  type: 'object',
-  properties: {
-    limit: {
-      type: 'integer',
+export const HISTORY_QUERY_SCHEMA = Type.Object({
+  limit: Type.Optional(
+    Type.Integer({
       minimum: 1,
       maximum: MAX_HISTORY_PAGE_SIZE,
       default: DEFAULT_HISTORY_PAGE_SIZE,
       description: 'Versions per page.',
-    },
-    cursor: LIST_QUERY_SCHEMA.properties.cursor,
-  },
-} as const
+    }),
+  ),
+  cursor: Type.Optional(CURSOR),
+})
 
 /** The words for a query parameter the schema refuses. */
 export const QUERY_MESSAGES: Readonly<Record<string, string>> = {
@@ -141,40 +95,71 @@ export const QUERY_MESSAGES: Readonly<Record<string, string>> = {
 
 // Header schemas only describe: the routes judge the values, so that a bad one answers the
 // status the API promises (412, 400) rather than the schema's.
-const IF_MATCH_HEADERS = {
-  type: 'object',
-  properties: {
-    'if-match': {
-      type: 'string',
+const IF_MATCH_HEADERS = Type.Object({
+  'if-match': Type.Optional(
+    Type.String({
       description:
         'Only change the post if its ETag is one of these (`"rev-N"`, comma-separated), or `*` ' +
         'for any. Anything else matches nothing and answers 412. Without it the write always applies.',
-    },
-  },
-} as const
+    }),
+  ),
+})
 
-const IDEMPOTENCY_HEADERS = {
-  type: 'object',
-  properties: {
-    'idempotency-key': {
-      type: 'string',
+const IDEMPOTENCY_HEADERS = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
       description:
         `1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters naming this one submission. ` +
         'A repeat with the same key and body within 24 hours answers the first result and ' +
         'creates nothing; the same key with another body answers 422.',
-    },
-  },
-} as const
+    }),
+  ),
+})
 
 const ETAG_HEADER = {
-  ETag: { type: 'string', description: 'The post’s version, `"rev-N"`; send it as If-Match.' },
-} as const
+  ETag: Type.String({ description: 'The post’s version, `"rev-N"`; send it as If-Match.' }),
+}
 
 const LINK_HEADER = {
-  Link: { type: 'string', description: 'The next page, while more remain.' },
-} as const
+  Link: Type.String({ description: 'The next page, while more remain.' }),
+}
 
-const item = { description: 'The post.', headers: ETAG_HEADER, ...NEWS_ITEM_SCHEMA }
+/** Lists and posts may be kept a few seconds by a CDN or the browser (http-caching.ts). */
+const CACHE_CONTROL_HEADER = {
+  'Cache-Control': Type.String({
+    description: `\`${API_CACHE_CONTROL.read}\`: may be kept briefly, then revalidated with If-None-Match.`,
+  }),
+}
+
+/** The headers of a read that may be cached: its validator, and how long it may be kept. */
+const cacheable = (etagDescription: string) => ({
+  ETag: Type.String({ description: etagDescription }),
+  ...CACHE_CONTROL_HEADER,
+})
+
+const PAGE_VALIDATORS = cacheable(
+  'The page’s version, derived from its posts (the same on every server); send it as If-None-Match.',
+)
+
+const PAGE_HEADERS = { ...LINK_HEADER, ...PAGE_VALIDATORS }
+
+const ITEM_HEADERS = cacheable(
+  'The post’s version, `"rev-N"`; send it as If-Match to change it, or If-None-Match to revalidate.',
+)
+
+/** 304 to a GET whose If-None-Match names the current ETag: no body, the headers of the 200. */
+const notModified = (headers: object) =>
+  Type.Null({
+    description: 'Not Modified: the If-None-Match names the current ETag; no body.',
+    headers,
+  })
+
+/** A post as an answer documents it, with its response headers. */
+const post = (description: string, headers: object) =>
+  Type.Object(NewsItemSchema.properties, { description, headers })
+
+const item = post('The post.', ETAG_HEADER)
+const cachedItem = post('The post.', ITEM_HEADERS)
 const notFound = problemResponse('No post has this id.')
 const invalid = problemResponse('A field breaks a rule; `errors` holds each field’s message.')
 const tooMany = problemResponse('Too many writes from this address; see Retry-After.')
@@ -184,13 +169,7 @@ const stale = {
     '`current` is the stored post, and `ETag` its version.',
   headers: ETAG_HEADER,
   content: {
-    'application/problem+json': {
-      schema: {
-        ...PROBLEM_SCHEMA,
-        required: [...PROBLEM_SCHEMA.required, 'current'],
-        properties: { ...PROBLEM_SCHEMA.properties, current: NEWS_ITEM_SCHEMA },
-      },
-    },
+    'application/problem+json': { schema: StaleProblemSchema },
   },
 } as const
 const bodyFailures = {
@@ -201,12 +180,9 @@ const bodyFailures = {
   429: tooMany,
 } as const
 
-const page = (description: string, items: object) => ({
-  description,
-  headers: LINK_HEADER,
-  type: 'array',
-  items,
-})
+// Immutable: a use case's page is a readonly list, answered as it is.
+const page = <Item extends TSchema>(description: string, items: Item) =>
+  Type.Immutable(Type.Array(items, { description, headers: LINK_HEADER }))
 
 export const LIST_NEWS_SCHEMA = {
   tags: ['news'],
@@ -216,7 +192,10 @@ export const LIST_NEWS_SCHEMA = {
     'page. Posts in the trash are not listed.',
   querystring: LIST_QUERY_SCHEMA,
   response: {
-    200: page('The page.', NEWS_ITEM_SCHEMA),
+    200: Type.Immutable(
+      Type.Array(NewsItemSchema, { description: 'The page.', headers: PAGE_HEADERS }),
+    ),
+    304: notModified(PAGE_VALIDATORS),
     400: problemResponse('A query parameter is not valid.'),
   },
 } as const
@@ -226,7 +205,7 @@ export const GET_NEWS_SCHEMA = {
   summary: 'One post',
   description: 'A post in the trash answers 404, as one that never existed.',
   params: ID_PARAMS_SCHEMA,
-  response: { 200: item, 404: notFound },
+  response: { 200: cachedItem, 304: notModified(ITEM_HEADERS), 404: notFound },
 } as const
 
 export const CREATE_NEWS_SCHEMA = {
@@ -234,19 +213,13 @@ export const CREATE_NEWS_SCHEMA = {
   summary: 'Publish a post',
   description: `${IGNORED} Send an Idempotency-Key so that a retried submission never makes two posts.`,
   headers: IDEMPOTENCY_HEADERS,
-  body: {
-    type: 'object',
-    required: ['title', 'body', 'author'],
-    properties: DRAFT_PROPERTIES,
-  },
+  body: DRAFT_SCHEMA,
   response: {
-    201: {
-      description:
-        'The stored post (revision 1); `Location` names it. A repeated Idempotency-Key answers ' +
+    201: post(
+      'The stored post (revision 1); `Location` names it. A repeated Idempotency-Key answers ' +
         'the post as the first request made it.',
-      headers: { Location: { type: 'string' }, ...ETAG_HEADER },
-      ...NEWS_ITEM_SCHEMA,
-    },
+      { Location: Type.String(), ...ETAG_HEADER },
+    ),
     ...bodyFailures,
     400: problemResponse('The body is not valid JSON, or the Idempotency-Key is not valid.'),
     422: problemResponse(
@@ -262,7 +235,7 @@ export const EDIT_NEWS_SCHEMA = {
   description: `${IGNORED} The change is recorded as a new revision.`,
   params: ID_PARAMS_SCHEMA,
   headers: IF_MATCH_HEADERS,
-  body: { type: 'object', minProperties: 1, properties: DRAFT_PROPERTIES },
+  body: CHANGES_SCHEMA,
   response: { 200: item, ...bodyFailures, 404: notFound, 412: stale },
 } as const
 
@@ -275,7 +248,7 @@ export const DELETE_NEWS_SCHEMA = {
   params: ID_PARAMS_SCHEMA,
   headers: IF_MATCH_HEADERS,
   response: {
-    204: { description: 'In the trash.', type: 'null' },
+    204: Type.Null({ description: 'In the trash.' }),
     404: problemResponse('No post has this id, or it is already in the trash.'),
     412: stale,
     429: tooMany,
@@ -292,7 +265,7 @@ export const LIST_REVISIONS_SCHEMA = {
   params: ID_PARAMS_SCHEMA,
   querystring: HISTORY_QUERY_SCHEMA,
   response: {
-    200: page('The page of the history.', NEWS_REVISION_SCHEMA),
+    200: page('The page of the history.', NewsRevisionSchema),
     400: problemResponse('A query parameter is not valid.'),
     404: problemResponse('No post ever had this id, or it was purged.'),
   },
@@ -321,7 +294,7 @@ export const LIST_TRASH_SCHEMA = {
     'more remain, `Link: </api/trash?limit=N&cursor=C>; rel="next"` names the next page.',
   querystring: LIST_QUERY_SCHEMA,
   response: {
-    200: page('The page.', TRASHED_ITEM_SCHEMA),
+    200: page('The page.', TrashedNewsItemSchema),
     400: problemResponse('A query parameter is not valid.'),
   },
 } as const

@@ -1,20 +1,27 @@
 import { STATUS_CODES } from 'node:http'
 import type { FastifyReply } from 'fastify'
+import { Type, type Static } from 'typebox'
+import { NewsItemSchema } from '@/adapters/http/news.wire-schemas'
 import type { ConflictReason, DomainError } from '@/domain/domain-error'
-import type { NewsItem } from '@/domain/news-item.entity'
 
 /**
- * An RFC 9457 problem. `errors` maps a field to the same message the form shows; `current`,
- * on a 412, is the post as it is stored now, so that a client can show what changed.
+ * An RFC 9457 problem body. `errors` maps a field to the same message the form shows.
  */
-export interface Problem {
-  readonly type: string
-  readonly title: string
-  readonly status: number
-  readonly detail: string
-  readonly errors?: Readonly<Record<string, string>>
-  readonly current?: NewsItem
-}
+export const ProblemSchema = Type.Object({
+  type: Type.String(),
+  title: Type.String(),
+  status: Type.Integer(),
+  detail: Type.String(),
+  errors: Type.Optional(Type.Record(Type.String(), Type.String())),
+})
+
+/** The problem of a 412: `current` is the post as it is stored now, so that a client can show what changed. */
+export const StaleProblemSchema = Type.Object({
+  ...ProblemSchema.properties,
+  current: NewsItemSchema,
+})
+
+export type Problem = Readonly<Static<typeof ProblemSchema> | Static<typeof StaleProblemSchema>>
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8'
 
@@ -41,6 +48,7 @@ export const DETAILS = {
   invalidPost: 'The post is not valid; see errors.',
   unavailable: 'The service is unavailable right now. Try again later.',
   internal: 'Something went wrong on our side. Try again later.',
+  foreignOrigin: 'The outbox accepts forms only from the site’s own pages.',
 } as const
 
 /** How a use case's failure reads over HTTP. `invalidStatus` is 422 for bodies, 400 for query parameters. */
@@ -78,21 +86,8 @@ const CONFLICT_DETAILS: Readonly<Record<ConflictReason, string>> = {
     'This Idempotency-Key was used for a different post in the last 24 hours; send a new key.',
 }
 
-/** The OpenAPI/JSON schema of a problem body, for the documentation of error answers. */
-export const PROBLEM_SCHEMA = {
-  type: 'object',
-  required: ['type', 'title', 'status', 'detail'],
-  properties: {
-    type: { type: 'string' },
-    title: { type: 'string' },
-    status: { type: 'integer' },
-    detail: { type: 'string' },
-    errors: { type: 'object', additionalProperties: { type: 'string' } },
-  },
-} as const
-
 export const problemResponse = (description: string) =>
   ({
     description,
-    content: { 'application/problem+json': { schema: PROBLEM_SCHEMA } },
+    content: { 'application/problem+json': { schema: ProblemSchema } },
   }) as const

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify'
+import { RuntimeConfigSchema } from '@/adapters/http/runtime-config.wire-schemas'
 import type { RuntimeConfig } from '@/application/runtime-config'
 import { problem, problemResponse, sendProblem } from '@/server/problem'
 
@@ -12,26 +13,6 @@ export interface SystemRoutesOptions {
   readonly healthTimeoutMs?: number
 }
 
-const RUNTIME_CONFIG_SCHEMA = {
-  type: 'object',
-  required: ['emailjs'],
-  properties: {
-    emailjs: {
-      type: 'object',
-      required: ['origin', 'publicKey', 'serviceId', 'templateId'],
-      properties: {
-        origin: {
-          type: 'string',
-          description: 'The EmailJS API origin; empty means this server (its built-in outbox).',
-        },
-        publicKey: { type: 'string' },
-        serviceId: { type: 'string' },
-        templateId: { type: 'string' },
-      },
-    },
-  },
-} as const
-
 /** GET /api/config (the SPA's run-time settings) and GET /api/health. */
 export const systemRoutes: FastifyPluginAsync<SystemRoutesOptions> = async (app, options) => {
   const { runtimeConfig, health, healthTimeoutMs = 2000 } = options
@@ -42,7 +23,7 @@ export const systemRoutes: FastifyPluginAsync<SystemRoutesOptions> = async (app,
       schema: {
         tags: ['system'],
         summary: 'The single-page app’s run-time settings',
-        response: { 200: { description: 'The settings.', ...RUNTIME_CONFIG_SCHEMA } },
+        response: { 200: { description: 'The settings.', ...RuntimeConfigSchema } },
       },
     },
     async () => runtimeConfig,

@@ -1,3 +1,8 @@
+import {
+  NewsItemSchema,
+  NewsRevisionSchema,
+  TrashedNewsItemSchema,
+} from '@/adapters/http/news.wire-schemas'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { composeTestServer, fakeDistDir, removeTempDirs } from './server-fixture'
 
@@ -57,13 +62,13 @@ describe('GET /api/openapi.json', () => {
 
   it('documents the answers of the contract, problems included', () => {
     const news = spec.paths['/api/news']
-    expect(Object.keys(news?.get?.responses ?? {})).toEqual(['200', '400'])
+    expect(Object.keys(news?.get?.responses ?? {})).toEqual(['200', '304', '400'])
     expect(statuses(news?.post)).toEqual(['201', '400', '413', '415', '422', '429'])
     expect(news?.post?.requestBody).toMatchObject({
       content: { 'application/json': { schema: { required: ['title', 'body', 'author'] } } },
     })
     const item = spec.paths['/api/news/{id}']
-    expect(statuses(item?.get)).toEqual(['200', '404'])
+    expect(statuses(item?.get)).toEqual(['200', '304', '404'])
     expect(statuses(item?.patch)).toEqual(['200', '400', '404', '412', '413', '415', '422', '429'])
     expect(statuses(item?.delete)).toEqual(['204', '404', '412', '429'])
     expect(item?.patch?.responses['422']).toMatchObject({
@@ -109,6 +114,19 @@ describe('GET /api/openapi.json', () => {
     ])
   })
 
+  it('documents the 304 to If-None-Match, with ETag and Cache-Control, on the list and a post', () => {
+    for (const path of ['/api/news', '/api/news/{id}']) {
+      const responses = spec.paths[path]?.get?.responses
+      for (const status of ['200', '304']) {
+        expect(Object.keys(responses?.[status]?.headers ?? {}).sort()).toEqual(
+          expect.arrayContaining(['Cache-Control', 'ETag']),
+        )
+      }
+      expect(responses?.['304']?.content).toBeUndefined()
+    }
+    expect(spec.paths['/api/news']?.get?.responses['200']?.headers).toHaveProperty('Link')
+  })
+
   it('describes an item with its version, and a trashed one with its deletion', () => {
     expect(spec.paths['/api/news/{id}']?.get?.responses['200']).toMatchObject({
       content: {
@@ -132,6 +150,34 @@ describe('GET /api/openapi.json', () => {
           },
         },
       },
+    })
+  })
+
+  it('documents each answer by the wire schema the browser reads it by', () => {
+    const answer = (path: string, method: string, status: string) => {
+      const { content } = spec.paths[path]?.[method]?.responses[status] ?? {}
+      return (content as { 'application/json'?: { schema: unknown } } | undefined)?.[
+        'application/json'
+      ]?.schema
+    }
+    // JSON drops TypeBox's own markers, as the document does; the answers add a description.
+    const json = (schema: object): object => JSON.parse(JSON.stringify(schema)) as object
+    expect(answer('/api/news/{id}', 'get', '200')).toMatchObject(json(NewsItemSchema))
+    expect(answer('/api/news', 'post', '201')).toMatchObject(json(NewsItemSchema))
+    expect(answer('/api/news', 'get', '200')).toMatchObject({
+      type: 'array',
+      items: json(NewsItemSchema),
+    })
+    expect(answer('/api/trash', 'get', '200')).toMatchObject({
+      type: 'array',
+      items: json(TrashedNewsItemSchema),
+    })
+    expect(answer('/api/news/{id}/revisions', 'get', '200')).toMatchObject({
+      type: 'array',
+      items: json(NewsRevisionSchema),
+    })
+    expect(json(NewsItemSchema)).toMatchObject({
+      properties: { _id: { pattern: '^[A-Za-z0-9_-]{1,64}$' } },
     })
   })
 })

@@ -35,12 +35,9 @@ import { nextLinkOf } from '@/adapters/http/link-header.parser'
 import {
   currentItemOf,
   fieldMessagesOf,
-  isNewsItem,
-  isNewsRevision,
-  isTrashedNewsItem,
-  pickNewsItem,
-  pickNewsRevision,
-  pickTrashedNewsItem,
+  newsItemOf,
+  newsRevisionOf,
+  trashedNewsItemOf,
 } from '@/adapters/http/response.guards'
 import { retryAfterSecondsOf } from '@/adapters/http/retry-after.parser'
 
@@ -63,12 +60,11 @@ export class HttpNewsRepository implements NewsRepository {
   }
 
   list(query: NewsPageQuery): Promise<NewsPage> {
-    return this.page(this.http.url(NEWS_PATH), query, ON_COLLECTION, isNewsItem, pickNewsItem)
+    return this.page(this.http.url(NEWS_PATH), query, ON_COLLECTION, newsItemOf)
   }
 
   trash(query: NewsPageQuery): Promise<TrashPage> {
-    const url = this.http.url(TRASH_PATH)
-    return this.page(url, query, ON_COLLECTION, isTrashedNewsItem, pickTrashedNewsItem)
+    return this.page(this.http.url(TRASH_PATH), query, ON_COLLECTION, trashedNewsItemOf)
   }
 
   get(id: string): Promise<NewsItem> {
@@ -134,7 +130,7 @@ export class HttpNewsRepository implements NewsRepository {
   revisions(id: string, query: NewsPageQuery): Promise<RevisionPage> {
     // The next page of a history is only ever the same post's history.
     const url = this.itemUrl(id, '/revisions')
-    return this.page(url, query, ON_ITEM, isNewsRevision, pickNewsRevision)
+    return this.page(url, query, ON_ITEM, newsRevisionOf)
   }
 
   restoreRevision(id: string, revision: number): Promise<NewsItem> {
@@ -155,8 +151,7 @@ export class HttpNewsRepository implements NewsRepository {
     listUrl: URL,
     { limit, cursor }: NewsPageQuery,
     call: Call,
-    isItem: (value: unknown) => value is Item,
-    pick: (item: Item) => Item,
+    itemOf: (value: unknown) => Item | undefined,
   ): Promise<Page<Item>> {
     return withDomainErrors(async () => {
       if (limit !== undefined) listUrl.searchParams.set('limit', String(limit))
@@ -167,10 +162,11 @@ export class HttpNewsRepository implements NewsRepository {
       }
       const response = await this.http.send(url)
       const body = await expectJson(response, 200, call)
-      if (!Array.isArray(body) || !body.every(isItem)) {
+      if (!Array.isArray(body)) throw new DomainErrorException(unavailable())
+      const items = body.map(itemOf)
+      if (!items.every((item) => item !== undefined)) {
         throw new DomainErrorException(unavailable())
       }
-      const items = body.map(pick)
       const next = nextLinkOf(response.headers.get('link'), url)
       return next !== undefined && isSameList(next, listUrl)
         ? { items, next: next.href }
@@ -228,8 +224,9 @@ async function expectJson(response: Response, status: number, call: Call): Promi
 }
 
 function expectItem(body: unknown): NewsItem {
-  if (!isNewsItem(body)) throw new DomainErrorException(unavailable())
-  return pickNewsItem(body)
+  const item = newsItemOf(body)
+  if (item === undefined) throw new DomainErrorException(unavailable())
+  return item
 }
 
 /**

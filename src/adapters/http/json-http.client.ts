@@ -48,6 +48,9 @@ export class JsonHttpClient {
       method,
       headers,
       body: json === undefined ? undefined : JSON.stringify(json),
+      // The API lets caches keep lists and posts for a few seconds (for a CDN); the app itself
+      // always revalidates (a cheap 304 by ETag), so a visitor sees their own write at once.
+      cache: 'no-cache',
       // The same signal also bounds reading the body, so a stalled stream times out too.
       signal: AbortSignal.timeout(this.timeoutMs),
     })

@@ -6,7 +6,8 @@ import {
   withDomainErrors,
   type HttpOptions,
 } from '@/adapters/http/json-http.client'
-import { isRecord } from '@/adapters/http/response.guards'
+import { RuntimeConfigSchema } from '@/adapters/http/runtime-config.wire-schemas'
+import { decode } from '@/adapters/http/wire-schema.checker'
 
 /**
  * Loads `GET /api/config` once per page. A failed load is forgotten, so the next call tries
@@ -41,26 +42,18 @@ export class RuntimeConfigClient {
         discardBody(response)
         throw new DomainErrorException(unavailable())
       }
-      const body: unknown = await response.json()
-      if (!isRecord(body) || !isEmailJsSettings(body.emailjs)) {
+      const config = decode(RuntimeConfigSchema, await response.json())
+      if (config === undefined || !isEmailJsOrigin(config.emailjs.origin)) {
         throw new DomainErrorException(unavailable())
       }
-      const { origin, publicKey, serviceId, templateId } = body.emailjs
-      return { emailjs: { origin, publicKey, serviceId, templateId } }
+      return config
     })
   }
 }
 
 /** Ids may be empty (the mailer then fails, as the spec says); the origin must be '' or http(s). */
-function isEmailJsSettings(value: unknown): value is EmailJsSettings {
-  return (
-    isRecord(value) &&
-    typeof value.publicKey === 'string' &&
-    typeof value.serviceId === 'string' &&
-    typeof value.templateId === 'string' &&
-    typeof value.origin === 'string' &&
-    (value.origin === '' || isHttpUrl(value.origin))
-  )
+function isEmailJsOrigin(origin: string): boolean {
+  return origin === '' || isHttpUrl(origin)
 }
 
 function isHttpUrl(text: string): boolean {
