@@ -1,32 +1,44 @@
 import { fileURLToPath } from 'node:url'
 import compress from '@fastify/compress'
-import rateLimit from '@fastify/rate-limit'
 import Fastify, {
   LogController,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
   type FastifyServerOptions,
-  type onRequestAsyncHookHandler,
 } from 'fastify'
 import fp from 'fastify-plugin'
 import type { UseCases } from '@/application/use-cases'
 import type { ChangeSignal } from '@/domain/ports/change-signal.port'
 import type { RateLimitCounter } from '@/domain/ports/rate-limit-counter.port'
+import '@/server/app.decorations'
 import { runtimeConfigOf, usesOutbox, type ServerConfig } from '@/server/config'
-import { BODY_LIMIT_BYTES, registerErrorHandler } from '@/server/error-handler'
+import { answerClientError, capConnections, timeoutOptions } from '@/server/connection-limits'
+import {
+  answerFrameworkError,
+  BODY_LIMIT_BYTES,
+  registerErrorHandler,
+} from '@/server/error-handler'
 import { FirstPageCache } from '@/server/first-page.cache'
+import { registerNoStoreByDefault } from '@/server/http-caching'
 import { newsRoutes } from '@/server/news.routes'
 import { registerOpenApi } from '@/server/openapi'
 import { outboxRoutes } from '@/server/outbox.routes'
 import { registerSecurityHeaders } from '@/server/security'
-import { sharedRateLimitStore } from '@/server/shared-rate-limit.store'
 import { spaRoutes } from '@/server/spa.routes'
 import { systemRoutes, type HealthCheck } from '@/server/system.routes'
+import { registerWriteLimit } from '@/server/write-limit'
 
 export type AppConfig = Pick<
   ServerConfig,
-  'emailjsAccount' | 'emailjsOrigin' | 'writeRateLimit' | 'trustProxy'
+  | 'emailjsAccount'
+  | 'emailjsOrigin'
+  | 'writeRateLimit'
+  | 'trustProxy'
+  | 'publicOrigin'
+  | 'timeouts'
+  | 'maxConnections'
+  | 'maxConnectionsPerAddress'
 >
 
 /** What the server composition root hands the app: it never chooses an adapter itself. */
@@ -35,8 +47,8 @@ export interface AppOptions {
   readonly config: AppConfig
   readonly health: HealthCheck
   /**
-   * Where the write limit counts, shared by every server on the database. Without it the
-   * plugin counts in this process's memory, which only a lone app in a test may do.
+   * Where the write limit counts, shared by every server on the database; needed when
+   * `config.writeRateLimit` is above 0.
    */
   readonly rateLimitCounter?: RateLimitCounter
   /**
@@ -55,7 +67,11 @@ export interface BuildAppOptions extends AppOptions {
 
 export const DEFAULT_DIST_DIR = fileURLToPath(new URL('../../dist', import.meta.url))
 
-/** The whole HTTP side as one plugin: security, compression, the API, the outbox and the app. */
+/**
+ * The whole HTTP side as one plugin: security, caching headers, compression, the API, the outbox
+ * and the app. The instance is decorated with what the routes share (app.decorations.ts); the
+ * write routes opt into the write limit by their route config (write-limit.ts).
+ */
 export const newsWireApp = fp<AppOptions>(
   async (app, options) => {
     const { useCases, config, health, rateLimitCounter } = options
@@ -64,46 +80,23 @@ export const newsWireApp = fp<AppOptions>(
     registerErrorHandler(app)
     closeConnectionsOnceIdle(app)
     registerSecurityHeaders(app, outbox ? undefined : config.emailjsOrigin)
+    registerNoStoreByDefault(app)
     await app.register(compress, { encodings: ['br', 'gzip'] })
     await registerOpenApi(app)
 
-    const writeGuards: onRequestAsyncHookHandler[] = []
     if (config.writeRateLimit > 0) {
-      await app.register(rateLimit, {
-        global: false,
-        max: config.writeRateLimit,
-        timeWindow: 60_000,
-        // The limit is against abuse, not a guard of the database: when the count fails (the
-        // database is down or busy), the write goes through (fail open) and succeeds, or answers
-        // 503 Unavailable from its own storage call like any other; never a 5xx from the count.
-        skipOnError: true,
-        store:
-          rateLimitCounter === undefined
-            ? undefined
-            : sharedRateLimitStore(rateLimitCounter, (error) =>
-                app.log.warn({ err: error }, 'write not counted against the rate limit'),
-              ),
-      })
-      // One limiter for every write route, so that the limit counts all of a client's writes.
-      const limit = app.rateLimit()
-      writeGuards.push(async function writeRateLimit(request, reply) {
-        await limit.call(app, request, reply)
-      })
+      if (rateLimitCounter === undefined) {
+        throw new Error('A write rate limit needs a rateLimitCounter to count in.')
+      }
+      await registerWriteLimit(app, config.writeRateLimit, rateLimitCounter)
     }
 
-    await app.register(newsRoutes, {
-      useCases,
-      cache: new FirstPageCache(),
-      changeSignal: options.changeSignal,
-      writeGuards,
-    })
+    app.decorate('useCases', useCases)
+    app.decorate('firstPage', new FirstPageCache(options.changeSignal))
+
+    await app.register(newsRoutes)
     await app.register(systemRoutes, { runtimeConfig: runtimeConfigOf(config), health })
-    if (outbox) {
-      await app.register(outboxRoutes, {
-        sendContactMessage: useCases.sendContactMessage,
-        writeGuards,
-      })
-    }
+    if (outbox) await app.register(outboxRoutes, { publicOrigin: config.publicOrigin })
     await app.register(spaRoutes, { distDir: options.distDir ?? DEFAULT_DIST_DIR })
   },
   { name: 'newswire', fastify: '5.x' },
@@ -144,15 +137,28 @@ export class OneLinePerRequest extends LogController {
 
 /** A Fastify instance with the app registered; call `listen()` or `inject()` on it. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = options
   const app = Fastify({
     logger: options.logger ?? false,
     logController: new OneLinePerRequest(),
     bodyLimit: BODY_LIMIT_BYTES,
     // Off unless TRUST_PROXY names the proxies: only then does X-Forwarded-For set request.ip,
     // which the write limit counts by.
-    trustProxy: trustProxyOption(options.config.trustProxy),
+    trustProxy: trustProxyOption(config.trustProxy),
     // Ids are at most 64 characters; longer path parameters are not routes.
     routerOptions: { maxParamLength: 100 },
+    // A request that reaches a stopping server is served (with Connection: close), not refused
+    // with a 503: the database closes only after the last request in flight has finished.
+    return503OnClosing: false,
+    // A slow client is cut off (408) and an idle one let go, so that sockets stay free.
+    ...timeoutOptions(config.timeouts),
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
+  })
+  // Behind a proxy every visitor shares the proxy's address; the proxy must cut slow clients.
+  capConnections(app.server, {
+    total: config.maxConnections,
+    perAddress: config.trustProxy === false ? config.maxConnectionsPerAddress : 0,
   })
   await app.register(newsWireApp, options)
   return app

@@ -1,43 +1,74 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import { Negotiator } from '@fastify/accept-negotiator'
 import type { ChangeSignal } from '@/domain/ports/change-signal.port'
+import { pageEtagOf } from '@/server/preconditions'
 
-export interface CachedPage {
+/** A list page as it goes on the wire. */
+export interface SerialisedPage {
   /** The serialised JSON array. */
   readonly body: string
   /** The `Link` header, when more pages remain. */
   readonly link: string | undefined
+  /** Its entity tag, derived from the body and the Link alone (see pageEtagOf). */
+  readonly etag: string
 }
 
 export type Encoding = 'br' | 'gzip'
 
+/** A page, with its entity tag computed from what it holds. */
+export function serialisedPage(body: string, link: string | undefined): SerialisedPage {
+  return { body, link, etag: pageEtagOf(body, link) }
+}
+
 interface Entry {
   readonly version: number
-  readonly page: CachedPage
+  readonly page: SerialisedPage
   readonly encoded: Map<Encoding, Buffer>
 }
 
 /**
- * The default first page of GET /api/news, the most asked-for answer, kept serialised (and
- * compressed on demand) together with the change signal's version it was read at. It is served
- * only while that version is still the database's current one, so a write on any server sharing
- * the database, or made by the operator's CLI, retires it: there is nothing to clear.
+ * The default first page of GET /api/news, the most asked-for answer, kept serialised with its
+ * entity tag (and compressed on demand) together with the change signal's version it was read
+ * at. It is served only while that version is still the database's current one, so a write on
+ * any server sharing the database, or made by the operator's CLI, retires it: there is nothing
+ * to clear, and no write path touches it.
  *
  * Read the version before the page: the page then holds at least every write the version counts,
  * and a write that lands between the two only makes the entry retire early (its version is
- * already behind). That is also why no generation number is needed any more: a slow read can
- * store only a page labelled with the version it began at, which a later write has moved past.
+ * already behind). That is also why no generation number is needed: a slow read can store only
+ * a page labelled with the version it began at, which a later write has moved past.
  */
 export class FirstPageCache {
   private entry: Entry | undefined
+  private readonly versions: VersionCheck | undefined
+
+  /** Without a change signal nothing is cached: every first page is read from the store. */
+  constructor(signal: ChangeSignal | undefined) {
+    this.versions = signal === undefined ? undefined : new VersionCheck(signal)
+  }
+
+  /**
+   * The change signal's version, read after this call began; undefined when there is no signal
+   * or it failed, and then the page is read (and answered) uncached, never served from memory.
+   */
+  async version(): Promise<number | undefined> {
+    if (this.versions === undefined) return undefined
+    try {
+      return await this.versions.current()
+    } catch {
+      // The store has told its error listener; the page read that follows answers for itself.
+      return undefined
+    }
+  }
 
   /** The cached page if it was read at `version`, the current one. */
-  get(version: number): CachedPage | undefined {
+  get(version: number): SerialisedPage | undefined {
     const entry = this.entry
     return entry !== undefined && entry.version === version ? entry.page : undefined
   }
 
   /** Keeps `page`, read after the change signal answered `version`. */
-  store(version: number, page: CachedPage): void {
+  store(version: number, page: SerialisedPage): void {
     // The last read wins, even one that began at an older version: at worst the next read misses
     // once. Keeping the higher version instead would stick if the database went back (a backup
     // put in place), and serve a page from the other timeline once the count caught up again.
@@ -45,7 +76,7 @@ export class FirstPageCache {
   }
 
   /** `page`'s body in `encoding`, compressed once per cached page; undefined if not cached. */
-  encoded(page: CachedPage, encoding: Encoding): Buffer | undefined {
+  encoded(page: SerialisedPage, encoding: Encoding): Buffer | undefined {
     const entry = this.entry
     if (entry === undefined || entry.page !== page) return undefined
     let bytes = entry.encoded.get(encoding)
@@ -80,6 +111,33 @@ export class VersionCheck {
     })
     return this.next
   }
+}
+
+// Clients send a handful of distinct Accept-Encoding values; the bound keeps hostile ones from
+// growing the memo without limit.
+const MEMO_LIMIT = 64
+const memo = new Map<string, string | null>()
+const encodings = new Negotiator<Encoding>({
+  supportedValues: ['br', 'gzip'],
+  cache: {
+    has: (header) => memo.has(header),
+    get: (header) => memo.get(header) ?? undefined,
+    set(header, encoding) {
+      if (memo.size >= MEMO_LIMIT) memo.clear()
+      memo.set(header, encoding)
+      return this
+    },
+  },
+})
+
+/**
+ * The encoding to send a precompressed page in: the client's highest q, br over gzip at equal q;
+ * q=0 refuses one; undefined (identity) when neither is accepted. The same negotiator as
+ * @fastify/compress, which compresses every other answer.
+ */
+export function preferredEncoding(header: string | undefined): Encoding | undefined {
+  if (header === undefined) return undefined
+  return encodings.negotiate(header.toLowerCase()) ?? undefined
 }
 
 function brotli(text: string): Buffer {

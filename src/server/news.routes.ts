@@ -1,26 +1,20 @@
-import type {
-  FastifyInstance,
-  FastifyPluginAsync,
-  FastifyReply,
-  FastifyRequest,
-  onRequestAsyncHookHandler,
-} from 'fastify'
-import type { UseCases } from '@/application/use-cases'
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { DomainError } from '@/domain/domain-error'
-import type { ChangeSignal } from '@/domain/ports/change-signal.port'
-import { NEWS_FIELDS, type NewsChanges, type NewsDraft } from '@/domain/news-item.entity'
-import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
+import { NEWS_FIELDS, type NewsChanges } from '@/domain/news-item.entity'
+import { DEFAULT_HISTORY_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import type { Result } from '@/domain/result'
 import { checkFields } from '@/domain/rules/field-rule'
 import { isIdempotencyKey } from '@/domain/rules/news-history.rules'
 import { NEWS_RULES } from '@/domain/rules/news-item.rules'
 import { BODY_LIMIT_BYTES } from '@/server/error-handler'
 import {
-  VersionCheck,
-  type CachedPage,
-  type Encoding,
+  preferredEncoding,
+  serialisedPage,
   type FirstPageCache,
+  type SerialisedPage,
 } from '@/server/first-page.cache'
+import { cacheableRead, sendNotModified } from '@/server/http-caching'
 import {
   CREATE_NEWS_SCHEMA,
   DELETE_NEWS_SCHEMA,
@@ -32,30 +26,9 @@ import {
   RESTORE_NEWS_SCHEMA,
   RESTORE_REVISION_SCHEMA,
 } from '@/server/news.schema'
-import { etagOf, writeConditionOf } from '@/server/preconditions'
+import { etagOf, matchesIfNoneMatch, writeConditionOf } from '@/server/preconditions'
 import { DETAILS, problem, problemOf, sendProblem } from '@/server/problem'
-
-export interface NewsRoutesOptions {
-  readonly useCases: UseCases
-  readonly cache: FirstPageCache
-  /** What the cache is checked against; without it every first page is read from the store. */
-  readonly changeSignal: ChangeSignal | undefined
-  /** Runs first on every write, e.g. the rate limit. */
-  readonly writeGuards: readonly onRequestAsyncHookHandler[]
-}
-
-interface ListQuery {
-  readonly limit: number
-  readonly cursor?: string
-}
-
-interface IdParams {
-  readonly id: string
-}
-
-interface RevisionParams extends IdParams {
-  readonly revision: string
-}
+import { WRITE_LIMITED } from '@/server/write-limit'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 // Below this size compression costs more than it saves (as in @fastify/compress).
@@ -63,50 +36,45 @@ const COMPRESS_THRESHOLD = 1024
 // Revision numbers as a URL writes them: no sign, no leading zero, no fraction.
 const REVISION_NUMBER = /^[1-9]\d{0,15}$/
 
-export const newsRoutes: FastifyPluginAsync<NewsRoutesOptions> = async (app, options) => {
-  const { useCases, cache, changeSignal } = options
-  const versions = changeSignal === undefined ? undefined : new VersionCheck(changeSignal)
+/** The news API; reads the use cases and the first-page cache from the decorated instance. */
+export const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { useCases, firstPage: cache } = app
 
-  // No write path clears the cache: the store raises the change signal in each write's own
-  // transaction, on whichever server (or CLI) made it, and each read checks it first.
-  const write = { onRequest: [...options.writeGuards] }
-  const jsonWrite = { ...write, onRequest: [...write.onRequest, requireJson] }
+  // No write route touches the cache, by design: the store raises the change signal in each
+  // write's own transaction, on whichever server (or CLI) made it, and each read checks it.
+  // Every write counts against the client's one write budget (write-limit.ts).
+  const write = { config: WRITE_LIMITED }
+  const jsonWrite = { ...write, onRequest: requireJson }
 
-  app.get<{ Querystring: ListQuery }>(
-    '/api/news',
-    { schema: LIST_NEWS_SCHEMA },
-    async (request, reply) => {
-      const { limit, cursor } = request.query
-      const firstPage = cursor === undefined && limit === DEFAULT_PAGE_SIZE
-      // The version is read before the page, so the page is at least as new as it; if the signal
-      // cannot answer, the page is read (and answered) uncached, never served from memory.
-      const version = firstPage ? await currentVersion(versions) : undefined
-      if (version !== undefined) {
-        const cached = cache.get(version)
-        if (cached !== undefined) return sendPage(request, reply, cache, cached)
-      }
-      const result = await useCases.listNews.execute({ limit, cursor })
-      if (!result.ok) return sendProblem(reply, problemOf(result.error, 400))
-      const { items, next } = result.value
-      const link = nextLink('/api/news', limit, next)
-      if (!firstPage) {
-        if (link !== undefined) reply.header('link', link)
-        return items
-      }
-      const page = { body: reply.serialize(items) as string, link }
-      if (version !== undefined) cache.store(version, page)
-      return sendPage(request, reply, cache, page)
-    },
-  )
+  app.get('/api/news', { schema: LIST_NEWS_SCHEMA }, async (request, reply) => {
+    const { limit = DEFAULT_PAGE_SIZE, cursor } = request.query
+    const firstPage = cursor === undefined && limit === DEFAULT_PAGE_SIZE
+    // The version is read before the page, so the page is at least as new as it; if the signal
+    // cannot answer, the page is read (and answered) uncached, never served from memory.
+    const version = firstPage ? await cache.version() : undefined
+    if (version !== undefined) {
+      const cached = cache.get(version)
+      if (cached !== undefined) return sendPage(request, reply, cache, cached)
+    }
+    const result = await useCases.listNews.execute({ limit, cursor })
+    if (!result.ok) return sendProblem(reply, problemOf(result.error, 400))
+    const { items, next } = result.value
+    // Every page is serialised here, so that its ETag is a hash of the bytes it answers.
+    const body = reply.serialize(items) as string
+    const page = serialisedPage(body, nextLink('/api/news', limit, next))
+    if (version !== undefined) cache.store(version, page)
+    return sendPage(request, reply, cache, page)
+  })
 
-  app.get<{ Params: IdParams }>(
-    '/api/news/:id',
-    { schema: GET_NEWS_SCHEMA },
-    async (request, reply) => {
-      const result = await useCases.getNewsItem.execute(request.params.id)
-      return sendItem(reply, result)
-    },
-  )
+  app.get('/api/news/:id', { schema: GET_NEWS_SCHEMA }, async (request, reply) => {
+    const result = await useCases.getNewsItem.execute(request.params.id)
+    if (!result.ok) return sendError(reply, result.error)
+    const etag = etagOf(result.value)
+    if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
+      return sendNotModified(reply, etag)
+    }
+    return cacheableRead(reply, etag).send(result.value)
+  })
 
   app.post(
     '/api/news',
@@ -118,7 +86,7 @@ export const newsRoutes: FastifyPluginAsync<NewsRoutesOptions> = async (app, opt
       attachValidation: true,
     },
     async (request, reply) => {
-      const draft = request.body as NewsDraft
+      const draft = request.body
       const idempotencyKey = request.headers['idempotency-key']
       if (idempotencyKey !== undefined) {
         if (typeof idempotencyKey !== 'string' || !isIdempotencyKey(idempotencyKey)) {
@@ -135,7 +103,7 @@ export const newsRoutes: FastifyPluginAsync<NewsRoutesOptions> = async (app, opt
     },
   )
 
-  app.patch<{ Params: IdParams }>(
+  app.patch(
     '/api/news/:id',
     {
       schema: EDIT_NEWS_SCHEMA,
@@ -145,7 +113,7 @@ export const newsRoutes: FastifyPluginAsync<NewsRoutesOptions> = async (app, opt
       attachValidation: true,
     },
     async (request, reply) => {
-      const changes = request.body as NewsChanges
+      const changes = request.body
       if (Object.keys(changes).length === 0) {
         return sendProblem(reply, problem(422, 'Send any of title, body and author to change.'))
       }
@@ -159,55 +127,44 @@ export const newsRoutes: FastifyPluginAsync<NewsRoutesOptions> = async (app, opt
     },
   )
 
-  app.delete<{ Params: IdParams }>(
-    '/api/news/:id',
-    { schema: DELETE_NEWS_SCHEMA, ...write },
-    async (request, reply) => {
-      const result = await useCases.deleteNews.execute(
-        request.params.id,
-        writeConditionOf(request.headers['if-match']),
-      )
-      return result.ok ? reply.code(204).send() : sendError(reply, result.error)
-    },
-  )
+  app.delete('/api/news/:id', { schema: DELETE_NEWS_SCHEMA, ...write }, async (request, reply) => {
+    const result = await useCases.deleteNews.execute(
+      request.params.id,
+      writeConditionOf(request.headers['if-match']),
+    )
+    return result.ok ? reply.code(204).send(null) : sendError(reply, result.error)
+  })
 
-  app.get<{ Params: IdParams; Querystring: ListQuery }>(
-    '/api/news/:id/revisions',
-    { schema: LIST_REVISIONS_SCHEMA },
-    async (request, reply) => {
-      const { id } = request.params
-      const { limit, cursor } = request.query
-      const result = await useCases.listRevisions.execute(id, { limit, cursor })
-      if (!result.ok) return sendProblem(reply, problemOf(result.error, 400))
-      const path = `/api/news/${encodeURIComponent(id)}/revisions`
-      const link = nextLink(path, limit, result.value.next)
-      if (link !== undefined) reply.header('link', link)
-      return result.value.items
-    },
-  )
+  app.get('/api/news/:id/revisions', { schema: LIST_REVISIONS_SCHEMA }, async (request, reply) => {
+    const { id } = request.params
+    const { limit = DEFAULT_HISTORY_PAGE_SIZE, cursor } = request.query
+    const result = await useCases.listRevisions.execute(id, { limit, cursor })
+    if (!result.ok) return sendProblem(reply, problemOf(result.error, 400))
+    const path = `/api/news/${encodeURIComponent(id)}/revisions`
+    const link = nextLink(path, limit, result.value.next)
+    if (link !== undefined) reply.header('link', link)
+    return result.value.items
+  })
 
-  app.get<{ Querystring: ListQuery }>(
-    '/api/trash',
-    { schema: LIST_TRASH_SCHEMA },
-    async (request, reply) => {
-      const { limit, cursor } = request.query
-      const result = await useCases.listTrash.execute({ limit, cursor })
-      if (!result.ok) return sendProblem(reply, problemOf(result.error, 400))
-      const link = nextLink('/api/trash', limit, result.value.next)
-      if (link !== undefined) reply.header('link', link)
-      return result.value.items
-    },
-  )
+  app.get('/api/trash', { schema: LIST_TRASH_SCHEMA }, async (request, reply) => {
+    const { limit = DEFAULT_PAGE_SIZE, cursor } = request.query
+    const result = await useCases.listTrash.execute({ limit, cursor })
+    if (!result.ok) return sendProblem(reply, problemOf(result.error, 400))
+    const link = nextLink('/api/trash', limit, result.value.next)
+    if (link !== undefined) reply.header('link', link)
+    return result.value.items
+  })
 
   // The restores act on the URL alone: any body, of any type or none, is read and ignored,
   // so that a bare `curl -X POST` or a client that always sends JSON headers both work.
-  await app.register(async (restores: FastifyInstance) => {
+  await app.register(async (scope) => {
+    const restores = scope.withTypeProvider<TypeBoxTypeProvider>()
     restores.removeAllContentTypeParsers()
     restores.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) =>
       done(null, undefined),
     )
 
-    restores.post<{ Params: IdParams }>(
+    restores.post(
       '/api/news/:id/restore',
       { schema: RESTORE_NEWS_SCHEMA, bodyLimit: BODY_LIMIT_BYTES, ...write },
       async (request, reply) => {
@@ -216,7 +173,7 @@ export const newsRoutes: FastifyPluginAsync<NewsRoutesOptions> = async (app, opt
       },
     )
 
-    restores.post<{ Params: RevisionParams }>(
+    restores.post(
       '/api/news/:id/revisions/:revision/restore',
       { schema: RESTORE_REVISION_SCHEMA, bodyLimit: BODY_LIMIT_BYTES, ...write },
       async (request, reply) => {
@@ -291,15 +248,21 @@ function sendInvalid(reply: FastifyReply, input: NewsChanges): FastifyReply {
   )
 }
 
-/** Sends a serialised first page, compressed from the cache when the page is the cached one. */
+/**
+ * Sends a list page with its ETag, or a 304 when the client holds it already; the cached first
+ * page goes out precompressed.
+ */
 function sendPage(
   request: FastifyRequest,
   reply: FastifyReply,
   cache: FirstPageCache,
-  page: CachedPage,
+  page: SerialisedPage,
 ): FastifyReply {
+  if (matchesIfNoneMatch(request.headers['if-none-match'], page.etag)) {
+    return sendNotModified(reply, page.etag)
+  }
+  cacheableRead(reply, page.etag).header('content-type', JSON_TYPE)
   if (page.link !== undefined) reply.header('link', page.link)
-  reply.header('content-type', JSON_TYPE).header('vary', 'Accept-Encoding')
   const encoding =
     page.body.length >= COMPRESS_THRESHOLD
       ? preferredEncoding(request.headers['accept-encoding'])
@@ -309,33 +272,6 @@ function sendPage(
   // for any answer.
   if (encoding === undefined || bytes === undefined) return reply.send(page.body)
   return reply.header('content-encoding', encoding).send(bytes)
-}
-
-/** The change signal's version, or undefined when there is none or it failed (then: no cache). */
-async function currentVersion(check: VersionCheck | undefined): Promise<number | undefined> {
-  if (check === undefined) return undefined
-  try {
-    return await check.current()
-  } catch {
-    // The store has told its error listener; the page read that follows answers for itself.
-    return undefined
-  }
-}
-
-/** br over gzip, honouring q=0; anything else goes uncompressed. */
-export function preferredEncoding(header: string | undefined): Encoding | undefined {
-  if (header === undefined) return undefined
-  const accepted = new Map<string, number>()
-  for (const part of header.split(',')) {
-    const [name = '', ...params] = part.trim().toLowerCase().split(';')
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='))
-    accepted.set(name.trim(), q === undefined ? 1 : Number(q.slice(2)) || 0)
-  }
-  const wildcard = accepted.get('*') ?? 0
-  for (const encoding of ['br', 'gzip'] as const) {
-    if ((accepted.get(encoding) ?? wildcard) > 0) return encoding
-  }
-  return undefined
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

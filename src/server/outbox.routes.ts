@@ -1,13 +1,9 @@
 import multipart from '@fastify/multipart'
-import type { FastifyError, FastifyPluginAsync, onRequestAsyncHookHandler } from 'fastify'
-import type { SendContactMessage } from '@/application/send-contact-message.use-case'
+import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify'
 import { CONTACT_FIELDS } from '@/domain/contact-message.entity'
-import { OUTBOX_IDS } from '@/server/config'
-
-export interface OutboxRoutesOptions {
-  readonly sendContactMessage: SendContactMessage
-  readonly writeGuards: readonly onRequestAsyncHookHandler[]
-}
+import { OUTBOX_IDS, type ServerConfig } from '@/server/config'
+import { DETAILS, problem, problemResponse, sendProblem } from '@/server/problem'
+import { WRITE_LIMITED } from '@/server/write-limit'
 
 export const OUTBOX_PATH = '/api/v1.0/email/send-form'
 
@@ -38,34 +34,48 @@ const ID_CHECKS = [
 
 const TEXT = 'text/plain; charset=utf-8'
 
+/** The outbox's words for the client errors Fastify and its plugins raise while reading a form. */
+const CLIENT_ERROR_TEXT: Readonly<Record<number, string>> = {
+  413: 'The form is too large',
+  429: 'Too many requests',
+}
+
+export interface OutboxOptions {
+  /** PUBLIC_URL's origin; undefined takes the site's origin from each request. */
+  readonly publicOrigin: ServerConfig['publicOrigin']
+}
+
 /**
  * The built-in outbox: an EmailJS-compatible endpoint for @emailjs/browser's sendForm, used
  * when no EmailJS account is set. It stores the message; nothing reads it back over HTTP.
  */
-export const outboxRoutes: FastifyPluginAsync<OutboxRoutesOptions> = async (app, options) => {
+export const outboxRoutes: FastifyPluginAsync<OutboxOptions> = async (app, options) => {
   await app.register(multipart, { limits: FORM_LIMITS })
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const status = error.statusCode ?? 500
-    if (status >= 500) request.log.error({ err: error }, 'outbox failed')
-    const text =
-      status === 429
-        ? 'Too many requests'
-        : status === 413
-          ? 'The form is too large'
-          : status >= 500
-            ? 'The outbox is unavailable, try again later'
-            : 'The request is not a valid form'
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    // An error without a status is a fault of the server, not of the form (a form the parser
+    // cannot read is answered 400 by error-handler.ts): the app's handler logs it and answers a
+    // 500 problem.
+    const status = error.statusCode
+    if (status === undefined || status >= 500) throw error
     return reply
-      .code(status >= 500 ? 500 : status)
+      .code(status)
       .type(TEXT)
-      .send(text)
+      .send(CLIENT_ERROR_TEXT[status] ?? 'The request is not a valid form')
   })
 
   app.post(
     OUTBOX_PATH,
     {
-      onRequest: [...options.writeGuards],
+      // Before the form is read, and before the write budget is looked at.
+      onRequest: async (request, reply) => {
+        if (!fromOwnSite(request, options.publicOrigin)) {
+          request.log.info({ origin: request.headers.origin ?? null }, 'outbox post from elsewhere')
+          return sendProblem(reply, problem(403, DETAILS.foreignOrigin))
+        }
+      },
+      // A message counts against the same write budget as the news writes.
+      config: WRITE_LIMITED,
       schema: {
         tags: ['outbox'],
         summary: 'Store a contact message (EmailJS-compatible sendForm)',
@@ -76,6 +86,9 @@ export const outboxRoutes: FastifyPluginAsync<OutboxRoutesOptions> = async (app,
         response: {
           200: text('Stored; the text is OK.'),
           400: text('A missing or wrong id, or an invalid message, in words.'),
+          403: problemResponse(
+            'The Origin header is missing or is not the site’s own (PUBLIC_URL, or the request’s scheme and Host).',
+          ),
           413: text('The form is too large.'),
           429: text('Too many writes from this address; see Retry-After.'),
           503: text('The outbox cannot store the message now.'),
@@ -99,7 +112,7 @@ export const outboxRoutes: FastifyPluginAsync<OutboxRoutesOptions> = async (app,
       }
 
       const [name = '', email = '', message = ''] = CONTACT_FIELDS.map((f) => form.get(f) ?? '')
-      const result = await options.sendContactMessage.execute({ name, email, message })
+      const result = await app.useCases.sendContactMessage.execute({ name, email, message })
       if (result.ok) return reply.code(200).type(TEXT).send('OK')
       if (result.error.code === 'ValidationFailed') {
         return reply.code(400).type(TEXT).send(Object.values(result.error.fields).join('\n'))
@@ -107,6 +120,27 @@ export const outboxRoutes: FastifyPluginAsync<OutboxRoutesOptions> = async (app,
       return reply.code(503).type(TEXT).send('The outbox is unavailable, try again later')
     },
   )
+}
+
+/**
+ * Whether the post comes from one of the site's own pages: its Origin header is the site's
+ * origin, PUBLIC_URL's or else the request's own scheme and Host (X-Forwarded-Proto and
+ * X-Forwarded-Host only from a trusted proxy). A browser sends Origin with every POST from a
+ * script, @emailjs/browser's fetch included, so a post without one (curl, another server) is
+ * refused as well: no page of another site can send through the outbox. A program outside a
+ * browser can send any Origin it likes; the write limit is what bounds it.
+ */
+function fromOwnSite(request: FastifyRequest, publicOrigin: string | undefined): boolean {
+  const origin = originOf(request.headers.origin)
+  if (origin === undefined) return false
+  return origin === (publicOrigin ?? originOf(`${request.protocol}://${request.host}`))
+}
+
+/** An origin as the URL standard serialises it (no default port), or undefined for `null` or junk. */
+function originOf(value: string | undefined): string | undefined {
+  if (value === undefined || !URL.canParse(value)) return undefined
+  const { origin } = new URL(value)
+  return origin === 'null' ? undefined : origin
 }
 
 function text(description: string) {

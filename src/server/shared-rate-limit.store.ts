@@ -1,9 +1,5 @@
-import type {
-  FastifyRateLimitOptions,
-  FastifyRateLimitStore,
-  FastifyRateLimitStoreCtor,
-} from '@fastify/rate-limit'
-import type { RateLimitCounter } from '@/domain/ports/rate-limit-counter.port'
+import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
+import type { RateLimitCounter, RateLimitHit } from '@/domain/ports/rate-limit-counter.port'
 
 type IncrCallback = Parameters<FastifyRateLimitStore['incr']>[1]
 
@@ -18,32 +14,33 @@ export function sharedRateLimitStore(
   counter: RateLimitCounter,
   onCountFailed: (error: unknown) => void,
 ): FastifyRateLimitStoreCtor {
-  class SharedRateLimitStore implements FastifyRateLimitStore {
-    constructor(
-      _options: FastifyRateLimitOptions,
-      private readonly prefix = '',
-    ) {}
+  const answer = (count: Promise<RateLimitHit>, callback: IncrCallback): void => {
+    count.then(
+      (hit) => callback(null, { current: hit.count, ttl: hit.resetInMs }),
+      (error: unknown) => {
+        onCountFailed(error)
+        callback(error instanceof Error ? error : new Error('the rate limit count failed'))
+      },
+    )
+  }
 
+  class SharedRateLimitStore implements FastifyRateLimitStore {
     incr(key: string, callback: IncrCallback, timeWindow: number): void {
-      counter.hit(this.prefix + key, timeWindow).then(
-        (hit) => callback(null, { current: hit.count, ttl: hit.resetInMs }),
-        (error: unknown) => {
-          onCountFailed(error)
-          callback(error instanceof Error ? error : new Error('the rate limit count failed'))
-        },
-      )
+      answer(counter.hit(key, timeWindow), callback)
     }
 
-    /** A route with a limit of its own counts apart from the shared one, as the Redis store does. */
-    child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
-      // At run time the plugin passes the route under `routeInfo`; its types name the route itself.
-      const route: { method?: unknown; url?: unknown } =
-        (routeOptions as { routeInfo?: { method?: unknown; url?: unknown } }).routeInfo ??
-        routeOptions
-      return new SharedRateLimitStore(
-        {},
-        `${this.prefix}${String(route.method)}${String(route.url)}-`,
-      )
+    /** What `createRateLimit()(request, { increment: false })` asks: the count, not counted. */
+    read(key: string, callback: IncrCallback, timeWindow: number): void {
+      answer(counter.peek(key, timeWindow), callback)
+    }
+
+    /**
+     * The store a limiter made by `createRateLimit()` counts in: this one, with the same keys.
+     * The write limiter's key carries its group (write-limit.ts), so every write route draws on
+     * one budget; no route has a `config.rateLimit` of its own.
+     */
+    child(): FastifyRateLimitStore {
+      return this
     }
   }
   return SharedRateLimitStore

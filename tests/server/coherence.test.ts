@@ -131,6 +131,56 @@ describe.each(TEST_DATABASES)('two servers on one $name database', (kind) => {
     CLI_TIMEOUT,
   )
 
+  it('gives the same ETags on A and B, and B answers 304 to the tags A gave', async () => {
+    const posts: NewsItem[] = []
+    for (let i = 0; i < 3; i += 1) posts.push(await createPostThroughApi(a, `Post ${i}`))
+    const urls = ['/api/news', '/api/news?limit=2', `/api/news/${posts[0]?._id}`]
+    const second = await a.app.inject('/api/news?limit=2')
+    const next = /<([^>]+)>; rel="next"/.exec(String(second.headers.link))?.[1]
+    expect(next).toBeDefined()
+    urls.push(String(next))
+    for (const url of urls) {
+      const onA = await a.app.inject(url)
+      const onB = await b.app.inject(url)
+      expect(onA.statusCode).toBe(200)
+      expect(onA.headers.etag).toBeDefined()
+      expect(onB.headers.etag).toBe(onA.headers.etag)
+      const revalidated = await b.app.inject({
+        url,
+        headers: { 'if-none-match': String(onA.headers.etag) },
+      })
+      expect(revalidated.statusCode).toBe(304)
+    }
+  })
+
+  it('changes the ETags B answers once A wrote: the first page, a later page and the post', async () => {
+    const older = await createPostThroughApi(a, 'Older')
+    await createPostThroughApi(a, 'Newer')
+    const first = await b.app.inject('/api/news?limit=1')
+    const later = /<([^>]+)>; rel="next"/.exec(String(first.headers.link))?.[1]
+    expect(later).toBeDefined()
+    const urls = ['/api/news', String(later), `/api/news/${older._id}`]
+    const before = new Map<string, string>()
+    for (const url of urls) before.set(url, String((await b.app.inject(url)).headers.etag))
+
+    const patch = await a.app.inject({
+      method: 'PATCH',
+      url: `/api/news/${older._id}`,
+      headers: JSON_HEADERS,
+      payload: { title: 'Older, edited' },
+    })
+    expect(patch.statusCode).toBe(200)
+
+    for (const url of urls) {
+      const response = await b.app.inject({
+        url,
+        headers: { 'if-none-match': before.get(url) ?? '' },
+      })
+      expect(response.statusCode, url).toBe(200)
+      expect(response.headers.etag, url).not.toBe(before.get(url))
+    }
+  })
+
   it('serves the compressed first page from the cache only while nothing changed', async () => {
     for (let i = 0; i < 30; i += 1)
       await createPostThroughApi(a, `Post number ${i} with a longer title`)

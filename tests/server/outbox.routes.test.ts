@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { SqlOutboxMailer } from '@/adapters/outbox/sql-outbox.mailer'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { OUTBOX_IDS } from '@/server/config'
-import { composeTestServer, multipart, removeTempDirs } from './server-fixture'
+import { composeTestServer, multipart, removeTempDirs, SITE_ORIGIN } from './server-fixture'
 
 const SEND_FORM = '/api/v1.0/email/send-form'
 
@@ -32,9 +32,18 @@ afterAll(async () => {
   removeTempDirs()
 })
 
-async function sendForm(fields: Record<string, string>) {
+async function sendForm(
+  fields: Record<string, string>,
+  extraHeaders: Record<string, string | undefined> = { origin: SITE_ORIGIN },
+  to: FastifyInstance = app,
+) {
   const { payload, headers } = await multipart(fields)
-  return app.inject({ method: 'POST', url: SEND_FORM, payload, headers })
+  return to.inject({
+    method: 'POST',
+    url: SEND_FORM,
+    payload,
+    headers: { ...headers, ...extraHeaders },
+  })
 }
 
 describe('the built-in outbox', () => {
@@ -101,7 +110,7 @@ describe('the built-in outbox', () => {
     const response = await app.inject({
       method: 'POST',
       url: SEND_FORM,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', origin: SITE_ORIGIN },
       payload: validForm,
     })
     expect(response.statusCode).toBe(400)
@@ -117,7 +126,7 @@ describe('the built-in outbox', () => {
       method: 'POST',
       url: SEND_FORM,
       payload: Buffer.from(await request.arrayBuffer()),
-      headers: { 'content-type': request.headers.get('content-type') ?? '' },
+      headers: { 'content-type': request.headers.get('content-type') ?? '', origin: SITE_ORIGIN },
     })
     expect(response.statusCode).toBe(413)
   })
@@ -134,6 +143,77 @@ describe('the built-in outbox', () => {
       Object.keys(ops).map((method) => `${method} ${path}`),
     )
     expect(methods.filter((entry) => entry.includes('email'))).toEqual([`post ${SEND_FORM}`])
+  })
+})
+
+describe('the outbox’s origin check', () => {
+  it.each([
+    ['another site', { origin: 'https://evil.example' }],
+    ['the same host on another scheme', { origin: 'https://localhost' }],
+    ['the same host on another port', { origin: 'http://localhost:8080' }],
+    ['an opaque origin (null)', { origin: 'null' }],
+    ['no Origin header at all', {}],
+  ])('refuses a post from %s with a 403 problem and stores nothing', async (_, origin) => {
+    const before = await outbox.count()
+    const response = await sendForm(validForm, origin)
+    expect(response.statusCode).toBe(403)
+    expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8')
+    expect(response.json()).toMatchObject({ status: 403, title: 'Forbidden' })
+    expect(await outbox.count()).toBe(before)
+  })
+
+  it('takes the site’s origin from the Host the page was served from', async () => {
+    const response = await sendForm(validForm, {
+      host: 'news.example.com:8443',
+      origin: 'http://news.example.com:8443',
+    })
+    expect(response.statusCode).toBe(200)
+  })
+
+  it('ignores X-Forwarded-Host and X-Forwarded-Proto while TRUST_PROXY is off', async () => {
+    const response = await sendForm(validForm, {
+      'x-forwarded-host': 'evil.example',
+      'x-forwarded-proto': 'https',
+      origin: 'https://evil.example',
+    })
+    expect(response.statusCode).toBe(403)
+  })
+
+  it('believes X-Forwarded-Host and X-Forwarded-Proto from a trusted proxy', async () => {
+    const behindProxy = await composeTestServer({ TRUST_PROXY: '127.0.0.1' })
+    try {
+      const forwarded = { 'x-forwarded-host': 'news.example.com', 'x-forwarded-proto': 'https' }
+      const fromSite = await sendForm(
+        validForm,
+        { ...forwarded, origin: 'https://news.example.com' },
+        behindProxy.app,
+      )
+      expect(fromSite.statusCode).toBe(200)
+      const fromProxyHost = await sendForm(
+        validForm,
+        { ...forwarded, origin: SITE_ORIGIN },
+        behindProxy.app,
+      )
+      expect(fromProxyHost.statusCode).toBe(403)
+    } finally {
+      await behindProxy.close()
+    }
+  })
+
+  it('accepts only PUBLIC_URL’s origin once it is set, whatever the Host', async () => {
+    const published = await composeTestServer({ PUBLIC_URL: 'https://news.example.com/' })
+    try {
+      const fromSite = await sendForm(
+        validForm,
+        { origin: 'https://news.example.com' },
+        published.app,
+      )
+      expect(fromSite.statusCode).toBe(200)
+      const fromHost = await sendForm(validForm, { origin: SITE_ORIGIN }, published.app)
+      expect(fromHost.statusCode).toBe(403)
+    } finally {
+      await published.close()
+    }
   })
 })
 

@@ -1,4 +1,4 @@
-import { etagOf, writeConditionOf } from '@/server/preconditions'
+import { etagOf, matchesIfNoneMatch, pageEtagOf, writeConditionOf } from '@/server/preconditions'
 
 describe('etagOf', () => {
   it('is a strong tag naming the revision', () => {
@@ -36,5 +36,48 @@ describe('writeConditionOf', () => {
 
   it('keeps the good tags of a list that also holds garbage', () => {
     expect(writeConditionOf('junk, "rev-4", W/"rev-5"')).toEqual({ ifRevision: [4] })
+  })
+})
+
+describe('pageEtagOf', () => {
+  it('is a weak tag that depends on the body and the Link alone', () => {
+    const tag = pageEtagOf('[{"_id":"a"}]', undefined)
+    expect(tag).toMatch(/^W\/"[A-Za-z0-9_-]{27}"$/)
+    expect(pageEtagOf('[{"_id":"a"}]', undefined)).toBe(tag)
+    expect(pageEtagOf('[{"_id":"b"}]', undefined)).not.toBe(tag)
+    expect(pageEtagOf('[{"_id":"a"}]', '</api/news?limit=1&cursor=x>; rel="next"')).not.toBe(tag)
+  })
+})
+
+describe('matchesIfNoneMatch', () => {
+  it('matches nothing without a header', () => {
+    expect(matchesIfNoneMatch(undefined, '"rev-1"')).toBe(false)
+  })
+
+  it('matches any representation for *', () => {
+    expect(matchesIfNoneMatch('*', '"rev-1"')).toBe(true)
+    expect(matchesIfNoneMatch(' * ', 'W/"abc"')).toBe(true)
+  })
+
+  it.each([
+    ['"rev-1"', '"rev-1"'],
+    ['W/"rev-1"', '"rev-1"'],
+    ['"abc"', 'W/"abc"'],
+    ['W/"abc"', 'W/"abc"'],
+    ['"rev-2", "rev-1"', '"rev-1"'],
+    ['"rev-2",W/"rev-1" , "rev-3"', '"rev-1"'],
+  ])('compares weakly: %s names %s', (header, etag) => {
+    expect(matchesIfNoneMatch(header, etag)).toBe(true)
+  })
+
+  it.each([
+    ['"rev-2"', '"rev-1"'],
+    ['"rev-10"', '"rev-1"'],
+    ['rev-1', '"rev-1"'],
+    ['', '"rev-1"'],
+    ['"REV-1"', '"rev-1"'],
+    ['*, "rev-2"', '"rev-1"'],
+  ])('does not let %j name %s', (header, etag) => {
+    expect(matchesIfNoneMatch(header, etag)).toBe(false)
   })
 })

@@ -1,7 +1,13 @@
 import type { FastifyInstance } from 'fastify'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { OUTBOX_IDS } from '@/server/config'
-import { JSON_HEADERS, composeTestServer, multipart, removeTempDirs } from './server-fixture'
+import {
+  JSON_HEADERS,
+  SITE_ORIGIN,
+  composeTestServer,
+  multipart,
+  removeTempDirs,
+} from './server-fixture'
 
 afterAll(removeTempDirs)
 
@@ -126,7 +132,7 @@ describe('the write rate limit', () => {
       method: 'POST',
       url: '/api/v1.0/email/send-form',
       payload,
-      headers,
+      headers: { ...headers, origin: SITE_ORIGIN },
     })
     expect(mail.statusCode).toBe(429)
     expect(mail.headers['retry-after']).toBeDefined()

@@ -178,6 +178,9 @@ export async function multipart(
 
 export const JSON_HEADERS = { 'content-type': 'application/json' } as const
 
+/** The Origin a page of the site sends: inject's requests come to Host localhost:80. */
+export const SITE_ORIGIN = 'http://localhost'
+
 /** Publishes a post through the API of a composed server, as a visitor's browser would. */
 export async function createPostThroughApi(
   server: { readonly app: FastifyInstance },

@@ -1,13 +1,22 @@
 import { sql } from 'kysely'
 import type { ComposedServer } from '@/composition/server/server.composition'
+import { buildApp } from '@/server/app'
+import { OUTBOX_IDS } from '@/server/config'
+import { OUTBOX_PATH } from '@/server/outbox.routes'
 import {
   composeTestServer,
+  emptyDistDir,
   JSON_HEADERS,
   logCapture,
+  memoryUseCases,
+  multipart,
   removeTempDirs,
+  SITE_ORIGIN,
   TEST_DATABASES,
   TEST_POSTGRES_URL,
+  testConfig,
   type TestDatabase,
+  type TestDatabaseKind,
 } from './server-fixture'
 
 if (TEST_POSTGRES_URL === undefined) {
@@ -44,40 +53,84 @@ async function statusesOf(
   return statuses
 }
 
-describe.each(TEST_DATABASES)('the write limit shared by two servers on $name', (kind) => {
-  let database: TestDatabase
-  let first: ComposedServer
-  let second: ComposedServer
-
+/** Two servers on one fresh database of `kind` with this write limit, for the suite that asks. */
+function twoServers(kind: TestDatabaseKind, writeRateLimit: number) {
+  const servers = {} as { first: ComposedServer; second: ComposedServer }
+  let database: TestDatabase | undefined
   beforeAll(async () => {
     database = await kind.create()
-    const env = { DATABASE_URL: database.url, WRITE_RATE_LIMIT: '3' }
-    first = await composeTestServer(env)
-    second = await composeTestServer(env)
+    const env = { DATABASE_URL: database.url, WRITE_RATE_LIMIT: String(writeRateLimit) }
+    servers.first = await composeTestServer(env)
+    servers.second = await composeTestServer(env)
   })
   afterAll(async () => {
-    await first?.close()
-    await second?.close()
+    await servers.first?.close()
+    await servers.second?.close()
     await database?.dispose()
   })
+  return servers
+}
+
+describe.each(TEST_DATABASES)('the write limit shared by two servers on $name', (kind) => {
+  const servers = twoServers(kind, 3)
 
   it('draws every server’s writes from one budget per client', async () => {
-    expect((await createPost(first)).statusCode).toBe(201)
-    expect((await createPost(first)).statusCode).toBe(201)
-    const third = await createPost(second)
+    expect((await createPost(servers.first)).statusCode).toBe(201)
+    expect((await createPost(servers.first)).statusCode).toBe(201)
+    const third = await createPost(servers.second)
     expect(third.statusCode).toBe(201)
     expect(third.headers['x-ratelimit-remaining']).toBe('0')
 
-    const refused = await createPost(second)
+    const refused = await createPost(servers.second)
     expect(refused.statusCode).toBe(429)
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
     expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60)
     expect(refused.json()).toMatchObject({ status: 429, title: 'Too Many Requests' })
-    expect((await createPost(first)).statusCode).toBe(429)
+    expect((await createPost(servers.first)).statusCode).toBe(429)
+  })
+
+  it('draws writes to every route, on every server, from the one budget (groupId)', async () => {
+    const remoteAddress = '198.51.100.23'
+    const write = (server: ComposedServer, method: 'POST' | 'PATCH' | 'DELETE', url: string) =>
+      server.app.inject({
+        method,
+        url,
+        ...(method === 'DELETE'
+          ? {}
+          : { headers: JSON_HEADERS, payload: { title: 'T', body: 'B', author: 'A' } }),
+        remoteAddress,
+      })
+    const created = await write(servers.first, 'POST', '/api/news')
+    expect(created.statusCode).toBe(201)
+    const url = `/api/news/${created.json<{ _id: string }>()._id}`
+    const edited = await write(servers.second, 'PATCH', url)
+    expect(edited.statusCode).toBe(200)
+    expect(edited.headers['x-ratelimit-remaining']).toBe('1')
+    expect((await write(servers.first, 'DELETE', url)).statusCode).toBe(204)
+
+    const restore = await servers.second.app.inject({
+      method: 'POST',
+      url: `${url}/restore`,
+      remoteAddress,
+    })
+    expect(restore.statusCode).toBe(429)
+    const { payload, headers } = await multipart({
+      name: 'N',
+      email: 'n@example.com',
+      message: 'M',
+    })
+    const mail = await servers.first.app.inject({
+      method: 'POST',
+      url: OUTBOX_PATH,
+      payload,
+      headers: { ...headers, origin: SITE_ORIGIN },
+      remoteAddress,
+    })
+    expect(mail.statusCode).toBe(429)
   })
 
   it('keeps another client’s budget apart on every server', async () => {
-    const other = await first.app.inject({
+    const other = await servers.first.app.inject({
       method: 'POST',
       url: '/api/news',
       headers: JSON_HEADERS,
@@ -86,6 +139,95 @@ describe.each(TEST_DATABASES)('the write limit shared by two servers on $name', 
     })
     expect(other.statusCode).toBe(201)
     expect(other.headers['x-ratelimit-remaining']).toBe('2')
+  })
+})
+
+describe.each(TEST_DATABASES)('which writes count against the limit, on $name', (kind) => {
+  const servers = twoServers(kind, 2)
+  let client = 0
+
+  /** Requests from a new client address each time, so that each test starts a fresh budget. */
+  const newClient = () => `198.51.100.${++client}`
+  const send = (
+    server: ComposedServer,
+    remoteAddress: string,
+    method: 'POST' | 'DELETE',
+    url: string,
+    payload?: string,
+    contentType = 'application/json',
+  ) =>
+    server.app.inject({
+      method,
+      url,
+      remoteAddress,
+      ...(payload === undefined ? {} : { payload, headers: { 'content-type': contentType } }),
+    })
+  const goodPost = JSON.stringify({ title: 'T', body: 'B', author: 'A' })
+
+  it('spends no budget on a missing post, an invalid post or a wrong media type', async () => {
+    const address = newClient()
+    const refused = [
+      await send(servers.first, address, 'DELETE', '/api/news/no-such-post'),
+      await send(servers.second, address, 'POST', '/api/news', JSON.stringify({ title: '' })),
+      await send(servers.first, address, 'POST', '/api/news', goodPost, 'text/plain'),
+      await send(servers.second, address, 'DELETE', '/api/news/no-such-post'),
+    ]
+    expect(refused.map((response) => response.statusCode)).toEqual([404, 422, 415, 404])
+
+    const accepted = [
+      await send(servers.first, address, 'POST', '/api/news', goodPost),
+      await send(servers.second, address, 'POST', '/api/news', goodPost),
+    ]
+    expect(accepted.map((response) => response.statusCode)).toEqual([201, 201])
+    expect(accepted.map((response) => response.headers['x-ratelimit-remaining'])).toEqual([
+      '1',
+      '0',
+    ])
+  })
+
+  it('refuses every write once the accepted ones spent the budget, with Retry-After', async () => {
+    const address = newClient()
+    expect((await send(servers.first, address, 'POST', '/api/news', goodPost)).statusCode).toBe(201)
+    expect((await send(servers.second, address, 'POST', '/api/news', goodPost)).statusCode).toBe(
+      201,
+    )
+
+    for (const refused of [
+      await send(servers.first, address, 'POST', '/api/news', goodPost),
+      await send(servers.second, address, 'DELETE', '/api/news/no-such-post'),
+    ]) {
+      expect(refused.statusCode).toBe(429)
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
+      expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60)
+      expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/)
+    }
+  })
+
+  it('counts a contact message the outbox stored, not one it refused', async () => {
+    const address = newClient()
+    const mail = async (message: string) => {
+      const form = await multipart({
+        service_id: OUTBOX_IDS.serviceId,
+        template_id: OUTBOX_IDS.templateId,
+        user_id: OUTBOX_IDS.publicKey,
+        name: 'N',
+        email: 'n@example.com',
+        message,
+      })
+      return servers.first.app.inject({
+        method: 'POST',
+        url: OUTBOX_PATH,
+        payload: form.payload,
+        headers: { ...form.headers, origin: SITE_ORIGIN },
+        remoteAddress: address,
+      })
+    }
+    const refused = await mail('')
+    expect(refused.statusCode).toBe(400)
+    expect(refused.headers['x-ratelimit-remaining']).toBe('2')
+    const stored = await mail('Hello')
+    expect(stored.statusCode).toBe(200)
+    expect(stored.headers['x-ratelimit-remaining']).toBe('1')
   })
 })
 
@@ -143,6 +285,19 @@ describe('TRUST_PROXY', () => {
     await expect(serverWith('everyone', 1)).rejects.toThrow(
       /^Invalid configuration:\n {2}- TRUST_PROXY must be off, a hop count/,
     )
+  })
+})
+
+describe('an app with a write limit', () => {
+  it('refuses to start without a shared place to count in, rather than count per process', async () => {
+    await expect(
+      buildApp({
+        useCases: memoryUseCases(),
+        config: testConfig({ WRITE_RATE_LIMIT: '3' }),
+        health: async () => true,
+        distDir: emptyDistDir(),
+      }),
+    ).rejects.toThrow('A write rate limit needs a rateLimitCounter to count in.')
   })
 })
 

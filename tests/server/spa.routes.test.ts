@@ -142,4 +142,18 @@ describe('compression of the API', () => {
     })
     expect(response.headers['content-encoding']).toBe('gzip')
   })
+
+  it.each([
+    ['gzip, deflate, br', 'br'],
+    ['gzip;q=1, br;q=0.5', 'gzip'],
+    ['*', 'br'],
+    ['br;q=0, gzip;q=0', undefined],
+    ['identity', undefined],
+    ['deflate', undefined],
+  ])('answers Accept-Encoding %j with the cached page in %s', async (header, encoding) => {
+    const response = await app.inject({ url: '/api/news', headers: { 'accept-encoding': header } })
+    expect(response.statusCode).toBe(200)
+    expect(response.headers['content-encoding']).toBe(encoding)
+    expect(response.headers.vary).toBe('accept-encoding')
+  })
 })

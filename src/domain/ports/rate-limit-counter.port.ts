@@ -13,4 +13,9 @@ export interface RateLimitHit {
  */
 export interface RateLimitCounter {
   hit(key: string, windowMs: number): Promise<RateLimitHit>
+  /**
+   * The hits in the key's current window without counting one: 0, and a whole window ahead,
+   * when the key has none.
+   */
+  peek(key: string, windowMs: number): Promise<RateLimitHit>
 }

@@ -59,6 +59,17 @@ describe.each(KINDS)('SqlRateLimitStore on $name', (kind) => {
     expect(await store.hit('192.0.2.1', MINUTE)).toEqual({ count: 2, resetInMs: MINUTE - 2_000 })
   })
 
+  it('peeks at a key’s count without counting, and at none once its window ended', async () => {
+    expect(await store.peek('192.0.2.1', MINUTE)).toEqual({ count: 0, resetInMs: MINUTE })
+    await store.hit('192.0.2.1', MINUTE)
+    now += 20_000
+    expect(await store.peek('192.0.2.1', MINUTE)).toEqual({ count: 1, resetInMs: 40_000 })
+    expect(await store.peek('192.0.2.1', MINUTE)).toEqual({ count: 1, resetInMs: 40_000 })
+    now += 40_000
+    expect(await store.peek('192.0.2.1', MINUTE)).toEqual({ count: 0, resetInMs: MINUTE })
+    expect(await store.hit('192.0.2.1', MINUTE)).toMatchObject({ count: 1 })
+  })
+
   it('counts each key on its own', async () => {
     await store.hit('192.0.2.1', MINUTE)
     await store.hit('192.0.2.1', MINUTE)

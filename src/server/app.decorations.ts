@@ -1,0 +1,15 @@
+import type { UseCases } from '@/application/use-cases'
+import type { FirstPageCache } from '@/server/first-page.cache'
+
+/**
+ * What the app decorates its Fastify instance with (app.ts), declared once for every route
+ * plugin that reads it, as fastify/demo does: none of it travels through plugin options.
+ */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The use cases the server's composition root built. */
+    readonly useCases: UseCases
+    /** GET /api/news's first page, kept while the database's change signal stands still. */
+    readonly firstPage: FirstPageCache
+  }
+}

@@ -1,0 +1,41 @@
+import type { FastifyInstance, FastifyReply } from 'fastify'
+
+/**
+ * Cache-Control for the API. Lists and posts may be kept by a CDN (and the browser) for a few
+ * seconds, then served stale for a while as it revalidates in the background with If-None-Match;
+ * everything else under /api (writes, trash, history, settings, health, problems) is never kept.
+ * docs/operations.md says what this means for a CDN in front.
+ */
+export const API_CACHE_CONTROL = {
+  read: 'public, max-age=5, stale-while-revalidate=60',
+  none: 'no-store',
+} as const
+
+/** Every answer whose body may be compressed varies by it; lowercase, as @fastify/compress adds it. */
+export const VARY_ENCODING = 'accept-encoding'
+
+/**
+ * Marks every /api answer `no-store` before its route runs; the routes that may be cached say so
+ * when they answer, so a problem, a 429 or a write can never be kept by a cache by mistake. The
+ * app's files (spa.routes.ts) set their own.
+ */
+export function registerNoStoreByDefault(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.url.startsWith('/api')) reply.header('cache-control', API_CACHE_CONTROL.none)
+    done()
+  })
+}
+
+/** The headers of a cacheable read, on its 200 and on its 304 alike. */
+export function cacheableRead(reply: FastifyReply, etag: string): FastifyReply {
+  return reply.headers({
+    etag,
+    'cache-control': API_CACHE_CONTROL.read,
+    vary: VARY_ENCODING,
+  })
+}
+
+/** 304 Not Modified: the validator and caching headers of the 200, and no body. */
+export function sendNotModified(reply: FastifyReply, etag: string): FastifyReply {
+  return cacheableRead(reply, etag).code(304).send()
+}
