@@ -19,6 +19,8 @@ export interface AutocannonRequest {
   readonly path: string
   readonly headers?: Record<string, string>
   readonly body?: string
+  /** Called before each sending: may change the request (e.g. walk many URLs). */
+  readonly setupRequest?: (request: { path: string }) => { path: string }
 }
 
 export interface AutocannonOptions {

@@ -9,6 +9,10 @@ export interface Seeded {
   readonly secondPageCursor: string
   /** The `cursor` of a page that starts 90% of the way down the list. */
   readonly deepCursor: string
+  /** The `cursor` of the page that follows the post seeded `index`-th (0 is the oldest). */
+  cursorAfter(index: number): string
+  /** The id of the post seeded `index`-th. */
+  idAt(index: number): string
 }
 
 const WORDS = ['harbour', 'city', 'river', 'market', 'library', 'bridge', 'school', 'night']
@@ -52,6 +56,8 @@ export async function seedSqlite(path: string, count: number): Promise<Seeded> {
       newestId: idOf(count - 1),
       secondPageCursor: encodeCursor({ at: instantOf(second), id: idOf(second) }),
       deepCursor: encodeCursor({ at: instantOf(deep), id: idOf(deep) }),
+      cursorAfter: (index) => encodeCursor({ at: instantOf(index), id: idOf(index) }),
+      idAt: idOf,
     }
   } finally {
     db.close()

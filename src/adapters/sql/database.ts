@@ -5,57 +5,28 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely'
 import { Pool } from 'pg'
 import { migrateToLatest } from '@/adapters/sql/newswire.migrations'
 import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
+import { withPreparedStatements } from '@/adapters/sql/sqlite-statements'
+import {
+  describeDatabase,
+  parseDatabaseUrl,
+  type DatabaseTarget,
+  type Engine,
+} from '@/application/database-target'
 
-export type Engine = 'sqlite' | 'postgres'
+export type { Engine } from '@/application/database-target'
 
 /** An open, migrated database, shared by the SQL news store and the outbox. */
 export interface SqlDatabase {
   readonly db: Kysely<NewsWireSchema>
   readonly engine: Engine
+  /** What was opened: the SQLite file, or the PostgreSQL server. */
+  readonly target: DatabaseTarget
   /** The URL with any password hidden, for logs. */
   readonly description: string
   /** True when the database answers a trivial query; never rejects. */
   ping(): Promise<boolean>
   /** Closes the connection or pool; later calls do nothing. */
   close(): Promise<void>
-}
-
-export const DEFAULT_DATABASE_URL = 'sqlite:./data/newswire.db'
-
-export type DatabaseTarget =
-  | { readonly engine: 'sqlite'; readonly path: string }
-  | { readonly engine: 'postgres'; readonly connectionString: string }
-
-const SQLITE_PREFIX = 'sqlite:'
-const POSTGRES_URL = /^postgres(?:ql)?:\/\//i
-
-/**
- * Reads DATABASE_URL: `sqlite:PATH` (relative to the working directory), `sqlite::memory:`,
- * or `postgres://…` / `postgresql://…`. Throws an Error naming the accepted forms otherwise.
- */
-export function parseDatabaseUrl(url: string): DatabaseTarget {
-  const trimmed = url.trim()
-  if (POSTGRES_URL.test(trimmed)) return { engine: 'postgres', connectionString: trimmed }
-  if (trimmed.startsWith(SQLITE_PREFIX) && trimmed.length > SQLITE_PREFIX.length) {
-    return { engine: 'sqlite', path: trimmed.slice(SQLITE_PREFIX.length) }
-  }
-  // The value is not echoed: it may hold a password.
-  throw new Error(
-    'DATABASE_URL must be sqlite:PATH, sqlite::memory: or postgres://user:password@host:port/database',
-  )
-}
-
-/** The URL as it may be logged: a PostgreSQL password becomes ***. */
-export function describeDatabaseUrl(url: string): string {
-  const target = parseDatabaseUrl(url)
-  if (target.engine === 'sqlite') return `${SQLITE_PREFIX}${target.path}`
-  try {
-    const parsed = new URL(target.connectionString)
-    if (parsed.password !== '') parsed.password = '***'
-    return parsed.toString()
-  } catch {
-    return 'postgres://…'
-  }
 }
 
 /**
@@ -74,34 +45,35 @@ export class DatabaseOpenError extends Error {
 }
 
 /**
- * Opens the database DATABASE_URL names and brings its schema up to date. For SQLite it creates
+ * Opens the database DATABASE_URL names (read once by the configuration; a URL, as tests and
+ * benchmarks give, is read the same way) and brings its schema up to date. For SQLite it creates
  * the folder if needed and turns on WAL with durable commits; for PostgreSQL it retries an
  * unreachable server for a few seconds (it may be starting beside us). Rejects with a
  * DatabaseOpenError (its cause being the driver's) when the database cannot be reached or migrated.
  */
-export async function openDatabase(url: string): Promise<SqlDatabase> {
-  const target = parseDatabaseUrl(url)
-  const description = describeDatabaseUrl(url)
+export async function openDatabase(database: DatabaseTarget | string): Promise<SqlDatabase> {
+  const target = typeof database === 'string' ? parseDatabaseUrl(database) : database
+  const description = describeDatabase(target)
   const failed = (reason: string, fix: string, cause: unknown): DatabaseOpenError =>
     new DatabaseOpenError(
       `could not open the ${target.engine} database ${description}: ${reason}`,
       fix,
       cause === undefined ? undefined : { cause },
     )
-  let database: SqlDatabase | undefined
+  let opened: SqlDatabase | undefined
   try {
     const db =
       target.engine === 'sqlite'
         ? openSqlite(target.path, failed)
         : openPostgres(target.connectionString)
-    database = wrap(db, target.engine, description)
+    opened = wrap(db, target, description)
     if (target.engine === 'postgres') {
-      await waitForPostgres(db, postgresAddress(target.connectionString), failed)
+      await waitForPostgres(db, `${target.host}:${target.port}`, failed)
     }
     await migrateToLatest(db, target.engine)
-    return database
+    return opened
   } catch (error) {
-    await database?.close().catch(() => undefined)
+    await opened?.close().catch(() => undefined)
     if (error instanceof DatabaseOpenError) throw error
     throw failed(
       oneLine(error),
@@ -152,10 +124,14 @@ function openSqlite(path: string, failed: Failure): Kysely<NewsWireSchema> {
     sqlite?.close()
     throw failed(`${file}: ${oneLine(error)}`, SQLITE_FIX, error)
   }
-  // FULL: a commit is on disk before the API answers; NORMAL could lose the last ones on power loss.
+  // FULL: a commit is on disk before it returns; NORMAL could lose the last ones on power loss.
+  // The store's writes commit under NORMAL and then wait for a shared flush of the log off the
+  // event loop before they answer (sqlite-wal-flush.ts): the same promise, without blocking reads.
   sqlite.pragma('synchronous = FULL')
   sqlite.pragma('busy_timeout = 5000')
-  return new Kysely<NewsWireSchema>({ dialect: new SqliteDialect({ database: sqlite }) })
+  return new Kysely<NewsWireSchema>({
+    dialect: new SqliteDialect({ database: withPreparedStatements(sqlite) }),
+  })
 }
 
 /**
@@ -191,18 +167,6 @@ function makeFolder(folder: string, failed: Failure): void {
 
 /** How long an unreachable PostgreSQL is retried at start before giving up. */
 export const POSTGRES_RETRY_MS = 5_000
-
-/** Host and port, as an operator would look for them (no user, no password). */
-function postgresAddress(connectionString: string): string {
-  try {
-    const url = new URL(connectionString)
-    // libpq also accepts the host (for example a socket folder) in the query.
-    const host = url.searchParams.get('host') ?? (url.hostname === '' ? 'localhost' : url.hostname)
-    return `${host}:${url.searchParams.get('port') ?? (url.port === '' ? '5432' : url.port)}`
-  } catch {
-    return 'the host in DATABASE_URL'
-  }
-}
 
 /**
  * Waits until PostgreSQL answers, retrying connection failures with backoff for at most
@@ -273,11 +237,16 @@ function openPostgres(connectionString: string): Kysely<NewsWireSchema> {
   return new Kysely<NewsWireSchema>({ dialect: new PostgresDialect({ pool }) })
 }
 
-function wrap(db: Kysely<NewsWireSchema>, engine: Engine, description: string): SqlDatabase {
+function wrap(
+  db: Kysely<NewsWireSchema>,
+  target: DatabaseTarget,
+  description: string,
+): SqlDatabase {
   let closing: Promise<void> | undefined
   return {
     db,
-    engine,
+    engine: target.engine,
+    target,
     description,
     async ping() {
       if (closing !== undefined) return false
