@@ -11,6 +11,8 @@ const CLIENT_ERROR_DETAILS: Readonly<Record<string, string>> = {
   FST_ERR_CTP_BODY_TOO_LARGE: `The body is larger than ${BODY_LIMIT_BYTES / 1024} KiB.`,
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Send the body as application/json.',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The Content-Length does not match the body.',
+  FST_ERR_BAD_URL: 'The URL is not validly encoded.',
+  FST_ERR_MAX_PARAM_LENGTH: 'A segment of the path is too long.',
 }
 
 /**
@@ -56,8 +58,64 @@ function validationProblem(error: FastifyError): Problem {
   return problem(status, detail, errors)
 }
 
+/**
+ * Fastify's `frameworkErrors`: what its router refuses before any route runs (a URL it cannot
+ * decode, an over-long path segment) answers a problem like every other error. Fastify's own
+ * answer would repeat the URL.
+ */
+export function answerFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  sendProblem(reply, problemForError(error, request, reply))
+}
+
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     sendProblem(reply, problemForError(error, request, reply))
+  })
+  answerMalformedForms(app)
+}
+
+export const MALFORMED_FORM_DETAIL = 'The body is not a well-formed multipart form.'
+
+// What busboy (under @fastify/multipart) throws for a form it cannot read: no boundary, an empty
+// or overlong one, a body cut short. Plain errors without a code, so they are known by their text.
+const MALFORMED_FORM_ERRORS = [
+  /^Multipart: Boundary not found$/,
+  /^Boundary required$/,
+  /^The needle cannot /,
+  /unexpected end of multipart data$/i,
+]
+
+function isMalformedForm(error: unknown): error is Error {
+  return (
+    error instanceof Error &&
+    (error as Partial<FastifyError>).statusCode === undefined &&
+    MALFORMED_FORM_ERRORS.some((pattern) => pattern.test(error.message))
+  )
+}
+
+/**
+ * A form the parser cannot read is the client's mistake, but its errors carry no status, so a
+ * route's own error handler (the outbox's answers EmailJS-style text) would take it for the
+ * server's: a 500 logged with its stack. Every route that consumes multipart forms answers it as
+ * a 400 problem instead, logged at info without a stack.
+ */
+function answerMalformedForms(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const consumes = (route.schema as { consumes?: readonly string[] } | undefined)?.consumes
+    if (consumes?.includes('multipart/form-data') !== true) return
+    const handler = route.handler
+    route.handler = async function (this: FastifyInstance, request, reply) {
+      try {
+        return await handler.call(this, request, reply)
+      } catch (error) {
+        if (!isMalformedForm(error)) throw error
+        request.log.info({ reason: error.message }, 'malformed form')
+        return sendProblem(reply, problem(400, MALFORMED_FORM_DETAIL))
+      }
+    }
   })
 }

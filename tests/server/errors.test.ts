@@ -1,17 +1,27 @@
 import type { FastifyInstance } from 'fastify'
 import type { NewsItem } from '@/domain/news-item.entity'
 import type { NewsRepository } from '@/domain/ports/news-repository.port'
+import { MAX_REVISION } from '@/domain/rules/news-history.rules'
 import { MemoryNewsRepository } from '@/adapters/memory/memory-news.repository'
+import { SqlOutboxMailer } from '@/adapters/outbox/sql-outbox.mailer'
+import { encodeCursor, encodeRevisionCursor } from '@/adapters/shared/keyset-cursor'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { buildApp } from '@/server/app'
+import { OUTBOX_IDS } from '@/server/config'
+import { MALFORMED_FORM_DETAIL } from '@/server/error-handler'
 import {
   JSON_HEADERS,
+  TEST_DATABASES,
+  TEST_POSTGRES_URL,
   composeTestServer,
+  createPostThroughApi,
   emptyDistDir,
   logCapture,
   memoryUseCases,
+  multipart,
   removeTempDirs,
   testConfig,
+  SITE_ORIGIN,
 } from './server-fixture'
 
 const PROBLEM_TYPE = 'application/problem+json; charset=utf-8'
@@ -36,6 +46,19 @@ afterAll(async () => {
   await server.close()
   removeTempDirs()
 })
+
+/** An app over in-memory use cases whose log lines the test can read. */
+async function appLoggingAt(level: 'info' | 'error', useCases = memoryUseCases()) {
+  const log = logCapture()
+  const logged = await buildApp({
+    useCases,
+    config: testConfig(),
+    health: async () => true,
+    distDir: emptyDistDir(),
+    logger: { level, stream: log.stream },
+  })
+  return { app: logged, log }
+}
 
 const post = (payload: string | object, headers: Record<string, string> = JSON_HEADERS) =>
   app.inject({ method: 'POST', url: '/api/news', headers, payload })
@@ -308,14 +331,7 @@ describe('server failures', () => {
   it('answers 500 without internals, and logs the error, when a route itself fails', async () => {
     const useCases = memoryUseCases()
     vi.spyOn(useCases.getNewsItem, 'execute').mockRejectedValue(new Error(SECRET))
-    const log = logCapture()
-    const broken = await buildApp({
-      useCases,
-      config: testConfig(),
-      health: async () => true,
-      distDir: emptyDistDir(),
-      logger: { level: 'error', stream: log.stream },
-    })
+    const { app: broken, log } = await appLoggingAt('error', useCases)
     const response = await broken.inject('/api/news/some-id')
     await broken.close()
     expect(response.statusCode).toBe(500)
@@ -332,14 +348,7 @@ describe('server failures', () => {
   })
 
   it('logs requests without their bodies', async () => {
-    const log = logCapture()
-    const logged = await buildApp({
-      useCases: memoryUseCases(),
-      config: testConfig(),
-      health: async () => true,
-      distDir: emptyDistDir(),
-      logger: { level: 'info', stream: log.stream },
-    })
+    const { app: logged, log } = await appLoggingAt('info')
     await logged.inject({
       method: 'POST',
       url: '/api/news',
@@ -354,4 +363,260 @@ describe('server failures', () => {
     expect(text).toContain('"method":"POST"')
     expect(text).not.toContain('Private')
   })
+})
+
+describe('what the router refuses before any route runs', () => {
+  it.each([
+    ['a path parameter that is not valid percent-encoding', '/api/news/%E0%A4%A', 400],
+    ['a path segment over the router’s length bound', `/api/news/${'x'.repeat(150)}`, 414],
+  ])('answers %s with a problem that does not repeat the URL', async (_, url, status) => {
+    const response = await app.inject(url)
+    expect(response.statusCode).toBe(status)
+    expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
+    expect(response.json()).toMatchObject({ type: 'about:blank', status })
+    expect(response.body).not.toContain(url.slice('/api/news/'.length, 30))
+  })
+})
+
+describe('server faults in the outbox', () => {
+  it('answers 500 as a problem, logged once at error, only for a real fault of the server', async () => {
+    const useCases = memoryUseCases()
+    const secret = 'TypeError at /srv/outbox/mailer.ts line 7'
+    vi.spyOn(useCases.sendContactMessage, 'execute').mockRejectedValue(new Error(secret))
+    const { app: broken, log } = await appLoggingAt('error', useCases)
+    const { payload, headers } = await multipart({
+      service_id: OUTBOX_IDS.serviceId,
+      template_id: OUTBOX_IDS.templateId,
+      user_id: OUTBOX_IDS.publicKey,
+      name: 'Ada',
+      email: 'ada@example.com',
+      message: 'Hello',
+    })
+    const response = await broken.inject({
+      method: 'POST',
+      url: '/api/v1.0/email/send-form',
+      headers: { ...headers, origin: SITE_ORIGIN },
+      payload,
+    })
+    await broken.close()
+    expect([response.statusCode, response.headers['content-type']]).toEqual([500, PROBLEM_TYPE])
+    expect(response.body).not.toContain(secret)
+    const failures = log.lines().filter((line) => line.msg === 'request failed')
+    expect(failures).toHaveLength(1)
+    expect(JSON.stringify(failures[0])).toContain(secret)
+  })
+})
+
+describe('malformed forms to the outbox', () => {
+  const SEND_FORM = '/api/v1.0/email/send-form'
+
+  async function truncatedForm(): Promise<{ payload: Buffer; headers: Record<string, string> }> {
+    const { payload, headers } = await multipart({ name: 'Ada', message: 'Hello' })
+    return { payload: payload.subarray(0, Math.floor(payload.length / 2)), headers }
+  }
+
+  it.each([
+    ['an empty body without a boundary', { 'content-type': 'multipart/form-data' }, ''],
+    ['garbage without a boundary', { 'content-type': 'multipart/form-data' }, 'name=Ada'],
+    ['an empty boundary', { 'content-type': 'multipart/form-data; boundary=' }, '--\r\n'],
+    [
+      'a boundary over 256 characters',
+      { 'content-type': `multipart/form-data; boundary=${'b'.repeat(300)}` },
+      'x',
+    ],
+    [
+      'a body that never closes its part',
+      { 'content-type': 'multipart/form-data; boundary=xyz' },
+      '--xyz\r\nContent-Disposition: form-data; name="name"\r\n\r\nAda',
+    ],
+  ])(
+    'answers %s with a 400 problem, logged at info without a stack',
+    async (_, headers, payload) => {
+      const { app, log } = await appLoggingAt('info')
+      const response = await app.inject({
+        method: 'POST',
+        url: SEND_FORM,
+        headers: { ...headers, origin: SITE_ORIGIN },
+        payload,
+      })
+      await app.close()
+      expect([response.statusCode, response.headers['content-type']]).toEqual([400, PROBLEM_TYPE])
+      expect(response.json()).toMatchObject({ title: 'Bad Request', detail: MALFORMED_FORM_DETAIL })
+      const lines = log.lines()
+      expect(lines.find((line) => line.msg === 'malformed form')).toMatchObject({ level: 30 })
+      expect(lines.filter((line) => Number(line.level) >= 40)).toEqual([])
+      expect(JSON.stringify(lines)).not.toContain('"stack"')
+    },
+  )
+
+  it('answers a form cut short in its middle with a 400 problem', async () => {
+    const { payload, headers } = await truncatedForm()
+    const response = await app.inject({
+      method: 'POST',
+      url: SEND_FORM,
+      headers: { ...headers, origin: SITE_ORIGIN },
+      payload,
+    })
+    expect(response.statusCode).toBe(400)
+    expect(response.json()).toMatchObject({ status: 400, detail: MALFORMED_FORM_DETAIL })
+  })
+})
+
+if (TEST_POSTGRES_URL === undefined) {
+  console.warn('Hostile input runs on SQLite only: set TEST_POSTGRES_URL for PostgreSQL too.')
+}
+
+describe.each(TEST_DATABASES)('hostile input answers the same on $name', (kind) => {
+  let engine: ComposedServer
+  let api: FastifyInstance
+  let dispose: () => Promise<void>
+  let existing: NewsItem
+
+  beforeAll(async () => {
+    const database = await kind.create()
+    dispose = () => database.dispose()
+    engine = await composeTestServer({ DATABASE_URL: database.url })
+    api = engine.app
+    existing = await createPostThroughApi(engine, 'Existing')
+  })
+
+  afterAll(async () => {
+    await engine.close()
+    await dispose()
+  })
+
+  const create = (payload: string | Buffer | object) =>
+    api.inject({ method: 'POST', url: '/api/news', headers: JSON_HEADERS, payload })
+
+  it.each([
+    [
+      'a NUL in the title',
+      { title: 'a\u0000b' },
+      { title: "Sorry, title can't contain control characters" },
+    ],
+    [
+      'a BEL in the title',
+      { title: 'a\u0007b' },
+      { title: "Sorry, title can't contain control characters" },
+    ],
+    [
+      'a line break in the author',
+      { author: 'Ada\nLovelace' },
+      { author: "Sorry, author can't contain control characters" },
+    ],
+    [
+      'a NUL in the body',
+      { body: 'one\u0000two' },
+      { body: "Sorry, body can't contain control characters" },
+    ],
+    [
+      'a C1 control in the body',
+      { body: 'one\u0085two' },
+      { body: "Sorry, body can't contain control characters" },
+    ],
+  ])('refuses %s with 422 and the field’s message, storing nothing', async (_, fields, errors) => {
+    const before = (await api.inject('/api/news?limit=100')).json<NewsItem[]>().length
+    const response = await create({ title: 'T', body: 'B', author: 'A', ...fields })
+    expect(response.statusCode).toBe(422)
+    expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
+    expect(response.json().errors).toEqual(errors)
+    const edit = await api.inject({
+      method: 'PATCH',
+      url: `/api/news/${existing._id}`,
+      headers: JSON_HEADERS,
+      payload: fields,
+    })
+    expect(edit.statusCode).toBe(422)
+    expect(edit.json().errors).toEqual(errors)
+    expect((await api.inject('/api/news?limit=100')).json()).toHaveLength(before)
+  })
+
+  it('keeps tabs and line breaks in a body exactly', async () => {
+    const body = 'First line\r\nSecond\tcolumn\nThird'
+    const response = await create({ title: 'Lines', body, author: 'Ada' })
+    expect(response.statusCode).toBe(201)
+    const stored = await api.inject(`/api/news/${response.json<NewsItem>()._id}`)
+    expect(stored.json<NewsItem>().body).toBe(body)
+  })
+
+  it('stores an unpaired surrogate as U+FFFD, and answers what it stored', async () => {
+    const response = await create('{"title":"a\\ud800b","body":"\\udc00","author":"Ada"}')
+    expect(response.statusCode).toBe(201)
+    const created = response.json<NewsItem>()
+    expect([created.title, created.body]).toEqual(['a\ufffdb', '\ufffd'])
+    expect((await api.inject(`/api/news/${created._id}`)).json()).toEqual(created)
+  })
+
+  it('reads invalid UTF-8 in a JSON body as U+FFFD, as JSON.parse does', async () => {
+    const payload = Buffer.concat([
+      Buffer.from('{"title":"a'),
+      Buffer.from([0xff, 0xc3]),
+      Buffer.from('b","body":"B","author":"Ada"}'),
+    ])
+    const response = await create(payload)
+    expect(response.statusCode).toBe(201)
+    const created = response.json<NewsItem>()
+    expect(created.title).toBe('a\ufffd\ufffdb')
+    expect((await api.inject(`/api/news/${created._id}`)).json()).toEqual(created)
+  })
+
+  it('refuses a control character in a contact message in words, storing nothing', async () => {
+    const outbox = new SqlOutboxMailer(engine.database)
+    const before = await outbox.count()
+    const { payload, headers } = await multipart({
+      name: 'Ada\u0007',
+      email: 'ada@example.com',
+      message: 'Hello\u0000there',
+      lib_version: '4.4.1',
+      service_id: OUTBOX_IDS.serviceId,
+      template_id: OUTBOX_IDS.templateId,
+      user_id: OUTBOX_IDS.publicKey,
+    })
+    const response = await api.inject({
+      method: 'POST',
+      url: '/api/v1.0/email/send-form',
+      headers: { ...headers, origin: SITE_ORIGIN },
+      payload,
+    })
+    expect(response.statusCode).toBe(400)
+    expect(response.body.split('\n').sort()).toEqual([
+      "Sorry, message can't contain control characters",
+      "Sorry, name can't contain control characters",
+    ])
+    expect(await outbox.count()).toBe(before)
+  })
+
+  it.each([
+    ['the list', '/api/news'],
+    ['the trash', '/api/trash'],
+  ])('answers 400 to a cursor of %s outside the instants the engines store', async (_, path) => {
+    for (const at of ['0000-01-01T00:00:00.000Z', '1969-12-31T23:59:59.999Z']) {
+      const cursor = encodeCursor({ at, id: 'abc' })
+      const response = await api.inject(`${path}?cursor=${cursor}`)
+      expect(response.statusCode).toBe(400)
+      expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
+      expect(response.json().errors).toEqual({ cursor: 'Must be the cursor of a previous page' })
+    }
+    const latest = encodeCursor({ at: '9999-12-31T23:59:59.999Z', id: 'zzz' })
+    expect((await api.inject(`${path}?cursor=${latest}`)).statusCode).toBe(200)
+  })
+
+  it('answers 400 to a history cursor past the highest revision the engines store', async () => {
+    const cursor = encodeRevisionCursor(MAX_REVISION + 1)
+    const response = await api.inject(`/api/news/${existing._id}/revisions?cursor=${cursor}`)
+    expect(response.statusCode).toBe(400)
+    expect(response.json().errors).toEqual({ cursor: 'Must be the cursor of a previous page' })
+  })
+
+  it.each([[String(MAX_REVISION + 1)], ['9999999999999999']])(
+    'answers 404 to a restore of revision %s',
+    async (revision) => {
+      const response = await api.inject({
+        method: 'POST',
+        url: `/api/news/${existing._id}/revisions/${revision}/restore`,
+      })
+      expect(response.statusCode).toBe(404)
+      expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
+    },
+  )
 })

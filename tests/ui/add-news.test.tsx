@@ -86,6 +86,24 @@ describe('add news: validation', () => {
       message: 'Must be 500 characters or less',
       as: 'a body of 501 characters',
     },
+    {
+      field: 'Title',
+      value: 'Breaking\u0007news',
+      message: "Sorry, title can't contain control characters",
+      as: 'a title with a bell character',
+    },
+    {
+      field: 'Author Name',
+      value: 'Ada\u202eecalevol',
+      message: "Sorry, author can't contain control characters",
+      as: 'an author with a right-to-left override',
+    },
+    {
+      field: 'Body',
+      value: 'First line\nSecond\u0000line',
+      message: "Sorry, body can't contain control characters",
+      as: 'a body with a NUL',
+    },
   ]
   for (const { field, value, message, as } of refused) {
     it(`shows '${message}' beside ${field} for ${as}`, async () => {

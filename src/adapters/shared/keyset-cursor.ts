@@ -1,5 +1,6 @@
 import { DomainErrorException, validationFailed } from '@/domain/domain-error'
 import { isNewsId } from '@/domain/news-id'
+import { isRevisionNumber } from '@/domain/rules/news-history.rules'
 import {
   DEFAULT_HISTORY_PAGE_SIZE,
   DEFAULT_PAGE_SIZE,
@@ -20,6 +21,9 @@ export interface KeysetPosition {
 export const INVALID_CURSOR_MESSAGE = 'Must be the cursor of a previous page'
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+// Every instant a store writes is the server's clock: never before 1970. PostgreSQL refuses the
+// year 0 that the pattern lets through, so an earlier instant is a forged cursor, not a page.
+const EARLIEST_INSTANT_MS = 0
 const BASE64URL = /^[A-Za-z0-9_-]+$/
 // 24 characters of instant, a space and at most 64 of id, in base64url.
 const MAX_CURSOR_LENGTH = 120
@@ -56,8 +60,10 @@ export function parseCursor(token: string): KeysetPosition | undefined {
   if (at === undefined || id === undefined || rest.length > 0) return undefined
   if (!ISO_INSTANT.test(at) || !isNewsId(id)) return undefined
   // Rejects impossible dates such as 2026-02-30, which the pattern alone lets through.
+  // The pattern's four-digit year already ends the range at 9999-12-31.
   const instant = new Date(at)
   if (Number.isNaN(instant.getTime()) || instant.toISOString() !== at) return undefined
+  if (instant.getTime() < EARLIEST_INSTANT_MS) return undefined
   const position = { at, id }
   // One token per position: base64url's spare bits must not make look-alikes.
   return encodeCursor(position) === token ? position : undefined
@@ -88,8 +94,8 @@ export function clampHistoryPageSize(limit: number | undefined): number {
   return Math.min(Math.max(Math.trunc(limit), 1), MAX_HISTORY_PAGE_SIZE)
 }
 
-// A revision number as the token spells it: no sign, no leading zero, safe-integer sized.
-const REVISION_NUMBER = /^[1-9]\d{0,15}$/
+// A revision number as the token spells it: no sign, no leading zero, at most ten digits.
+const REVISION_NUMBER = /^[1-9]\d{0,9}$/
 const REVISION_PREFIX = 'rev '
 
 /**
@@ -110,7 +116,8 @@ export function parseRevisionCursor(token: string): number | undefined {
   const digits = text.slice(REVISION_PREFIX.length)
   if (!REVISION_NUMBER.test(digits)) return undefined
   const revision = Number(digits)
-  if (!Number.isSafeInteger(revision)) return undefined
+  // Beyond what the engines store (PostgreSQL would refuse the query): no page of any history.
+  if (!isRevisionNumber(revision)) return undefined
   // One token per position, as for the lists.
   return encodeRevisionCursor(revision) === token ? revision : undefined
 }

@@ -14,6 +14,13 @@ export const DEFAULT_TRASH_DAYS = 30
 /** How long a create's Idempotency-Key is remembered. */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255
+/** The highest revision number every engine can hold (PostgreSQL's `integer`). */
+export const MAX_REVISION = 2_147_483_647
+
+/** A revision number a post could have: 1 to MAX_REVISION; anything else names no version. */
+export function isRevisionNumber(value: number): boolean {
+  return Number.isInteger(value) && value >= 1 && value <= MAX_REVISION
+}
 
 /** A post as a store keeps it: live while `deletedAt` is null, in the trash otherwise. */
 export interface StoredNews extends NewsItem {

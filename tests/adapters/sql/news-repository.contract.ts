@@ -15,6 +15,7 @@ import {
 import type { NewsDraft, NewsItem } from '@/domain/news-item.entity'
 import { isNewsId } from '@/domain/news-id'
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@/domain/ports/news-repository.port'
+import { MAX_REVISION } from '@/domain/rules/news-history.rules'
 import type { NewsStore } from '@/domain/ports/news-store.port'
 import { runCleanups, type NewsStoreKind } from './sql-test-stores'
 
@@ -257,6 +258,16 @@ export function newsRepositoryContract(kind: NewsStoreKind): void {
       expect((await repository.revisions(item._id, {})).items).toHaveLength(2)
     })
 
+    it('answers NotFound for a revision numbered beyond what the engines store', async () => {
+      const { repository } = await open(clock())
+      const item = await repository.create(draft)
+      for (const revision of [MAX_REVISION + 1, 9_999_999_999, 2 ** 53]) {
+        await expect(repository.restoreRevision(item._id, revision)).rejects.toEqual(
+          rejection(notFound()),
+        )
+      }
+    })
+
     it('refuses a stale edit or delete with the stored post, and changes nothing', async () => {
       const { repository } = await open(clock())
       const item = await repository.create(draft)
@@ -464,6 +475,8 @@ export function newsRepositoryContract(kind: NewsStoreKind): void {
         `${encodeCursor({ at: '2026-01-01T00:00:00.000Z', id: 'ab' })}x`,
       ],
       ['too long', 'A'.repeat(10_000)],
+      ['the year 0', encodeCursor({ at: '0000-01-01T00:00:00.000Z', id: 'abc' })],
+      ['an instant before 1970', encodeCursor({ at: '1969-12-31T23:59:59.999Z', id: 'abc' })],
     ])('rejects a malformed cursor (%s) with ValidationFailed on cursor', async (_, cursor) => {
       const { repository } = await open()
       await repository.create(draft)

@@ -1,7 +1,11 @@
 import { DomainErrorException, notFound, validationFailed } from '@/domain/domain-error'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import type { NewsStore } from '@/domain/ports/news-store.port'
-import type { IdempotencyRecord, StoredNews } from '@/domain/rules/news-history.rules'
+import {
+  MAX_REVISION,
+  type IdempotencyRecord,
+  type StoredNews,
+} from '@/domain/rules/news-history.rules'
 import {
   DEFAULT_HISTORY_PAGE_SIZE,
   MAX_HISTORY_PAGE_SIZE,
@@ -276,6 +280,8 @@ export function newsStoreContract(kind: NewsStoreKind): void {
       ['garbage', 'not a cursor!'],
       ['an impossible date', encodeCursor({ at: '2026-02-30T00:00:00.000Z', id: 'abc' })],
       ['too long', 'A'.repeat(10_000)],
+      ['the year 0', encodeCursor({ at: '0000-01-01T00:00:00.000Z', id: 'abc' })],
+      ['an instant before 1970', encodeCursor({ at: '1969-12-31T23:59:59.999Z', id: 'abc' })],
     ])('refuses a malformed trash cursor (%s) with ValidationFailed', async (_, cursor) => {
       const store = await open()
       await expect(store.trash({ cursor })).rejects.toEqual(
@@ -296,6 +302,25 @@ export function newsStoreContract(kind: NewsStoreKind): void {
       expect((await store.revisions('i1', {})).items).toEqual([restored, revisionOf(item)])
       expect(await store.transaction((tx) => tx.revision('i1', 2))).toEqual(restored)
       expect(await store.transaction((tx) => tx.revision('i1', 3))).toBeUndefined()
+    })
+
+    it('finds no revision numbered beyond what the engines store, without asking them', async () => {
+      const store = await open()
+      await put(store, post('i2'))
+      for (const revision of [MAX_REVISION + 1, 2 ** 53, 0, -1, 1.5, Number.NaN]) {
+        expect(await store.transaction((tx) => tx.revision('i2', revision))).toBeUndefined()
+      }
+    })
+
+    it('pages from cursors at the first and last instants the engines store', async () => {
+      const store = await open()
+      await put(store, post('j1', { deletedAt: at(1) }), post('j2'))
+      const latest = encodeCursor({ at: '9999-12-31T23:59:59.999Z', id: 'zzz' })
+      const earliest = encodeCursor({ at: '1970-01-01T00:00:00.000Z', id: 'a' })
+      expect((await store.list({ cursor: latest })).items.map((item) => item._id)).toEqual(['j2'])
+      expect((await store.trash({ cursor: latest })).items.map((item) => item._id)).toEqual(['j1'])
+      expect((await store.list({ cursor: earliest })).items).toEqual([])
+      expect((await store.trash({ cursor: earliest })).items).toEqual([])
     })
 
     it('pages a history by revision number, newest first, each version once, and only that post’s', async () => {
@@ -349,6 +374,8 @@ export function newsStoreContract(kind: NewsStoreKind): void {
       ['garbage', 'not a cursor!'],
       ['a list cursor', encodeCursor({ at: at(0), id: 'abc' })],
       ['revision zero', encodeRevisionCursor(0)],
+      ['a revision beyond what the engines store', encodeRevisionCursor(MAX_REVISION + 1)],
+      ['a revision beyond a safe integer', encodeRevisionCursor(2 ** 60)],
       ['too long', 'A'.repeat(10_000)],
     ])('refuses a malformed history cursor (%s) with ValidationFailed', async (_, cursor) => {
       const store = await open()
