@@ -1,6 +1,4 @@
 import js from '@eslint/js'
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript'
-import importX from 'eslint-plugin-import-x'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
@@ -98,17 +96,7 @@ export default tseslint.config(
     'server/ gets its use cases from the server composition root.',
   ),
   layer(['src/composition/**'], [], ''),
-  // No import cycles: each module can be read, and tested, after the ones it imports.
-  {
-    files: ['src/**/*.{ts,tsx}', 'scripts/**/*.ts', 'tests/**/*.{ts,tsx}'],
-    plugins: { 'import-x': importX },
-    settings: {
-      'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
-      'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'tsconfig.json' })],
-    },
-    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
-  },
+  // Import cycles are refused by dependency-cruiser (.dependency-cruiser.cjs, part of npm run lint).
   // Tests and scripts stand outside the hexagon; they may share helpers by relative path.
   { files: ['tests/**', 'scripts/**'], rules: { 'no-restricted-imports': 'off' } },
 )
