@@ -8,12 +8,13 @@
  * with 0 errors. A missed target never fails the run.
  * Options: --duration S (default 20), --connections N (default 64), --posts N (default 1000).
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { Client } from 'pg'
 import { cpuPerRequest, startBenchServer } from './bench/bench-server'
+import { runBench } from './bench/run-bench'
 import { seedSqlite } from './bench/seed-posts'
 import { autocannon, type AutocannonRequest, type AutocannonResult } from './bench/autocannon'
 
@@ -168,11 +169,4 @@ async function main(): Promise<void> {
   }
 }
 
-main()
-  .catch((error: unknown) => {
-    process.stderr.write(
-      `bench:load failed: ${error instanceof Error ? error.message : String(error)}\n`,
-    )
-    process.exitCode = 1
-  })
-  .finally(() => rmSync(work, { recursive: true, force: true }))
+runBench('bench:load', main, work)

@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { cpuPerRequest, startBenchServer } from './bench/bench-server'
+import { runBench } from './bench/run-bench'
 import { seedSqlite, type Seeded } from './bench/seed-posts'
 import { autocannon, type AutocannonRequest, type AutocannonResult } from './bench/autocannon'
 
@@ -160,11 +161,4 @@ function ratio(a: number | undefined, b: number | undefined): string {
   return a === undefined || b === undefined || b === 0 ? '-' : `${(a / b).toFixed(2)}×`
 }
 
-main()
-  .catch((error: unknown) => {
-    process.stderr.write(
-      `bench:scale failed: ${error instanceof Error ? error.message : String(error)}\n`,
-    )
-    process.exitCode = 1
-  })
-  .finally(() => rmSync(work, { recursive: true, force: true }))
+runBench('bench:scale', main, work)
