@@ -18,6 +18,6 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true,
-    exclude: { path: '^(node_modules|dist)/' },
+    exclude: { path: '^(node_modules|dist|dist-server)/' },
   },
 }

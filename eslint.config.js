@@ -42,7 +42,16 @@ const frameworks = [
 ]
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'coverage/**', 'node_modules/**', 'test-results/**', 'docs/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'dist-server/**',
+      'coverage/**',
+      'node_modules/**',
+      'test-results/**',
+      'docs/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -83,6 +92,11 @@ export default tseslint.config(
     ['src/ui/**'],
     ['@/adapters/*', '@/server/*', '@/composition/*', 'inversify'],
     'ui/ gets its use cases through provided machines; only the composition root picks adapters.',
+  ),
+  layer(
+    ['src/ui/features/**', 'src/ui/shared/**'],
+    ['@/adapters/*', '@/server/*', '@/composition/*', 'inversify', '@/ui/app/*'],
+    'Screens and shared UI know no adapter and no app shell: ui/app composes them, in the browser and on the server.',
   ),
   layer(
     ['src/server/**'],

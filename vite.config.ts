@@ -1,17 +1,79 @@
-import { fileURLToPath, URL } from 'node:url'
+import { createRequire } from 'node:module'
+import { fileURLToPath, pathToFileURL, URL } from 'node:url'
 import react from '@vitejs/plugin-react'
+import type { Plugin } from 'vite'
 import { defineConfig } from 'vitest/config'
 
 const apiTarget = process.env.API_PROXY_TARGET ?? 'http://localhost:3000'
 
+/** A file of react-router's production build, which the package's exports do not name. */
+const reactRouterBuild = (file: string) =>
+  fileURLToPath(
+    new URL(
+      `dist/production/${file}`,
+      pathToFileURL(createRequire(import.meta.url).resolve('react-router/package.json')),
+    ),
+  )
+
+/**
+ * Lighter code for the same work, in builds only. react-router's package exports its
+ * development build, dev warnings included, and ships the production one beside it. React 19
+ * has useSyncExternalStore built in, so @xstate/react needs no shim for older Reacts.
+ */
+const productionBuilds: Plugin = {
+  name: 'newswire:production-builds',
+  apply: 'build',
+  // react-router makes its components and contexts with top-level calls the bundler must keep
+  // unless marked pure, and names each one, which keeps it too. Marked pure and unnamed (the
+  // names only label React DevTools), the ones the app never renders, such as <Form>, drop out.
+  transform: (code, id) =>
+    id.startsWith(reactRouterBuild('chunk-'))
+      ? {
+          code: code
+            .replace(
+              /^var (\w+) = (React\d*\.(?:forwardRef|createContext|memo)\()/gm,
+              'var $1 = /* @__PURE__ */ $2',
+            )
+            .replace(/^\w+\.displayName = "[^"]*";$/gm, ''),
+          // Lines stay where they were, so the file's source map still holds.
+          map: null,
+        }
+      : null,
+  config: () => ({
+    resolve: {
+      alias: [
+        { find: /^react-router$/, replacement: reactRouterBuild('index.mjs') },
+        { find: /^react-router\/dom$/, replacement: reactRouterBuild('dom-export.mjs') },
+        { find: /^use-sync-external-store\/shim$/, replacement: 'use-sync-external-store' },
+        {
+          find: /^use-sync-external-store\/shim\/with-selector$/,
+          replacement: 'use-sync-external-store/with-selector',
+        },
+      ],
+    },
+  }),
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), productionBuilds],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
   server: {
     // The API runs beside Vite in development; see `npm run dev`.
     proxy: { '/api': { target: apiTarget, changeOrigin: false } },
+  },
+  // `vite build` builds both environments: the browser's app (dist/) and, for the server, the
+  // entry that renders pages with the same screens (dist-server/, see page-renderer.loader.ts).
+  builder: {},
+  environments: {
+    ssr: {
+      build: {
+        outDir: 'dist-server',
+        copyPublicDir: false,
+        rollupOptions: { input: { 'server-render': 'src/ui/app/server-render.tsx' } },
+      },
+    },
   },
   build: {
     manifest: true,

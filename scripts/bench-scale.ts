@@ -10,10 +10,11 @@
  * Every request of the last three asks for a URL the requests just before it did not (each walks
  * up to 1,000 cursors or ids in turn), so no cache of one answer and no sharing of identical reads
  * can flatter them: each is a query of its own.
- * It prints mean, p50 and p99 latency and req/s, and checks the targets: first page and by-id
- * within 1.2× from the smallest size to the largest, and a deep cursor at most 2× the first page,
- * compared both ways: against the first page as served (cached), and against a page near the top
- * through the same query (uncached), which shows what depth itself costs.
+ * It prints mean, p50 and p99 latency, req/s and server CPU per request, and checks the targets by
+ * CPU (by mean latency where the platform gives no CPU figure): first page and by-id within 1.2×
+ * from the smallest size to the largest, and a deep cursor at most 2× the first page's query (a
+ * page at the top through the same keyset query), which is what depth costs. It also prints a
+ * page against the cached first page, which is what the cache saves.
  * A missed target never fails the run.
  * Options: --sizes 1000,100000,1000000  --duration S (default 3)  --connections N (default 10).
  */
@@ -24,7 +25,12 @@ import { parseArgs } from 'node:util'
 import { cpuPerRequest, startBenchServer } from './bench/bench-server'
 import { runBench } from './bench/run-bench'
 import { seedSqlite, type Seeded } from './bench/seed-posts'
-import { autocannon, type AutocannonRequest, type AutocannonResult } from './bench/autocannon'
+import {
+  autocannon,
+  walking,
+  type AutocannonRequest,
+  type AutocannonResult,
+} from './bench/autocannon'
 
 const { values } = parseArgs({
   options: {
@@ -48,22 +54,6 @@ const WALK = 1000
 function spread(from: number, to: number): number[] {
   const count = Math.max(1, Math.min(WALK, to - from))
   return Array.from({ length: count }, (_, step) => from + Math.floor((step * (to - from)) / count))
-}
-
-/** One request that asks for the next of `paths` at each sending, round and round. */
-function walking(paths: readonly string[]): AutocannonRequest[] {
-  let next = 0
-  return [
-    {
-      method: 'GET',
-      path: paths[0] ?? '/',
-      setupRequest: (request) => {
-        const path = paths[next % paths.length] ?? '/'
-        next += 1
-        return { ...request, path }
-      },
-    },
-  ]
 }
 
 /** What each query asks for, at a table of `size` posts (index 0 is the oldest post). */
@@ -134,31 +124,30 @@ function report(rows: { size: number; results: Record<Query, Measured> }[]): voi
   const first = rows[0]
   const last = rows.at(-1)
   if (first === undefined || last === undefined) return
-  // Mean latency, not p50: at loopback speeds p50 is a whole millisecond and hides changes.
-  const growth = (query: Query) =>
-    last.results[query].latency.average / first.results[query].latency.average
-  const mean = (query: Query) => last.results[query].latency.average
-  const cpu = (query: Query) => last.results[query].cpuUs
-  const cpuServed = ratio(cpu('deep pages'), cpu('first page'))
-  const cpuQueried = ratio(cpu('deep pages'), cpu('top pages'))
-  const served = mean('deep pages') / mean('first page')
-  const queried = mean('deep pages') / mean('top pages')
+  // Server CPU per request where the platform reports it: at loopback speeds even mean latency
+  // rounds (0.04 → 0.05 ms reads as 1.25×), and p50 is a whole millisecond. Else mean latency.
+  const cost = (row: (typeof rows)[number], query: Query) =>
+    row.results[query].cpuUs ?? row.results[query].latency.average * 1000
+  const measure = rows.every((row) =>
+    QUERIES.every((query) => row.results[query].cpuUs !== undefined),
+  )
+    ? 'server CPU per request'
+    : 'mean latency'
+  const growth = (query: Query) => cost(last, query) / cost(first, query)
+  const depth = cost(last, 'deep pages') / cost(last, 'top pages')
+  const cached = cost(last, 'deep pages') / cost(last, 'first page')
   const verdict = (met: boolean) => (met ? 'met' : 'MISSED')
   const at = last.size.toLocaleString('en')
   process.stdout.write(
     [
+      `Judged by ${measure}:`,
       `first page ${first.size.toLocaleString('en')} → ${at}: ${growth('first page').toFixed(2)}× (target ≤ 1.2×: ${verdict(growth('first page') <= 1.2)})`,
       `by id      ${first.size.toLocaleString('en')} → ${at}: ${growth('by id').toFixed(2)}× (target ≤ 1.2×: ${verdict(growth('by id') <= 1.2)})`,
-      `deep page at ${at}, against the first page as served (cached): ${served.toFixed(2)}× (target ≤ 2×: ${verdict(served <= 2)})`,
-      `deep page at ${at}, against a top page through the same query: ${queried.toFixed(2)}× (target ≤ 2×: ${verdict(queried <= 2)})`,
-      `server CPU per request, deep page against: the first page as served ${cpuServed}, a top page ${cpuQueried}`,
+      `deep page at ${at} against the first page's query (a page at the top): ${depth.toFixed(2)}× (target ≤ 2×: ${verdict(depth <= 2)})`,
+      `for scale, a page through the query against the cached first page: ${cached.toFixed(2)}× (what the cache saves, not what depth costs)`,
       '',
     ].join('\n'),
   )
-}
-
-function ratio(a: number | undefined, b: number | undefined): string {
-  return a === undefined || b === undefined || b === 0 ? '-' : `${(a / b).toFixed(2)}×`
 }
 
 runBench('bench:scale', main, work)

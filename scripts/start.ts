@@ -1,5 +1,6 @@
 /**
- * `npm start`: builds the app with `vite build` when dist/index.html is missing or older than
+ * `npm start`: builds the app with `vite build` (the browser's files in dist/, the server's entry
+ * in dist-server/) when either is missing or dist/index.html is older than
  * any file the browser build reads, then runs the server (src/composition/server/main.ts) in
  * this process. Server-only sources do not trigger a build. `--no-build` skips the check.
  */
@@ -17,6 +18,8 @@ const SERVER_ONLY = [
   'src/composition/server',
 ]
 const BUILT = join(ROOT, 'dist', 'index.html')
+/** The server's entry into the app, built beside it (vite.config.ts). */
+const BUILT_SERVER_ENTRY = join(ROOT, 'dist-server', 'server-render.js')
 
 /** The newest modification time under `path`, skipping the server-only folders. */
 function newest(path: string): number {
@@ -31,7 +34,7 @@ function newest(path: string): number {
 }
 
 export function buildIsStale(): boolean {
-  if (!existsSync(BUILT)) return true
+  if (!existsSync(BUILT) || !existsSync(BUILT_SERVER_ENTRY)) return true
   const built = statSync(BUILT).mtimeMs
   return BUILD_INPUTS.some((input) => newest(join(ROOT, input)) > built)
 }

@@ -38,3 +38,19 @@ const require = createRequire(import.meta.url)
 export const autocannon = require('autocannon') as (
   options: AutocannonOptions,
 ) => Promise<AutocannonResult>
+
+/** One request that asks for the next of `paths` at each sending, round and round. */
+export function walking(paths: readonly string[]): AutocannonRequest[] {
+  let next = 0
+  return [
+    {
+      method: 'GET',
+      path: paths[0] ?? '/',
+      setupRequest: (request) => {
+        const path = paths[next % paths.length] ?? '/'
+        next += 1
+        return { ...request, path }
+      },
+    },
+  ]
+}

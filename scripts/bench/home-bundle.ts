@@ -1,13 +1,33 @@
+import { execFileSync } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+
+/** The most gzip JavaScript a first visit to '/' may download, in KB of 1024 bytes (issue 11). */
+export const HOME_BUDGET_GZIP_KB = 100
+
+/**
+ * Builds the browser's app alone into `outDir`, in its own process and as for production, so
+ * that measuring it leaves dist/ and the server's render entry alone.
+ */
+export function buildBrowserApp(outDir: string): void {
+  const script = fileURLToPath(new URL('./build-browser.ts', import.meta.url))
+  execFileSync('npx', ['tsx', script, outDir], {
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  })
+}
 
 interface ManifestChunk {
   readonly file: string
   readonly src?: string
   readonly isEntry?: boolean
   readonly imports?: readonly string[]
+  readonly dynamicImports?: readonly string[]
 }
+
+type Manifest = Record<string, ManifestChunk>
 
 export interface ChunkSize {
   readonly file: string
@@ -28,9 +48,7 @@ export interface HomeBundle {
  * statically, as the build manifest lists them. Lazy routes and the first toast load later.
  */
 export async function measureHomeBundle(dist: string): Promise<HomeBundle> {
-  const manifest = JSON.parse(
-    await readFile(join(dist, '.vite', 'manifest.json'), 'utf8'),
-  ) as Record<string, ManifestChunk>
+  const manifest = await readManifest(dist)
   const entry = Object.entries(manifest).find(([, chunk]) => chunk.isEntry)
   if (entry === undefined) throw new Error('the build manifest has no entry')
 
@@ -46,21 +64,44 @@ export async function measureHomeBundle(dist: string): Promise<HomeBundle> {
   for (const key of seen) {
     const file = manifest[key]?.file
     if (file === undefined || !file.endsWith('.js')) continue
-    const code = await readFile(join(dist, file))
-    chunks.push({
-      file,
-      bytes: code.length,
-      gzip: gzipSync(code, { level: 9 }).length,
-      brotli: brotliCompressSync(code, {
-        params: { [constants.BROTLI_PARAM_QUALITY]: 11 },
-      }).length,
-      packages: await packagesOf(join(dist, `${file}.map`)),
-    })
+    chunks.push(await measureChunk(dist, file))
   }
   const sum = (pick: (chunk: ChunkSize) => number) => chunks.reduce((a, c) => a + pick(c), 0)
   return {
     chunks,
     total: { bytes: sum((c) => c.bytes), gzip: sum((c) => c.gzip), brotli: sum((c) => c.brotli) },
+  }
+}
+
+/**
+ * The chunk that starts at source module `src` (as the manifest names it, e.g.
+ * 'src/composition/browser/browser.container.ts') when the entry imports it dynamically:
+ * code that loads on demand rather than on the first visit.
+ */
+export async function measureLazyChunk(dist: string, src: string): Promise<ChunkSize> {
+  const manifest = await readManifest(dist)
+  const importers = Object.values(manifest).filter((chunk) => chunk.dynamicImports?.includes(src))
+  const file = manifest[src]?.file
+  if (file === undefined || importers.length === 0) {
+    throw new Error(`${src} is not a chunk that loads on demand`)
+  }
+  return measureChunk(dist, file)
+}
+
+async function readManifest(dist: string): Promise<Manifest> {
+  return JSON.parse(await readFile(join(dist, '.vite', 'manifest.json'), 'utf8')) as Manifest
+}
+
+async function measureChunk(dist: string, file: string): Promise<ChunkSize> {
+  const code = await readFile(join(dist, file))
+  return {
+    file,
+    bytes: code.length,
+    gzip: gzipSync(code, { level: 9 }).length,
+    brotli: brotliCompressSync(code, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11 },
+    }).length,
+    packages: await packagesOf(join(dist, `${file}.map`)),
   }
 }
 

@@ -1,6 +1,9 @@
 import SQLite from 'better-sqlite3'
 import { encodeCursor } from '@/adapters/shared/keyset-cursor'
 import { openDatabase } from '@/adapters/sql/database'
+import { SQLITE_SEARCH_TABLE, wordsText } from '@/adapters/sql/news-search.sql'
+import { searchDocumentOf } from '@/domain/rules/search-query.rules'
+import { newsText } from './news-text'
 
 export interface Seeded {
   /** The id of the newest post. */
@@ -17,12 +20,26 @@ export interface Seeded {
 
 const WORDS = ['harbour', 'city', 'river', 'market', 'library', 'bridge', 'school', 'night']
 
+export interface SeedOptions {
+  /**
+   * Varied text (scripts/bench/news-text.ts), indexed for search as the store indexes each
+   * write. Without it, posts repeat a few words and the search index stays empty, which the
+   * list and by-id benchmarks do not read.
+   */
+  readonly searchable?: boolean
+}
+
 /**
  * Fills a new SQLite database with `count` posts, each with its first revision, straight into
  * the tables in one transaction (a million posts take seconds; through the API, hours). The
- * schema comes from the app's own migrations. Posts are one second apart, newest last.
+ * schema comes from the app's own migrations. Posts are one second apart, newest last, and
+ * numbered in that order for search.
  */
-export async function seedSqlite(path: string, count: number): Promise<Seeded> {
+export async function seedSqlite(
+  path: string,
+  count: number,
+  { searchable = false }: SeedOptions = {},
+): Promise<Seeded> {
   const migrated = await openDatabase(`sqlite:${path}`)
   await migrated.close()
   const db = new SQLite(path)
@@ -30,7 +47,10 @@ export async function seedSqlite(path: string, count: number): Promise<Seeded> {
     db.pragma('journal_mode = WAL')
     db.pragma('synchronous = OFF')
     const post = db.prepare(
-      'insert into news (id, title, body, author, created_at, updated_at, revision, deleted_at) values (?, ?, ?, ?, ?, ?, 1, null)',
+      'insert into news (id, title, body, author, created_at, updated_at, revision, deleted_at, search_seq) values (?, ?, ?, ?, ?, ?, 1, null, ?)',
+    )
+    const indexed = db.prepare(
+      `insert into ${SQLITE_SEARCH_TABLE} (rowid, title, rest) values (?, ?, ?)`,
     )
     const revision = db.prepare(
       "insert into news_revision (news_id, revision, title, body, author, action, at, restored_from) values (?, 1, ?, ?, ?, 'create', ?, null)",
@@ -42,11 +62,14 @@ export async function seedSqlite(path: string, count: number): Promise<Seeded> {
       for (let index = 0; index < count; index += 1) {
         const id = idOf(index)
         const at = instantOf(index)
-        const title = `Post ${index}: ${WORDS[index % WORDS.length]} news`
-        const body = `${WORDS[(index * 7) % WORDS.length]} `.repeat(20 + (index % 40)).trim()
+        const { title, body } = searchable ? newsText(index) : repeatedText(index)
         const author = `Author ${index % 97}`
-        post.run(id, title, body, author, at, at)
+        post.run(id, title, body, author, at, at, index + 1)
         revision.run(id, title, body, author, at)
+        if (searchable) {
+          const document = searchDocumentOf({ title, body, author })
+          indexed.run(index + 1, wordsText(document.title), wordsText(document.rest))
+        }
       }
     })()
     // The list is newest first: 90% of the way down is the post made at 10% of the way up.
@@ -61,5 +84,13 @@ export async function seedSqlite(path: string, count: number): Promise<Seeded> {
     }
   } finally {
     db.close()
+  }
+}
+
+/** A few words over and over, as the list and by-id benchmarks have always read. */
+function repeatedText(index: number): { readonly title: string; readonly body: string } {
+  return {
+    title: `Post ${index}: ${WORDS[index % WORDS.length]} news`,
+    body: `${WORDS[(index * 7) % WORDS.length]} `.repeat(20 + (index % 40)).trim(),
   }
 }

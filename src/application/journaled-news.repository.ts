@@ -25,6 +25,7 @@ import {
   type Revised,
   type WriteCondition,
 } from '@/domain/rules/news-history.rules'
+import type { SearchQuery } from '@/domain/rules/search-query.rules'
 
 export interface JournalOptions {
   /** The clock that dates changes. */
@@ -52,6 +53,11 @@ export class JournaledNewsRepository implements NewsRepository {
 
   trash(query: NewsPageQuery): Promise<TrashPage> {
     return this.store.trash(query)
+  }
+
+  /** The store searches its own index, which each write keeps current in its transaction. */
+  search(query: SearchQuery, page: NewsPageQuery): Promise<NewsPage> {
+    return this.store.search(query, page)
   }
 
   async get(id: string): Promise<NewsItem> {

@@ -7,11 +7,13 @@ import type { ListRevisions } from '@/application/list-revisions.use-case'
 import type { ListTrash } from '@/application/list-trash.use-case'
 import type { RestoreNews } from '@/application/restore-news.use-case'
 import type { RestoreRevision } from '@/application/restore-revision.use-case'
+import type { SearchNews } from '@/application/search-news.use-case'
 import type { SendContactMessage } from '@/application/send-contact-message.use-case'
 
 /** Everything a driving side (the screens or the API routes) can ask of the core. */
 export interface UseCases {
   readonly listNews: ListNews
+  readonly searchNews: SearchNews
   readonly getNewsItem: GetNewsItem
   readonly createNews: CreateNews
   readonly editNews: EditNews

@@ -8,6 +8,7 @@ import { ListRevisions } from '@/application/list-revisions.use-case'
 import { ListTrash } from '@/application/list-trash.use-case'
 import { RestoreNews } from '@/application/restore-news.use-case'
 import { RestoreRevision } from '@/application/restore-revision.use-case'
+import { SearchNews } from '@/application/search-news.use-case'
 import { SendContactMessage } from '@/application/send-contact-message.use-case'
 import type { UseCases } from '@/application/use-cases'
 import type { Mailer } from '@/domain/ports/mailer.port'
@@ -30,6 +31,7 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
     .toResolvedValue(
       (news: NewsRepository, mailer: Mailer): UseCases => ({
         listNews: new ListNews(news),
+        searchNews: new SearchNews(news),
         getNewsItem: new GetNewsItem(news),
         createNews: new CreateNews(news),
         editNews: new EditNews(news),

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify'
 import type { UseCases } from '@/application/use-cases'
 import type { FirstPageCache } from '@/server/first-page.cache'
 
@@ -11,5 +12,7 @@ declare module 'fastify' {
     readonly useCases: UseCases
     /** GET /api/news's first page, kept while the database's change signal stands still. */
     readonly firstPage: FirstPageCache
+    /** The site's absolute origin for this request: PUBLIC_URL's, or the request's (site-origin.ts). */
+    readonly siteOrigin: (request: FastifyRequest) => string
   }
 }

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import compress from '@fastify/compress'
 import Fastify, {
@@ -23,8 +25,11 @@ import { FirstPageCache } from '@/server/first-page.cache'
 import { registerNoStoreByDefault } from '@/server/http-caching'
 import { newsRoutes } from '@/server/news.routes'
 import { registerOpenApi } from '@/server/openapi'
+import { readPageTemplate, type PageRenderer } from '@/server/page-renderer'
 import { outboxRoutes } from '@/server/outbox.routes'
 import { registerSecurityHeaders } from '@/server/security'
+import { siteFilesRoutes } from '@/server/site-files.routes'
+import { siteOrigin } from '@/server/site-origin'
 import { spaRoutes } from '@/server/spa.routes'
 import { systemRoutes, type HealthCheck } from '@/server/system.routes'
 import { registerWriteLimit } from '@/server/write-limit'
@@ -58,6 +63,8 @@ export interface AppOptions {
   readonly changeSignal?: ChangeSignal
   /** The built single-page app; defaults to `<repo>/dist`. */
   readonly distDir?: string
+  /** The app's server entry, which renders pages (see spa.routes.ts). */
+  readonly renderer?: PageRenderer
 }
 
 export interface BuildAppOptions extends AppOptions {
@@ -74,12 +81,22 @@ export const DEFAULT_DIST_DIR = fileURLToPath(new URL('../../dist', import.meta.
  */
 export const newsWireApp = fp<AppOptions>(
   async (app, options) => {
-    const { useCases, config, health, rateLimitCounter } = options
+    const { useCases, config, health, rateLimitCounter, renderer } = options
     const outbox = usesOutbox(config)
+    const distDir = options.distDir ?? DEFAULT_DIST_DIR
+    // The pages' template, read once: the CSP allows the stylesheet written into it by hash.
+    const template =
+      renderer !== undefined && existsSync(join(distDir, 'index.html'))
+        ? readPageTemplate(distDir)
+        : undefined
 
     registerErrorHandler(app)
     closeConnectionsOnceIdle(app)
-    registerSecurityHeaders(app, outbox ? undefined : config.emailjsOrigin)
+    registerSecurityHeaders(
+      app,
+      outbox ? undefined : config.emailjsOrigin,
+      template?.inlineStyles ?? [],
+    )
     registerNoStoreByDefault(app)
     await app.register(compress, { encodings: ['br', 'gzip'] })
     await registerOpenApi(app)
@@ -93,11 +110,18 @@ export const newsWireApp = fp<AppOptions>(
 
     app.decorate('useCases', useCases)
     app.decorate('firstPage', new FirstPageCache(options.changeSignal))
+    app.decorate('siteOrigin', (request: FastifyRequest) =>
+      siteOrigin(request, config.publicOrigin),
+    )
 
     await app.register(newsRoutes)
     await app.register(systemRoutes, { runtimeConfig: runtimeConfigOf(config), health })
     if (outbox) await app.register(outboxRoutes, { publicOrigin: config.publicOrigin })
-    await app.register(spaRoutes, { distDir: options.distDir ?? DEFAULT_DIST_DIR })
+    await app.register(siteFilesRoutes)
+    await app.register(spaRoutes, {
+      distDir,
+      ...(renderer === undefined || template === undefined ? {} : { renderer, template }),
+    })
   },
   { name: 'newswire', fastify: '5.x' },
 )

@@ -35,8 +35,9 @@ export interface ServerConfig {
    */
   readonly trustProxy: TrustProxy
   /**
-   * PUBLIC_URL's origin: the site's own origin, which the outbox accepts posts from. Undefined
-   * (the default) takes it from each request: its scheme and Host.
+   * PUBLIC_URL's origin: the site's own origin, for links that leave the page (canonical, feed,
+   * sitemap, previews) and the outbox's Origin check. Undefined (the default) takes it from each
+   * request: its scheme and Host (site-origin.ts).
    */
   readonly publicOrigin: string | undefined
   /** How long a client may take over its request and between requests (connection-limits.ts). */

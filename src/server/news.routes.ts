@@ -7,6 +7,7 @@ import type { Result } from '@/domain/result'
 import { checkFields } from '@/domain/rules/field-rule'
 import { isIdempotencyKey } from '@/domain/rules/news-history.rules'
 import { NEWS_RULES } from '@/domain/rules/news-item.rules'
+import { wellFormed } from '@/domain/rules/normalise'
 import { BODY_LIMIT_BYTES } from '@/server/error-handler'
 import {
   preferredEncoding,
@@ -47,7 +48,16 @@ export const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const jsonWrite = { ...write, onRequest: requireJson }
 
   app.get('/api/news', { schema: LIST_NEWS_SCHEMA }, async (request, reply) => {
-    const { limit = DEFAULT_PAGE_SIZE, cursor } = request.query
+    const { q, limit = DEFAULT_PAGE_SIZE, cursor } = request.query
+    if (q !== undefined) {
+      // A search is never cached here: its pages are as many as its queries.
+      const found = await useCases.searchNews.execute({ q, limit, cursor })
+      if (!found.ok) return sendProblem(reply, problemOf(found.error, 400))
+      const search = `q=${encodeURIComponent(wellFormed(q))}&`
+      const link = nextLink('/api/news', limit, found.value.next, search)
+      const body = reply.serialize(found.value.items) as string
+      return sendPage(request, reply, cache, serialisedPage(body, link))
+    }
     const firstPage = cursor === undefined && limit === DEFAULT_PAGE_SIZE
     // The version is read before the page, so the page is at least as new as it; if the signal
     // cannot answer, the page is read (and answered) uncached, never served from memory.
@@ -202,10 +212,18 @@ function sendError(reply: FastifyReply, error: DomainError): FastifyReply {
   return sendProblem(reply, problemOf(error))
 }
 
-/** The `Link` to the following page, shaped alike for every paged list. */
-function nextLink(path: string, limit: number, next: string | undefined): string | undefined {
+/**
+ * The `Link` to the following page, shaped alike for every paged list; `query` is what else
+ * the page's URL carries (a search's `q=…&`), kept in front.
+ */
+function nextLink(
+  path: string,
+  limit: number,
+  next: string | undefined,
+  query = '',
+): string | undefined {
   if (next === undefined) return undefined
-  return `<${path}?limit=${limit}&cursor=${encodeURIComponent(next)}>; rel="next"`
+  return `<${path}?${query}limit=${limit}&cursor=${encodeURIComponent(next)}>; rel="next"`
 }
 
 /** 415 unless the body is declared JSON, before Fastify would try another parser. */

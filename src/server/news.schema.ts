@@ -15,6 +15,7 @@ import {
 } from '@/domain/ports/news-repository.port'
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '@/domain/rules/news-history.rules'
 import { NEWS_LIMITS } from '@/domain/rules/news-item.rules'
+import { SEARCH_LIMITS } from '@/domain/rules/search-query.rules'
 import { problemResponse, StaleProblemSchema } from '@/server/problem'
 import { API_CACHE_CONTROL } from '@/server/http-caching'
 
@@ -75,6 +76,22 @@ export const LIST_QUERY_SCHEMA = Type.Object({
   cursor: Type.Optional(CURSOR),
 })
 
+/** The list's query, and `q`, which makes it a search. */
+export const NEWS_QUERY_SCHEMA = Type.Object({
+  q: Type.Optional(
+    Type.String({
+      description:
+        `Search: the live posts holding every word of q in their title, body or author, instead ` +
+        `of all of them. Whole words, case and accents ignored ('CAFE' finds 'café'); quotes ` +
+        `and operators are plain punctuation. Posts whose title holds every word come first, ` +
+        `then some, then none, newest first within each. At most ${SEARCH_LIMITS.length} ` +
+        `characters and ${SEARCH_LIMITS.terms} different words, no control characters; an empty ` +
+        `or blank q answers 400, and a q without a letter or digit matches nothing.`,
+    }),
+  ),
+  ...LIST_QUERY_SCHEMA.properties,
+})
+
 export const HISTORY_QUERY_SCHEMA = Type.Object({
   limit: Type.Optional(
     Type.Integer({
@@ -91,6 +108,7 @@ export const HISTORY_QUERY_SCHEMA = Type.Object({
 export const QUERY_MESSAGES: Readonly<Record<string, string>> = {
   // One message serves the lists and the history while their bounds agree.
   limit: `Must be a whole number from 1 to ${Math.max(MAX_PAGE_SIZE, MAX_HISTORY_PAGE_SIZE)}`,
+  q: 'Must be given once',
 }
 
 // Header schemas only describe: the routes judge the values, so that a bad one answers the
@@ -186,17 +204,20 @@ const page = <Item extends TSchema>(description: string, items: Item) =>
 
 export const LIST_NEWS_SCHEMA = {
   tags: ['news'],
-  summary: 'A page of posts, newest first',
+  summary: 'A page of posts, newest first, or of the posts a search finds',
   description:
     'While more posts remain, `Link: </api/news?limit=N&cursor=C>; rel="next"` names the next ' +
-    'page. Posts in the trash are not listed.',
-  querystring: LIST_QUERY_SCHEMA,
+    'page (for a search, `</api/news?q=Q&limit=N&cursor=C>`). Posts in the trash are not ' +
+    'listed, nor found.',
+  querystring: NEWS_QUERY_SCHEMA,
   response: {
     200: Type.Immutable(
       Type.Array(NewsItemSchema, { description: 'The page.', headers: PAGE_HEADERS }),
     ),
     304: notModified(PAGE_VALIDATORS),
-    400: problemResponse('A query parameter is not valid.'),
+    400: problemResponse(
+      'A query parameter is not valid: `errors` names it, with what q must be for a search.',
+    ),
   },
 } as const
 

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify'
 import { CONTACT_FIELDS } from '@/domain/contact-message.entity'
 import { OUTBOX_IDS, type ServerConfig } from '@/server/config'
 import { DETAILS, problem, problemResponse, sendProblem } from '@/server/problem'
+import { originOf, siteOrigin } from '@/server/site-origin'
 import { WRITE_LIMITED } from '@/server/write-limit'
 
 export const OUTBOX_PATH = '/api/v1.0/email/send-form'
@@ -133,14 +134,7 @@ export const outboxRoutes: FastifyPluginAsync<OutboxOptions> = async (app, optio
 function fromOwnSite(request: FastifyRequest, publicOrigin: string | undefined): boolean {
   const origin = originOf(request.headers.origin)
   if (origin === undefined) return false
-  return origin === (publicOrigin ?? originOf(`${request.protocol}://${request.host}`))
-}
-
-/** An origin as the URL standard serialises it (no default port), or undefined for `null` or junk. */
-function originOf(value: string | undefined): string | undefined {
-  if (value === undefined || !URL.canParse(value)) return undefined
-  const { origin } = new URL(value)
-  return origin === 'null' ? undefined : origin
+  return origin === siteOrigin(request, publicOrigin)
 }
 
 function text(description: string) {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import helmet from 'helmet'
@@ -6,10 +7,13 @@ import helmet from 'helmet'
 export const IMAGE_ORIGINS = ['https://picsum.photos', 'https://fastly.picsum.photos'] as const
 
 /**
- * The Content-Security-Policy: the app's own files only, nothing inline, images from the
+ * The Content-Security-Policy: the app's own files only, no inline script, images from the
  * image service, and fetches to this origin plus the EmailJS origin when an account is set.
  */
-export function cspDirectives(emailjsOrigin: string | undefined): Record<string, string[]> {
+export function cspDirectives(
+  emailjsOrigin: string | undefined,
+  inlineStyles: readonly string[] = [],
+): Record<string, string[]> {
   return {
     'default-src': ["'self'"],
     'base-uri': ["'self'"],
@@ -22,8 +26,23 @@ export function cspDirectives(emailjsOrigin: string | undefined): Record<string,
     'object-src': ["'none'"],
     'script-src': ["'self'"],
     'script-src-attr': ["'none'"],
-    'style-src': ["'self'"],
+    // The pages' own stylesheet, written into each page (page-renderer.ts), by its hash.
+    'style-src': ["'self'", ...inlineStyles.map(sourceHash)],
+    // Inline style attributes only as the news grid's columns write them, by hash (CSP 3).
+    'style-src-attr': ["'unsafe-hashes'", ...GRID_COLUMN_STYLES.map(sourceHash)],
   }
+}
+
+/**
+ * The style attributes react-masonry-css gives the news grid's columns (one, two or three of
+ * them), as React writes them into a server-rendered page. The stylesheet sizes the columns
+ * anyway; allowing exactly these keeps the browser from reporting them as violations.
+ */
+export const GRID_COLUMN_STYLES = ['width:100%', 'width:50%', `width:${100 / 3}%`] as const
+
+/** A CSP source expression for an inline value: its SHA-256, in base64. */
+export function sourceHash(value: string): string {
+  return `'sha256-${createHash('sha256').update(value).digest('base64')}'`
 }
 
 /**
@@ -33,6 +52,7 @@ export function cspDirectives(emailjsOrigin: string | undefined): Record<string,
  */
 export function securityHeaders(
   emailjsOrigin: string | undefined,
+  inlineStyles: readonly string[] = [],
 ): Readonly<Record<string, string>> {
   const headers: Record<string, string> = {}
   const collector = {
@@ -46,7 +66,10 @@ export function securityHeaders(
   const middleware = helmet({
     // useDefaults off: helmet's defaults allow inline styles and upgrade-insecure-requests,
     // which breaks plain-HTTP deployments such as localhost.
-    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(emailjsOrigin) },
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: cspDirectives(emailjsOrigin, inlineStyles),
+    },
   })
   middleware({} as IncomingMessage, collector as unknown as ServerResponse, () => undefined)
   return headers
@@ -56,8 +79,9 @@ export function securityHeaders(
 export function registerSecurityHeaders(
   app: FastifyInstance,
   emailjsOrigin: string | undefined,
+  inlineStyles: readonly string[] = [],
 ): void {
-  const headers = securityHeaders(emailjsOrigin)
+  const headers = securityHeaders(emailjsOrigin, inlineStyles)
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers)
     done()

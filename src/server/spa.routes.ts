@@ -2,11 +2,19 @@ import { existsSync } from 'node:fs'
 import { basename, join, relative, sep } from 'node:path'
 import fastifyStatic from '@fastify/static'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import { sendRenderedPage, type PageRenderer, type PageTemplate } from '@/server/page-renderer'
 import { DETAILS, problem, sendProblem } from '@/server/problem'
 
 export interface SpaRoutesOptions {
   /** The built app (vite build's outDir). */
   readonly distDir: string
+  /**
+   * The app's server entry, which renders each page (page-renderer.ts). Without it, every page
+   * path gets the built index.html as it is, and the browser renders the page.
+   */
+  readonly renderer?: PageRenderer
+  /** The built index.html as the pages' template (readPageTemplate), with the renderer. */
+  readonly template?: PageTemplate
 }
 
 export const CACHE_CONTROL = {
@@ -19,16 +27,23 @@ export const CACHE_CONTROL = {
 } as const
 
 /**
- * Serves the built single-page app: files from dist/, and index.html for every other GET
- * path so that deep links (/news/abc) work. Unknown /api/* paths answer a 404 problem.
+ * Serves the built single-page app: files from dist/, and every other GET path as a page
+ * rendered on the server, so that deep links (/news/abc) work and carry their content. Unknown
+ * /api/* paths answer a 404 problem.
  */
-export const spaRoutes: FastifyPluginAsync<SpaRoutesOptions> = async (app, { distDir }) => {
+export const spaRoutes: FastifyPluginAsync<SpaRoutesOptions> = async (
+  app,
+  { distDir, renderer, template },
+) => {
   const built = existsSync(join(distDir, 'index.html'))
   if (built) {
     await app.register(fastifyStatic, {
       root: distDir,
       // One route per built file, found at start: no disk look-up for paths that are not files.
       wildcard: false,
+      // index.html is the pages' template, never a page itself: '/' is rendered like the rest.
+      index: false,
+      allowedPath: (pathname) => template === undefined || pathname !== '/index.html',
       cacheControl: false,
       setHeaders(res, path) {
         res.setHeader('cache-control', cacheControlFor(distDir, path))
@@ -36,7 +51,7 @@ export const spaRoutes: FastifyPluginAsync<SpaRoutesOptions> = async (app, { dis
     })
   }
 
-  app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
+  const answer = async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?', 1)[0] ?? '/'
     const page = request.method === 'GET' || request.method === 'HEAD'
     if (path === '/api' || path.startsWith('/api/')) {
@@ -50,8 +65,15 @@ export const spaRoutes: FastifyPluginAsync<SpaRoutesOptions> = async (app, { dis
     if (path.startsWith('/assets/') || basename(path).includes('.')) {
       return sendProblem(reply, problem(404, 'There is no such file.'))
     }
-    return reply.sendFile('index.html')
-  })
+    if (template === undefined || renderer === undefined) return reply.sendFile('index.html')
+    return sendRenderedPage(app, request, reply, renderer, template)
+  }
+  // The app's pages are routes, so that @fastify/compress (which hooks routes) compresses them;
+  // any other path reaches the not-found handler, which answers the site's 404 page.
+  for (const path of template === undefined ? [] : (renderer?.PAGE_PATHS ?? [])) {
+    app.get(path, { schema: { hide: true } }, answer)
+  }
+  app.setNotFoundHandler(answer)
 }
 
 export function cacheControlFor(distDir: string, path: string): string {

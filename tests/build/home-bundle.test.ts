@@ -1,29 +1,53 @@
-import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { measureHomeBundle, type HomeBundle } from '../../scripts/bench/home-bundle'
+import {
+  buildBrowserApp,
+  HOME_BUDGET_GZIP_KB,
+  measureHomeBundle,
+  measureLazyChunk,
+  type ChunkSize,
+  type HomeBundle,
+} from '../../scripts/bench/home-bundle'
+
+/** The packages of the browser's composition root: inversify and the HTTP adapters' schemas. */
+const COMPOSITION_ROOT_PACKAGES = ['@inversifyjs/container', 'reflect-metadata', 'typebox']
 
 describe('the production build', () => {
   const outDir = mkdtempSync(join(tmpdir(), 'newswire-build-'))
   let bundle: HomeBundle
+  let compositionRoot: ChunkSize
 
   beforeAll(async () => {
-    // Vitest sets NODE_ENV=test, under which Vite would not build as for production.
-    execFileSync('npx', ['vite', 'build', '--logLevel', 'error', '--outDir', outDir], {
-      env: { ...process.env, NODE_ENV: 'production' },
-    })
+    buildBrowserApp(outDir)
     bundle = await measureHomeBundle(outDir)
+    compositionRoot = await measureLazyChunk(outDir, 'src/composition/browser/browser.container.ts')
   }, 120_000)
 
   afterAll(() => rmSync(outDir, { recursive: true, force: true }))
 
+  const loadedOnFirstVisit = () => new Set(bundle.chunks.flatMap((chunk) => chunk.packages))
+
   it('keeps formik, yup, EmailJS, dayjs and the toasts out of the first visit to /', () => {
-    const loaded = new Set(bundle.chunks.flatMap((chunk) => chunk.packages))
+    const loaded = loadedOnFirstVisit()
     expect(loaded).toContain('react-dom')
     expect(loaded).toContain('react-masonry-css')
     for (const lazy of ['formik', 'yup', '@emailjs/browser', 'dayjs', 'react-toastify']) {
       expect(loaded, `${lazy} loads on /`).not.toContain(lazy)
     }
+  })
+
+  it('loads inversify and the HTTP adapters with the first use case, not on the first visit', () => {
+    const loaded = loadedOnFirstVisit()
+    for (const name of COMPOSITION_ROOT_PACKAGES) {
+      expect(loaded, `${name} loads on /`).not.toContain(name)
+      expect(compositionRoot.packages, `${name} is not in the composition root`).toContain(name)
+    }
+    expect([...loaded].filter((name) => name.startsWith('@inversifyjs/'))).toEqual([])
+  })
+
+  it(`downloads at most ${HOME_BUDGET_GZIP_KB} KB of gzip JavaScript on the first visit to /`, () => {
+    const kb = bundle.total.gzip / 1024
+    expect(kb, `${kb.toFixed(1)} KB gzip`).toBeLessThanOrEqual(HOME_BUDGET_GZIP_KB)
   })
 })

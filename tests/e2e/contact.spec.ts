@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { SEND_FORM_PATH } from './support/emailjs-stand-in'
 import { expect, test } from './support/fixtures'
+import { withRoomUsed } from './support/screens'
 import { REPO_ROOT } from './support/paths'
 import { CONTACT_MESSAGES, TOASTS } from './support/spec-texts'
 import { toast } from './support/toasts'
@@ -116,25 +117,33 @@ test.describe('the contact form, sent through EmailJS', () => {
 
     await form.name.focus()
     await form.name.blur()
-    await expect(form.name).toHaveAccessibleDescription(CONTACT_MESSAGES.nameRequired)
+    await expect(form.name).toHaveAccessibleDescription(withRoomUsed(CONTACT_MESSAGES.nameRequired))
     await expect(fieldErrors(page)).toHaveText([CONTACT_MESSAGES.nameRequired])
     await form.name.fill('n'.repeat(31))
-    await expect(form.name).toHaveAccessibleDescription(CONTACT_MESSAGES.nameTooLong)
+    await expect(form.name).toHaveAccessibleDescription(withRoomUsed(CONTACT_MESSAGES.nameTooLong))
     await form.name.fill('n'.repeat(30))
     await expect(fieldErrors(page)).toHaveCount(0)
 
     await form.email.fill('ada@')
     await expect(fieldErrors(page)).toHaveCount(0)
     await form.email.blur()
-    await expect(form.email).toHaveAccessibleDescription(CONTACT_MESSAGES.emailInvalid)
+    await expect(form.email).toHaveAccessibleDescription(
+      withRoomUsed(CONTACT_MESSAGES.emailInvalid),
+    )
     await form.email.fill('')
-    await expect(form.email).toHaveAccessibleDescription(CONTACT_MESSAGES.emailRequired)
+    await expect(form.email).toHaveAccessibleDescription(
+      withRoomUsed(CONTACT_MESSAGES.emailRequired),
+    )
 
     await form.message.fill('m'.repeat(501))
     await form.message.blur()
-    await expect(form.message).toHaveAccessibleDescription(CONTACT_MESSAGES.messageTooLong)
+    await expect(form.message).toHaveAccessibleDescription(
+      withRoomUsed(CONTACT_MESSAGES.messageTooLong),
+    )
     await form.message.fill('')
-    await expect(form.message).toHaveAccessibleDescription(CONTACT_MESSAGES.messageRequired)
+    await expect(form.message).toHaveAccessibleDescription(
+      withRoomUsed(CONTACT_MESSAGES.messageRequired),
+    )
   })
 
   test('sends nothing while the form is invalid', async ({ page, emailJs }) => {

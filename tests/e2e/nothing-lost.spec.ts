@@ -191,6 +191,7 @@ test.describe('drafts survive a reload', () => {
     await page.goto(`/news/${post._id}/edit`)
     const fields = form(page)
     await expect(fields.title).toHaveValue(post.title)
+    await expect(page.getByRole('button', { name: 'Edit news' })).toBeEnabled()
     await fields.body.fill('A body written before the reload.')
     await expect.poll(() => draftIn(page, DRAFT_KEYS.edit(post._id))).not.toBeNull()
 

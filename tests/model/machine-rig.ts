@@ -3,7 +3,7 @@
  * services and news store), with the use cases on scripted in-memory ports.
  */
 import type { AnyActorRef, AnyEventObject, AnyMachineSnapshot } from 'xstate'
-import { createAppServices, type AppServices } from '@/ui/app/app-services'
+import { createAppServices, type AppServices } from '@/ui/shared/app-services'
 import type { NavigateParams, ToastParams } from '@/ui/shared/machine-effects'
 import type { CoverageRecorder } from './model-harness'
 import {

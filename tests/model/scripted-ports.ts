@@ -18,10 +18,12 @@ import type {
   TrashPage,
 } from '@/domain/ports/news-repository.port'
 import type { WriteCondition } from '@/domain/rules/news-history.rules'
+import type { SearchQuery } from '@/domain/rules/search-query.rules'
 import { PORTS, USE_CASES, useCasesModule } from '@/composition/core.module'
 
 export type Operation =
   | 'list'
+  | 'search'
   | 'get'
   | 'create'
   | 'update'
@@ -35,6 +37,7 @@ export type Operation =
 /** The port operation behind each use case the machines invoke (by actor name). */
 export const OPERATION_OF: Readonly<Record<string, Operation>> = {
   listNews: 'list',
+  searchNews: 'search',
   getNewsItem: 'get',
   createNews: 'create',
   editNews: 'update',
@@ -59,6 +62,8 @@ export class ScriptedPorts {
 
   readonly news: NewsRepository = {
     list: (query: NewsPageQuery) => this.call<NewsPage>('list', query),
+    search: (query: SearchQuery, page: NewsPageQuery) =>
+      this.call<NewsPage>('search', { query, page }),
     get: (id: string) => this.call<NewsItem>('get', id),
     // Each call records what reached the port, conditions and keys included.
     create: (draft: NewsDraft, options: CreateOptions = {}) =>

@@ -10,7 +10,7 @@ import { DomainErrorException, unavailable, type DomainError } from '@/domain/do
 import type { Mailer } from '@/domain/ports/mailer.port'
 import type { NewsRepository } from '@/domain/ports/news-repository.port'
 import { PORTS, USE_CASES, useCasesModule } from '@/composition/core.module'
-import { createAppServices, type AppEffects, type AppServices } from '@/ui/app/app-services'
+import { createAppServices, type AppEffects, type AppServices } from '@/ui/shared/app-services'
 import type { ToastParams } from '@/ui/shared/machine-effects'
 import {
   eventName,
@@ -50,6 +50,7 @@ export class ScriptedRecoveryRepository {
     restoreRevision: (id, revision) => this.call('restoreRevision', { id, revision }),
     // The trash and the history never read or write posts any other way.
     list: () => this.refuse(),
+    search: () => this.refuse(),
     get: () => this.refuse(),
     create: () => this.refuse(),
     update: () => this.refuse(),

@@ -3,6 +3,7 @@ import { CreateNews } from '@/application/create-news.use-case'
 import { EditNews } from '@/application/edit-news.use-case'
 import { ListNews } from '@/application/list-news.use-case'
 import { ListRevisions } from '@/application/list-revisions.use-case'
+import { SearchNews } from '@/application/search-news.use-case'
 import { HttpNewsRepository } from '@/adapters/http/http-news.repository'
 import { RuntimeConfigClient } from '@/adapters/http/runtime-config.client'
 import type { ComposedServer } from '@/composition/server/server.composition'
@@ -75,6 +76,30 @@ describe('the browser adapters against the real server', () => {
     } while (cursor !== undefined)
     expect(pages).toBe(2)
     expect(seen.map((item) => item.title)).toEqual(titles)
+  })
+
+  it('search through the HTTP repository, following the Link header, which keeps the query', async () => {
+    const create = new CreateNews(repository)
+    const expected: string[] = []
+    for (let n = 1; n <= 5; n += 1) {
+      const result = await create.execute({ title: `Café ${n}`, body: 'Body.', author: 'Ada' })
+      if (!result.ok) throw new Error('create failed')
+      expected.unshift(result.value.title)
+    }
+    await create.execute({ title: 'Tea', body: 'Body.', author: 'Ada' })
+    const search = new SearchNews(repository)
+    const seen: NewsItem[] = []
+    let cursor: string | undefined
+    let pages = 0
+    do {
+      const page = await search.execute({ q: 'CAFE', limit: 2, cursor })
+      if (!page.ok) throw new Error('search failed')
+      seen.push(...page.value.items)
+      cursor = page.value.next
+      pages += 1
+    } while (cursor !== undefined)
+    expect(pages).toBe(3)
+    expect(seen.map((item) => item.title)).toEqual(expected)
   })
 
   it('bring the server’s field messages back as the domain’s, word for word', async () => {

@@ -185,12 +185,13 @@ export const SITE_ORIGIN = 'http://localhost'
 export async function createPostThroughApi(
   server: { readonly app: FastifyInstance },
   title: string,
+  { body = `About ${title}.`, author = 'Ada' }: { body?: string; author?: string } = {},
 ): Promise<NewsItem> {
   const response = await server.app.inject({
     method: 'POST',
     url: '/api/news',
     headers: JSON_HEADERS,
-    payload: { title, body: `About ${title}.`, author: 'Ada' },
+    payload: { title, body, author },
   })
   expect(response.statusCode).toBe(201)
   return response.json<NewsItem>()

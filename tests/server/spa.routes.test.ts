@@ -84,7 +84,7 @@ describe('the built app', () => {
   })
 
   it('answers 404 for a missing asset instead of the app', async () => {
-    for (const path of ['/assets/missing-abc.js', '/robots.txt']) {
+    for (const path of ['/assets/missing-abc.js', '/missing.txt']) {
       const response = await app.inject(path)
       expect(response.statusCode).toBe(404)
       expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8')

@@ -6,6 +6,7 @@ import {
   expectFieldError,
   expectNoFieldError,
   fillAndLeave,
+  findByline,
   findToast,
   newsItem,
   renderApp,
@@ -172,7 +173,7 @@ describe('edit news: submit', () => {
     expect(
       await screen.findByRole('heading', { level: 1, name: changed.title }),
     ).toBeInTheDocument()
-    expect(screen.getByText('Created By: Grace Hopper | 2024/03/15')).toBeInTheDocument()
+    expect((await findByline()).textContent).toBe('Created By: Grace Hopper | 2024/03/15')
     expect(screen.getByText(/Every berth is taken/).textContent).toBe(changed.body)
     expect(screen.queryByRole('button', { name: 'Edit news' })).not.toBeInTheDocument()
     expect(screen.queryByText('successfully edited news post')).not.toBeInTheDocument()
@@ -235,7 +236,7 @@ describe('edit news: submit', () => {
     const toast = await findToast('something went wrong, please try again later')
     expect(toast).toHaveClass('Toastify__toast--error')
     expect(await screen.findByRole('heading', { level: 1, name: post.title })).toBeInTheDocument()
-    expect(screen.getByText('Created By: Ada Lovelace | 2024/03/15')).toBeInTheDocument()
+    expect((await findByline()).textContent).toBe('Created By: Ada Lovelace | 2024/03/15')
     expect(screen.queryByText(changed.title)).not.toBeInTheDocument()
     expect(screen.queryByText('successfully edited news post')).not.toBeInTheDocument()
     expect(await app.news.get('harbour-1')).toEqual(post)

@@ -1,6 +1,5 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react'
-import dayjs from 'dayjs'
 import { createMemoryApp, type MemoryApp } from '@/composition/browser/memory.container'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { DEFAULT_HISTORY_PAGE_SIZE } from '@/domain/ports/news-repository.port'
@@ -52,7 +51,7 @@ describe('history: the versions', () => {
         .map((h) => h.textContent),
     ).toEqual(['Version 3: Edited (current)', 'Version 2: Edited', 'Version 1: Created'])
     const [newest] = (await app.news.revisions(harbour._id, {})).items
-    const time = within(version(3)).getByText(dayjs(newest?.at).format('YYYY/MM/DD HH:mm'))
+    const time = within(version(3)).getByText(utcMinute(newest?.at))
     expect(time).toHaveAttribute('dateTime', newest?.at)
     expect(version(3)).toHaveTextContent(`by ${harbour.author}`)
     expect(document.title).toBe('History of Harbour reopens at dawn | NewsWire')
@@ -308,3 +307,9 @@ describe('history: restore a version', () => {
     )
   })
 })
+
+/** An ISO instant's YYYY/MM/DD HH:mm on the UTC clock, said as such: the page's wording. */
+function utcMinute(iso: string | undefined): string {
+  const [day = '', time = ''] = new Date(iso ?? NaN).toISOString().split('T')
+  return `${day.replaceAll('-', '/')} ${time.slice(0, 5)} UTC`
+}

@@ -1,6 +1,5 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react'
-import dayjs from 'dayjs'
 import { createMemoryApp, type MemoryApp } from '@/composition/browser/memory.container'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
@@ -54,7 +53,7 @@ describe('recently deleted: the list', () => {
     if (first === undefined) throw new Error('no item')
     expect(first).toHaveTextContent(`By ${harbour.author}`)
     const [trashed] = (await app.news.trash({})).items
-    const time = within(first).getByText(dayjs(trashed?.deletedAt).format('YYYY/MM/DD HH:mm'))
+    const time = within(first).getByText(utcMinute(trashed?.deletedAt))
     expect(time.tagName).toBe('TIME')
     expect(time).toHaveAttribute('dateTime', trashed?.deletedAt)
     // A live post is not in the trash.
@@ -248,3 +247,9 @@ describe('recently deleted: the footer', () => {
     expect(await screen.findByRole('heading', { level: 2, name: harbour.title })).toBeVisible()
   })
 })
+
+/** An ISO instant's YYYY/MM/DD HH:mm on the UTC clock, said as such: the page's wording. */
+function utcMinute(iso: string | undefined): string {
+  const [day = '', time = ''] = new Date(iso ?? NaN).toISOString().split('T')
+  return `${day.replaceAll('-', '/')} ${time.slice(0, 5)} UTC`
+}

@@ -25,6 +25,7 @@ import type {
   TrashPage,
 } from '@/domain/ports/news-repository.port'
 import type { WriteCondition } from '@/domain/rules/news-history.rules'
+import type { SearchQuery } from '@/domain/rules/search-query.rules'
 import {
   discardBody,
   JsonHttpClient,
@@ -50,6 +51,8 @@ const TRASH_PATH = '/api/trash'
  * the same API list (same origin and path; for a history, the same post's) are
  * followed, so neither a server nor a forged token can send the browser elsewhere: a foreign
  * link reads as "no next page", and a foreign cursor fails as Unavailable without a request.
+ * A bare cursor, as the server's own use cases give it in a server-rendered page's data, is
+ * asked for as the list's `cursor` parameter.
  * A WriteCondition travels as `If-Match: "rev-N"`, the entity tag the API gives each revision.
  */
 export class HttpNewsRepository implements NewsRepository {
@@ -61,6 +64,13 @@ export class HttpNewsRepository implements NewsRepository {
 
   list(query: NewsPageQuery): Promise<NewsPage> {
     return this.page(this.http.url(NEWS_PATH), query, ON_COLLECTION, newsItemOf)
+  }
+
+  /** `GET /api/news?q=`: the server folds, matches and ranks; its next pages keep the query. */
+  search(query: SearchQuery, page: NewsPageQuery): Promise<NewsPage> {
+    const url = this.http.url(NEWS_PATH)
+    url.searchParams.set('q', query.text)
+    return this.page(url, page, ON_COLLECTION, newsItemOf)
   }
 
   trash(query: NewsPageQuery): Promise<TrashPage> {
@@ -156,7 +166,8 @@ export class HttpNewsRepository implements NewsRepository {
     return withDomainErrors(async () => {
       if (limit !== undefined) listUrl.searchParams.set('limit', String(limit))
       // A next URL already carries the page size the first request asked for.
-      const url = cursor === undefined ? listUrl : parsedUrl(cursor)
+      const url =
+        cursor === undefined ? listUrl : (parsedUrl(cursor) ?? withCursor(listUrl, cursor))
       if (url === undefined || !isSameList(url, listUrl)) {
         throw new DomainErrorException(unavailable())
       }
@@ -202,7 +213,18 @@ function ifMatchOf(condition: WriteCondition | undefined): Record<string, string
   return { 'If-Match': tags.length > 0 ? tags.join(', ') : '"rev-0"' }
 }
 
-/** A cursor is a URL this adapter made; anything else is not worth a request. */
+/** A server's keyset cursor: URL-safe base64 of bounded length (no scheme, so never a URL). */
+const BARE_CURSOR = /^[\w-]{1,256}$/
+
+/** The list at `listUrl` from a bare `cursor` on; anything else is not worth a request. */
+function withCursor(listUrl: URL, cursor: string): URL | undefined {
+  if (!BARE_CURSOR.test(cursor)) return undefined
+  const url = new URL(listUrl)
+  url.searchParams.set('cursor', cursor)
+  return url
+}
+
+/** A cursor that is a URL: one this adapter made, or a forged one that isSameList refuses. */
 function parsedUrl(text: string): URL | undefined {
   try {
     return new URL(text)

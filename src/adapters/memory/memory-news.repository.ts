@@ -10,6 +10,7 @@ import type {
 } from '@/domain/ports/news-repository.port'
 import type { PurgeReport } from '@/domain/ports/news-store.port'
 import type { WriteCondition } from '@/domain/rules/news-history.rules'
+import type { SearchQuery } from '@/domain/rules/search-query.rules'
 import { Faults } from '@/adapters/memory/faults'
 import { MemoryNewsStore, type MemoryNewsStoreOptions } from '@/adapters/memory/memory-news.store'
 
@@ -21,6 +22,7 @@ export interface MemoryNewsOptions extends MemoryNewsStoreOptions {
 /** The repository calls a test can make fail or hold. */
 export type MemoryNewsOperation =
   | 'list'
+  | 'search'
   | 'get'
   | 'create'
   | 'update'
@@ -48,6 +50,11 @@ export class MemoryNewsRepository implements NewsRepository {
   async list(query: NewsPageQuery): Promise<NewsPage> {
     await this.faults.enter('list')
     return this.journal.list(query)
+  }
+
+  async search(query: SearchQuery, page: NewsPageQuery): Promise<NewsPage> {
+    await this.faults.enter('search')
+    return this.journal.search(query, page)
   }
 
   async get(id: string): Promise<NewsItem> {

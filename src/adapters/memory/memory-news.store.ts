@@ -16,6 +16,13 @@ import {
   type StoredNews,
 } from '@/domain/rules/news-history.rules'
 import {
+  searchDocumentOf,
+  searchTierOf,
+  searchTiers,
+  type SearchQuery,
+  type SearchTier,
+} from '@/domain/rules/search-query.rules'
+import {
   clampHistoryPageSize,
   clampPageSize,
   decodeCursor,
@@ -24,6 +31,7 @@ import {
   revisionPage,
   type KeysetPosition,
 } from '@/adapters/shared/keyset-cursor'
+import { decodeSearchCursor, tieredPage, type RankedItem } from '@/adapters/shared/search-cursor'
 
 export interface MemoryNewsStoreOptions {
   /** Live posts to start with; each gets a one-revision history numbered `item.revision`. */
@@ -36,6 +44,8 @@ interface MemoryState {
   /** Each post's revisions, oldest first. */
   readonly histories: Map<string, NewsRevision[]>
   readonly keys: Map<string, IdempotencyRecord>
+  /** Each post's place in publication order, as the SQL stores number it for search. */
+  readonly published: Map<string, number>
 }
 
 /**
@@ -45,7 +55,12 @@ interface MemoryState {
  * same opaque cursors, and a malformed cursor is refused with ValidationFailed.
  */
 export class MemoryNewsStore implements NewsStore {
-  private readonly state: MemoryState = { posts: new Map(), histories: new Map(), keys: new Map() }
+  private readonly state: MemoryState = {
+    posts: new Map(),
+    histories: new Map(),
+    keys: new Map(),
+    published: new Map(),
+  }
   private sequence = 0
   /** The change signal, raised as the SQL stores raise theirs: by a write's commit and the purge. */
   private changes = 0
@@ -68,6 +83,11 @@ export class MemoryNewsStore implements NewsStore {
         },
       ])
     }
+    // Seeds are published in the order of their dates, whatever order they come in.
+    const byDate = [...this.state.posts.values()].sort((a, b) =>
+      isBefore({ at: a.createdAt, id: a._id }, { at: b.createdAt, id: b._id }) ? -1 : 1,
+    )
+    byDate.forEach((item, index) => this.state.published.set(item._id, index + 1))
   }
 
   async list(query: NewsPageQuery): Promise<NewsPage> {
@@ -77,6 +97,23 @@ export class MemoryNewsStore implements NewsStore {
     const rows = pageAfter(live, (item) => ({ at: item.createdAt, id: item._id }), limit, after)
     const page = keysetPage(rows, limit, (item) => ({ at: item.createdAt, id: item._id }))
     return { ...page, items: page.items.map(liveItem) }
+  }
+
+  async search(query: SearchQuery, page: NewsPageQuery): Promise<NewsPage> {
+    const limit = clampPageSize(page.limit)
+    const after = page.cursor === undefined ? undefined : decodeSearchCursor(page.cursor)
+    const matches = this.matches(query)
+    const result = await tieredPage(
+      searchTiers(query.terms),
+      after,
+      limit,
+      async (tier, before, count) =>
+        matches
+          .filter((match) => match.tier === tier && (before === undefined || match.seq < before))
+          .sort((a, b) => b.seq - a.seq)
+          .slice(0, count),
+    )
+    return { ...result, items: result.items.map(liveItem) }
   }
 
   async trash(query: NewsPageQuery): Promise<TrashPage> {
@@ -120,6 +157,7 @@ export class MemoryNewsStore implements NewsStore {
         if (item.deletedAt !== null && item.deletedAt < trashedBefore) {
           this.state.posts.delete(id)
           this.state.histories.delete(id)
+          this.state.published.delete(id)
           posts += 1
         }
       }
@@ -142,6 +180,18 @@ export class MemoryNewsStore implements NewsStore {
       if (tx.apply()) this.changes += 1
       return result
     })
+  }
+
+  /** The live posts that hold every word of the query, with their tier and place. */
+  private matches(query: SearchQuery): RankedItem<StoredNews>[] {
+    const matches: RankedItem<StoredNews>[] = []
+    for (const item of this.state.posts.values()) {
+      if (item.deletedAt !== null) continue
+      const tier: SearchTier | undefined = searchTierOf(searchDocumentOf(item), query.terms)
+      const seq = this.state.published.get(item._id)
+      if (tier !== undefined && seq !== undefined) matches.push({ item, tier, seq })
+    }
+    return matches
   }
 
   /** One at a time, in call order, as a database's write lock would have them. */
@@ -216,13 +266,24 @@ class MemoryNewsTransaction implements NewsStoreTransaction {
 
   /** Commits the journal to the state; whether it held any write. */
   apply(): boolean {
-    for (const [id, item] of this.posts) this.state.posts.set(id, item)
+    for (const [id, item] of this.posts) {
+      // A new post is published after every post there is, as SQL numbers it.
+      if (!this.state.published.has(id)) this.state.published.set(id, lastPublished(this.state) + 1)
+      this.state.posts.set(id, item)
+    }
     for (const [id, revisions] of this.appended) {
       this.state.histories.set(id, [...(this.state.histories.get(id) ?? []), ...revisions])
     }
     for (const [key, record] of this.keys) this.state.keys.set(key, record)
     return this.posts.size + this.appended.size + this.keys.size > 0
   }
+}
+
+/** The highest publication number given so far; 0 before the first post. */
+function lastPublished(state: MemoryState): number {
+  let last = 0
+  for (const seq of state.published.values()) last = Math.max(last, seq)
+  return last
 }
 
 /** The rows after `after` in newest-first order, one more than `limit` when there are. */

@@ -24,19 +24,21 @@ const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 // Every instant a store writes is the server's clock: never before 1970. PostgreSQL refuses the
 // year 0 that the pattern lets through, so an earlier instant is a forged cursor, not a page.
 const EARLIEST_INSTANT_MS = 0
-const BASE64URL = /^[A-Za-z0-9_-]+$/
+export const BASE64URL = /^[A-Za-z0-9_-]+$/
 // 24 characters of instant, a space and at most 64 of id, in base64url.
-const MAX_CURSOR_LENGTH = 120
+export const MAX_CURSOR_LENGTH = 120
 
 // btoa/atob rather than Buffer: the in-memory store also runs in the browser's tests.
-function toBase64Url(text: string): string {
+/** UTF-8 text as base64url without padding: the body of every cursor. */
+export function toBase64Url(text: string): string {
   const bytes = new TextEncoder().encode(text)
   let binary = ''
   for (const byte of bytes) binary += String.fromCharCode(byte)
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
 }
 
-function fromBase64Url(token: string): string | undefined {
+/** The text a base64url token holds, or undefined when it is not base64url of UTF-8. */
+export function fromBase64Url(token: string): string | undefined {
   try {
     const binary = atob(token.replace(/-/g, '+').replace(/_/g, '/'))
     const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0))
@@ -73,14 +75,24 @@ export function isValidCursor(token: string): boolean {
   return parseCursor(token) !== undefined
 }
 
-/** As parseCursor, but a malformed token is the caller's mistake: ValidationFailed on `cursor`. */
-export function decodeCursor(token: string): KeysetPosition {
-  const position = parseCursor(token)
-  if (position === undefined) {
-    throw new DomainErrorException(validationFailed({ cursor: INVALID_CURSOR_MESSAGE }))
+/**
+ * A cursor parser whose malformed tokens are the caller's mistake: ValidationFailed on
+ * `cursor`. Every kind of cursor (lists, histories, search) is decoded through it.
+ */
+export function decoderOf<Position>(
+  parse: (token: string) => Position | undefined,
+): (token: string) => Position {
+  return (token) => {
+    const position = parse(token)
+    if (position === undefined) {
+      throw new DomainErrorException(validationFailed({ cursor: INVALID_CURSOR_MESSAGE }))
+    }
+    return position
   }
-  return position
 }
+
+/** As parseCursor, but a malformed token is ValidationFailed on `cursor`. */
+export const decodeCursor = decoderOf(parseCursor)
 
 /** 1 to MAX_PAGE_SIZE; DEFAULT_PAGE_SIZE when absent or not a number. */
 export function clampPageSize(limit: number | undefined): number {
@@ -123,13 +135,7 @@ export function parseRevisionCursor(token: string): number | undefined {
 }
 
 /** As parseRevisionCursor, but a malformed token is ValidationFailed on `cursor`. */
-export function decodeRevisionCursor(token: string): number {
-  const revision = parseRevisionCursor(token)
-  if (revision === undefined) {
-    throw new DomainErrorException(validationFailed({ cursor: INVALID_CURSOR_MESSAGE }))
-  }
-  return revision
-}
+export const decodeRevisionCursor = decoderOf(parseRevisionCursor)
 
 /**
  * A history page from revisions fetched one beyond `limit`, newest first: the first `limit`,

@@ -23,6 +23,31 @@ export interface NewsTable {
   revision: number
   /** Null while the post is live; the instant it went to the trash otherwise. */
   deleted_at: OptionalInstantColumn
+  /**
+   * The post's place in publication order, for search's ranking and cursors (news-search.sql.ts):
+   * set once by the insert (SQLite) or by an identity (PostgreSQL; read back as text), unique,
+   * never renumbered. Null only for a SQLite post an older release wrote after the upgrade,
+   * until its next write gives it one.
+   */
+  search_seq: ColumnType<number | string | null, number | undefined, number>
+  /** PostgreSQL only: the folded words of title, author and body, for the GIN index. */
+  search_vector: ColumnType<never, string | undefined, string>
+  /** PostgreSQL only: the folded words of the title alone, to rank title matches first. */
+  title_vector: ColumnType<never, string | undefined, string>
+}
+
+/**
+ * SQLite only: the FTS5 index of live posts (contentless: it keeps the words, not the text),
+ * one row per post with `rowid` its search_seq. The hidden column named after the table is
+ * what MATCH is asked of.
+ */
+export interface NewsSearchTable {
+  rowid: number
+  /** The folded words of the title. */
+  title: string
+  /** The folded words of the author and the body. */
+  rest: string
+  news_search: ColumnType<string, never, never>
 }
 
 /** One version of a post: append-only, (news_id, revision) is its primary key. */
@@ -74,6 +99,7 @@ export interface SiteVersionTable {
 export interface NewsWireSchema {
   news: NewsTable
   news_revision: NewsRevisionTable
+  news_search: NewsSearchTable
   idempotency_key: IdempotencyKeyTable
   outbox_message: OutboxMessageTable
   rate_limit: RateLimitTable

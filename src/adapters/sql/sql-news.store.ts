@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { sql, type Compilable, type CompiledQuery, type Kysely } from 'kysely'
 import { isNewsId } from '@/domain/news-id'
+import type { NewsItem } from '@/domain/news-item.entity'
 import {
   REVISION_ACTIONS,
   type NewsRevision,
@@ -22,7 +23,16 @@ import {
   type PurgeCutoffs,
   type StoredNews,
 } from '@/domain/rules/news-history.rules'
+import { searchTiers, type SearchQuery, type SearchTier } from '@/domain/rules/search-query.rules'
 import type { Engine, SqlDatabase } from '@/adapters/sql/database'
+import {
+  postgresTierMatch,
+  reindexSqlite,
+  searchInsertValues,
+  searchUpdateValues,
+  sqliteTierMatch,
+  SQLITE_SEARCH_TABLE,
+} from '@/adapters/sql/news-search.sql'
 import { toIsoInstant, type NewsWireSchema } from '@/adapters/sql/newswire.schema'
 import { WalFlush, walFileOf, withoutSyncAtCommit } from '@/adapters/sql/sqlite-wal-flush'
 import { guardStorage, type StorageErrorListener } from '@/adapters/sql/storage-failure'
@@ -35,6 +45,7 @@ import {
   revisionPage,
   type KeysetPosition,
 } from '@/adapters/shared/keyset-cursor'
+import { decodeSearchCursor, tieredPage, type RankedItem } from '@/adapters/shared/search-cursor'
 
 export interface SqlNewsStoreOptions {
   /** Told about each database failure before it is reported as Unavailable. */
@@ -147,6 +158,28 @@ export class SqlNewsStore implements NewsStore {
         return { ...page, items: page.items.map(liveItem) }
       }, this.onError),
     )
+  }
+
+  search(query: SearchQuery, page: NewsPageQuery): Promise<NewsPage> {
+    return guardStorage(async () => {
+      const limit = clampPageSize(page.limit)
+      const after = page.cursor === undefined ? undefined : decodeSearchCursor(page.cursor)
+      if (query.terms.length === 0) return { items: [] }
+      return tieredPage(
+        searchTiers(query.terms),
+        after,
+        limit,
+        async (tier, before, count): Promise<RankedItem<NewsItem>[]> => {
+          const select = selectSearchTier(this.db, this.engine, query.terms, tier, before, count)
+          const rows = await select.execute()
+          return rows.map((row) => ({
+            item: liveItem(toStoredNews(row)),
+            tier,
+            seq: Number(row.search_seq),
+          }))
+        },
+      )
+    }, this.onError)
   }
 
   trash(query: NewsPageQuery): Promise<TrashPage> {
@@ -338,18 +371,34 @@ class SqlNewsTransaction implements NewsStoreTransaction {
 
   async insert(item: StoredNews): Promise<void> {
     this.wrote = true
-    await this.db.insertInto('news').values(toNewsRow(item)).execute()
+    const [row] = await this.db
+      .insertInto('news')
+      .values({ ...toNewsRow(item), ...searchInsertValues(this.engine, item) })
+      .returning('search_seq')
+      .execute()
+    await this.reindex(row?.search_seq, item)
   }
 
   async update(item: StoredNews): Promise<void> {
     this.wrote = true
     const { id: _id, created_at: _createdAt, ...row } = toNewsRow(item)
-    const result = await this.db
+    const updated = await this.db
       .updateTable('news')
-      .set(row)
+      .set({ ...row, ...searchUpdateValues(this.engine, item) })
       .where('id', '=', item._id)
-      .executeTakeFirst()
-    if (result.numUpdatedRows !== 1n) throw new Error(`no post ${item._id} to update`)
+      .returning('search_seq')
+      .execute()
+    if (updated.length !== 1) throw new Error(`no post ${item._id} to update`)
+    await this.reindex(updated[0]?.search_seq, item)
+  }
+
+  /**
+   * SQLite's search index is a table of its own, brought in line here, in the write's
+   * transaction; PostgreSQL's columns were set by the write itself.
+   */
+  private async reindex(seq: number | string | null | undefined, item: StoredNews): Promise<void> {
+    if (this.engine !== 'sqlite' || seq === null || seq === undefined) return
+    await reindexSqlite(this.db, Number(seq), item)
   }
 
   async appendRevision(newsId: string, revision: NewsRevision): Promise<void> {
@@ -485,6 +534,41 @@ export function selectNewsPage(db: Db, limit: number, after?: KeysetPosition) {
     : page.where(({ eb, refTuple, tuple }) =>
         eb(refTuple('created_at', 'id'), '<', tuple(after.at, after.id)),
       )
+}
+
+/**
+ * One tier of a search: live posts holding every word, with the tier's condition on the title,
+ * newest published first, before `before` when given. SQLite reads its FTS5 index backwards by
+ * rowid (the post's search_seq) and stops at `limit`; PostgreSQL chooses between walking
+ * search_seq's index and intersecting the GIN index. Exported for EXPLAIN.
+ */
+export function selectSearchTier(
+  db: Db,
+  engine: Engine,
+  terms: readonly string[],
+  tier: SearchTier,
+  before: number | undefined,
+  limit: number,
+) {
+  if (engine === 'sqlite') {
+    const page = db
+      .selectFrom(SQLITE_SEARCH_TABLE)
+      .innerJoin('news', 'news.search_seq', `${SQLITE_SEARCH_TABLE}.rowid`)
+      .select([...NEWS_COLUMNS.map((column) => `news.${column}` as const), 'news.search_seq'])
+      .where(SQLITE_SEARCH_TABLE, 'match', sqliteTierMatch(tier, terms))
+      .where('news.deleted_at', 'is', null)
+      .orderBy(`${SQLITE_SEARCH_TABLE}.rowid`, 'desc')
+      .limit(limit)
+    return before === undefined ? page : page.where(`${SQLITE_SEARCH_TABLE}.rowid`, '<', before)
+  }
+  const page = db
+    .selectFrom('news')
+    .select([...NEWS_COLUMNS, 'search_seq'])
+    .where('deleted_at', 'is', null)
+    .where(({ and }) => and([...postgresTierMatch(tier, terms)]))
+    .orderBy('search_seq', 'desc')
+    .limit(limit)
+  return before === undefined ? page : page.where('search_seq', '<', before)
 }
 
 /**

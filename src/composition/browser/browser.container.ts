@@ -1,7 +1,9 @@
 /**
  * The browser's composition root: the only place that chooses the app's adapters. The HTTP
  * repository talks to the NewsWire API; the mailer sends through EmailJS with the settings
- * the API hands out at run time (GET /api/config).
+ * the API hands out at run time (GET /api/config). It loads as its own chunk, on the first use
+ * case a page calls (see browser.use-cases.ts), so inversify and the adapters stay off the
+ * first visit.
  */
 import { Container, ContainerModule } from 'inversify'
 import type { UseCases } from '@/application/use-cases'
@@ -14,6 +16,7 @@ export interface BrowserOptions {
   readonly apiUrl: string
 }
 
+/** Binds the ports to the HTTP and EmailJS adapters and the use cases to the ports. */
 export function createBrowserContainer({ apiUrl }: BrowserOptions): Container {
   const apiOrigin = new URL(apiUrl || globalThis.location.origin, globalThis.location.href).origin
   const adapters = new ContainerModule(({ bind }) => {
@@ -51,6 +54,7 @@ function onFirstSend(load: () => Promise<Mailer>): Mailer {
   }
 }
 
-export function browserUseCases(options: BrowserOptions): UseCases {
+/** The use cases as the container wires them; browser.use-cases.ts loads this on demand. */
+export function resolveBrowserUseCases(options: BrowserOptions): UseCases {
   return createBrowserContainer(options).get(USE_CASES)
 }

@@ -1,7 +1,12 @@
-/** The app's entry: builds the use cases from the browser container and renders the app. */
-import { createRoot } from 'react-dom/client'
-import { browserUseCases } from '@/composition/browser/browser.container'
+/**
+ * The app's entry: builds the use cases from the browser container and hydrates the page the
+ * server rendered, starting from the data it was rendered with. Without server-rendered content
+ * (the Vite dev server), it renders the app itself.
+ */
+import { createRoot, hydrateRoot } from 'react-dom/client'
+import { browserUseCases } from '@/composition/browser/browser.use-cases'
 import { NewsWireApp } from '@/ui/app/news-wire-app'
+import { readPageData } from '@/ui/shared/page-data'
 
 const root = document.getElementById('root')
 if (root === null) throw new Error('index.html needs an element with id "root"')
@@ -14,11 +19,15 @@ const inspect =
     ? (await import('@statelyai/inspect')).createBrowserInspector().inspect
     : undefined
 
-// No StrictMode: it starts every screen twice in development, and the spec asks that the
-// list load once when its screen opens.
-createRoot(root).render(
+const pageData = readPageData(document)
+const app = (
   <NewsWireApp
     useCases={browserUseCases({ apiUrl: import.meta.env.VITE_API_URL ?? '' })}
     inspect={inspect}
-  />,
+    pageData={pageData}
+  />
 )
+// No StrictMode: it starts every screen twice in development, and the spec asks that the
+// list load once when its screen opens.
+if (pageData !== undefined && root.hasChildNodes()) hydrateRoot(root, app)
+else createRoot(root).render(app)

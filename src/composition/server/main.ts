@@ -12,6 +12,10 @@ import { ConfigError, readConfig, usesOutbox, type ServerConfig } from '@/server
  */
 const SHUTDOWN_TIMEOUT_MS = 10_000
 
+// React renders pages with its production build unless NODE_ENV says otherwise: the server runs
+// the built app, and React's development build is several times slower and warns in the log.
+process.env.NODE_ENV ??= 'production'
+
 async function main(): Promise<void> {
   let config: ServerConfig
   try {

@@ -15,9 +15,11 @@ import {
   resolveUndoChangesSince,
   resolveUseCases,
 } from '@/composition/server/server.container'
+import { loadPageRenderer } from '@/composition/server/page-renderer.loader'
 import { TOKENS } from '@/composition/server/server.tokens'
-import { buildApp } from '@/server/app'
+import { buildApp, DEFAULT_DIST_DIR } from '@/server/app'
 import type { ServerConfig } from '@/server/config'
+import type { PageRenderer } from '@/server/page-renderer'
 
 /** How often the trash and the idempotency keys are purged while the server runs. */
 export const PURGE_EVERY_MS = 60 * 60 * 1000
@@ -27,6 +29,11 @@ export interface ComposeOptions {
   readonly logger?: FastifyServerOptions['logger']
   /** The built single-page app; defaults to `<repo>/dist`. */
   readonly distDir?: string
+  /**
+   * The app's server entry, which renders pages; by default the one built beside `distDir`,
+   * when there is one (page-renderer.loader.ts). Tests hand in the source's.
+   */
+  readonly renderer?: PageRenderer
   /** The purge's clock, so that a test can stand TRASH_DAYS in the future; the real one if unset. */
   readonly now?: () => Date
   /** How often to purge after the purge at start; PURGE_EVERY_MS unless given. */
@@ -74,6 +81,7 @@ export async function composeServer(
         onError: (error) => logStorageError(error),
       }),
       distDir: options.distDir,
+      renderer: options.renderer ?? (await loadPageRenderer(options.distDir ?? DEFAULT_DIST_DIR)),
       logger: options.logger,
     })
     logStorageError = (error) => app.log.error({ err: error }, 'storage failed')

@@ -1,6 +1,7 @@
 import type { NewsChanges, NewsDraft, NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import type { WriteCondition } from '@/domain/rules/news-history.rules'
+import type { SearchQuery } from '@/domain/rules/search-query.rules'
 
 export interface NewsPageQuery {
   /** How many items at most; adapters bound it. */
@@ -44,6 +45,13 @@ export interface CreateOptions {
  */
 export interface NewsRepository {
   list(query: NewsPageQuery): Promise<NewsPage>
+  /**
+   * A page of the live posts that hold every word of the query in their title, body or author,
+   * ranked by the domain's rule (rules/search-query.rules.ts: posts whose title holds every word
+   * first, then some, then none; newest first within each), paged like the list;
+   * ValidationFailed for a cursor that is not one of a search's pages.
+   */
+  search(query: SearchQuery, page: NewsPageQuery): Promise<NewsPage>
   /** A live post; NotFound for a trashed one. */
   get(id: string): Promise<NewsItem>
   create(draft: NewsDraft, options?: CreateOptions): Promise<NewsItem>

@@ -7,6 +7,7 @@ import type {
   TrashPage,
 } from '@/domain/ports/news-repository.port'
 import type { IdempotencyRecord, PurgeCutoffs, StoredNews } from '@/domain/rules/news-history.rules'
+import type { SearchQuery } from '@/domain/rules/search-query.rules'
 
 /**
  * The reads and writes of one transaction. Everything done through it commits together or
@@ -45,6 +46,13 @@ export interface PurgeReport {
 export interface NewsStore extends ChangeSignal {
   /** Live posts, newest first (created_at, then id), keyset-paged. */
   list(query: NewsPageQuery): Promise<NewsPage>
+  /**
+   * Live posts holding every word of the query, best tier first and newest first within a tier
+   * (rules/search-query.rules.ts), keyset-paged on (tier, publication order). The index behind
+   * it changes in each write's own transaction: an edit is found by its new words at once, a
+   * trashed post no more, a restored one again.
+   */
+  search(query: SearchQuery, page: NewsPageQuery): Promise<NewsPage>
   /** Trashed posts, newest deletion first (deleted_at, then id), keyset-paged. */
   trash(query: NewsPageQuery): Promise<TrashPage>
   /** A live or trashed post, without a lock. */

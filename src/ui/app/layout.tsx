@@ -3,6 +3,7 @@ import '@/ui/app/app.css'
 import { Toasts } from '@/ui/app/toaster'
 import bannerUrl from '@/ui/shared/assets/banner.svg'
 import { paths } from '@/ui/shared/paths'
+import { useFocusHeadingOnNavigation } from '@/ui/shared/use-focus-heading'
 
 const navLinks = [
   { to: paths.home(), label: 'Home' },
@@ -12,6 +13,7 @@ const navLinks = [
 
 /** The frame of every page: header, nav, the page, the footer, and the toasts. */
 export function Layout() {
+  const main = useFocusHeadingOnNavigation()
   return (
     <>
       <a className="skip-link" href="#main">
@@ -37,7 +39,7 @@ export function Layout() {
           ))}
         </ul>
       </nav>
-      <main id="main" className="site-main" tabIndex={-1}>
+      <main id="main" className="site-main" tabIndex={-1} ref={main}>
         <Outlet />
       </main>
       <footer className="site-footer">

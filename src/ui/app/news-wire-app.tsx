@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react'
-import { BrowserRouter, MemoryRouter, useNavigate } from 'react-router-dom'
+import { useEffect, useState, type ComponentType, type ReactNode } from 'react'
+import { BrowserRouter, useNavigate } from 'react-router-dom'
 import type { UseCases } from '@/application/use-cases'
-import { AppServicesContext } from '@/ui/app/app-context'
-import { createAppServices, type AppEffects, type AppServices } from '@/ui/app/app-services'
+import { AppServicesContext } from '@/ui/shared/app-context'
+import { createAppServices, type AppEffects, type AppServices } from '@/ui/shared/app-services'
+import type { PageData } from '@/ui/shared/page-data'
 import { AppRoutes } from '@/ui/app/routes'
 import { createToaster, ToasterContext } from '@/ui/app/toaster'
 import { localDraftStorage, type DraftStorage } from '@/ui/shared/draft-storage'
@@ -11,8 +12,14 @@ import type { NavigateParams } from '@/ui/shared/machine-effects'
 
 export interface NewsWireAppProps {
   readonly useCases: UseCases
-  /** For tests: start at these paths in memory instead of the browser's address bar. */
-  readonly initialEntries?: string[]
+  /**
+   * The router the app runs in: the browser's address bar unless given. The server renders in
+   * a StaticRouter at the requested URL, tests in a MemoryRouter; choosing it outside keeps the
+   * routers the browser never uses out of its bundle.
+   */
+  readonly router?: ComponentType<{ readonly children: ReactNode }>
+  /** What the server rendered the page with; the first screen starts from it. */
+  readonly pageData?: PageData
   /** For tests: replaces the toast or navigation effect. */
   readonly effects?: Partial<AppEffects>
   /** Watches every machine: the inspector in development (`?inspect`), a recorder in tests. */
@@ -25,7 +32,7 @@ interface Navigator {
   navigate: (params: NavigateParams) => void
 }
 
-function createApp({ useCases, effects, inspect, drafts }: NewsWireAppProps) {
+function createApp({ useCases, effects, inspect, drafts, pageData }: NewsWireAppProps) {
   // Machines navigate through whatever the router last handed over (see RouterBridge).
   const navigator: Navigator = { navigate: () => undefined }
   // A toast's button acts through the services, which are made below with the toaster.
@@ -37,7 +44,7 @@ function createApp({ useCases, effects, inspect, drafts }: NewsWireAppProps) {
       showToast: effects?.showToast ?? toaster.show,
       navigate: effects?.navigate ?? ((params) => navigator.navigate(params)),
     },
-    { inspect, drafts: drafts ?? localDraftStorage() },
+    { inspect, drafts: drafts ?? localDraftStorage(), pageData },
   )
   buttons.perform = services.perform
   return { services, navigator, toaster }
@@ -56,6 +63,7 @@ function RouterBridge({ navigator }: { readonly navigator: Navigator }) {
 export function NewsWireApp(props: NewsWireAppProps) {
   const [{ services, navigator, toaster }] = useState(() => createApp(props))
   useEffect(() => () => void services.store.stop(), [services])
+  useEffect(() => markRunning(), [])
 
   const content = (
     <AppServicesContext value={services}>
@@ -67,9 +75,14 @@ export function NewsWireApp(props: NewsWireAppProps) {
       </ToasterContext>
     </AppServicesContext>
   )
-  return props.initialEntries ? (
-    <MemoryRouter initialEntries={props.initialEntries}>{content}</MemoryRouter>
-  ) : (
-    <BrowserRouter>{content}</BrowserRouter>
-  )
+  const Router = props.router ?? BrowserRouter
+  return <Router>{content}</Router>
+}
+
+/**
+ * Marks the page as run by the app (`<html data-app="running">`) once it has rendered or
+ * hydrated: until then a server-rendered page is plain HTML. Stylesheets and tests read it.
+ */
+function markRunning(): void {
+  if (typeof document !== 'undefined') document.documentElement.dataset.app = 'running'
 }

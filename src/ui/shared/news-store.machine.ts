@@ -19,6 +19,12 @@ import {
 import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
 import { paths } from '@/ui/shared/paths'
 
+/** A page of the list for the store: the first replaces the list, later ones extend it. */
+export interface StorePageParams {
+  readonly items: readonly NewsItem[]
+  readonly append: boolean
+}
+
 export interface NewsStoreContext {
   /** The spec's shared 'news' slice: the list, newest first. */
   readonly news: readonly NewsItem[]

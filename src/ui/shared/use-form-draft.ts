@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react'
 import { readDraft, writeDraft, type Draft, type DraftStorage } from '@/ui/shared/draft-storage'
+import { useHydrated } from '@/ui/shared/use-hydrated'
 
 /** How long typing must pause before the draft is written. */
 export const DRAFT_DELAY_MS = 300
@@ -144,7 +145,13 @@ export function useFormDraft<Field extends string>(
   options: FormDraftOptions<Field>,
 ): FormDraftHandle<Field> {
   const [keeper] = useState(() => new FormDraft(options))
-  const [restored, setRestored] = useState(() => keeper.restored)
+  // A server-rendered form is hydrated as the server sent it, with no draft (the server cannot
+  // see the browser's storage); the draft shows right after, in the next render.
+  const hydrated = useHydrated()
+  const [restored, setRestored] = useState(() => (hydrated ? keeper.restored : undefined))
+  useEffect(() => {
+    if (hydrated) setRestored((shown) => shown ?? keeper.restored)
+  }, [hydrated, keeper])
   useEffect(() => {
     const flush = () => keeper.flush()
     globalThis.addEventListener('pagehide', flush)

@@ -1,8 +1,9 @@
 import { useFormik, type FormikValues } from 'formik'
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef, useState, type RefObject } from 'react'
 import type { AnyStateMachine, EventFromLogic, InputFrom, SnapshotFrom } from 'xstate'
 import type { FieldErrors } from '@/domain/rules/field-rule'
 import { useInspectedMachine } from '@/ui/shared/inspection'
+import { useHydrated } from '@/ui/shared/use-hydrated'
 import type { FormDraftHandle } from '@/ui/shared/use-form-draft'
 
 interface FormMachineContext {
@@ -13,6 +14,11 @@ export interface MachineFormOptions<Machine extends AnyStateMachine, Values exte
   /** A form machine with `resetForm` and `clearDraft` actions and `fieldErrors` in its context. */
   readonly machine: Machine
   readonly input?: InputFrom<Machine>
+  /**
+   * Where the machine starts instead of its initial state, made from the machine as given
+   * (the server rendered the edit form with its post, so it need not load it again).
+   */
+  readonly startAt?: (machine: Machine) => SnapshotFrom<Machine>
   /** What the form holds without a draft: empty, or the stored post. A reset goes back to it. */
   readonly baseline: Values
   /** The revision of the stored post the form shows, for a draft started now. */
@@ -44,7 +50,12 @@ export function useMachineForm<Machine extends AnyStateMachine, Values extends F
       actions: { resetForm: () => reset.current(), clearDraft: () => clearDraft.current() },
     }),
   )
-  const [state, send, actor] = useInspectedMachine(machine, { input: options.input })
+  const [state, send, actor] = useInspectedMachine(
+    machine,
+    options.startAt === undefined
+      ? { input: options.input }
+      : { snapshot: options.startAt(options.machine) },
+  )
   const restored = draft?.restored
   const initialValues = useMemo(
     () => (restored?.values as Values | undefined) ?? baseline,
@@ -85,8 +96,11 @@ export function useMachineForm<Machine extends AnyStateMachine, Values extends F
     setErrors(fieldErrors as Parameters<typeof setErrors>[0])
   }, [fieldErrors, setErrors, setTouched])
 
-  // After a refused submit, take the visitor to the first field that needs attention.
   const formRef = useRef<HTMLFormElement>(null)
+  const typedBeforeHydration = useAdoptTypedBeforeHydration(formRef, formik)
+  useShowDraftRestoredLate(restored, initialValues, formik, typedBeforeHydration)
+
+  // After a refused submit, take the visitor to the first field that needs attention.
   const wasSubmitting = useRef(false)
   const { isSubmitting, errors } = formik
   useEffect(() => {
@@ -102,5 +116,66 @@ export function useMachineForm<Machine extends AnyStateMachine, Values extends F
     resetForm({ values: baseline })
   }
 
-  return { state: state as SnapshotFrom<Machine>, send, formik, formRef, restored, discardDraft }
+  // Until the app runs, a press of the submit button would send the form as a page load.
+  const canSubmit = useHydrated()
+
+  return {
+    state: state as SnapshotFrom<Machine>,
+    send,
+    formik,
+    formRef,
+    restored,
+    discardDraft,
+    canSubmit,
+  }
+}
+
+/**
+ * What the visitor typed into a server-rendered form before the app ran: React keeps the
+ * fields' text when it hydrates them, but the form's state does not know it, and the next
+ * render would put the state's values back. So the form takes the fields' text once, on mount.
+ */
+function useAdoptTypedBeforeHydration<Values extends FormikValues>(
+  formRef: RefObject<HTMLFormElement | null>,
+  formik: { readonly values: Values; readonly setValues: (values: Values) => unknown },
+): RefObject<Record<string, string>> {
+  const adopted = useRef(false)
+  const typed = useRef<Record<string, string>>({})
+  useEffect(() => {
+    const form = formRef.current
+    if (adopted.current || form === null) return
+    adopted.current = true
+    const text: Record<string, string> = {}
+    for (const [name, value] of Object.entries(formik.values)) {
+      const field = form.elements.namedItem(name)
+      const fieldText =
+        field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement
+          ? field.value
+          : undefined
+      if (fieldText !== undefined && fieldText !== value) text[name] = fieldText
+    }
+    typed.current = text
+    if (Object.keys(text).length > 0) void formik.setValues({ ...formik.values, ...text })
+  })
+  return typed
+}
+
+/**
+ * A draft that arrives after the first render (a server-rendered form finds it once hydrated)
+ * fills the form then, keeping anything typed before the app ran over it.
+ */
+function useShowDraftRestoredLate<Values extends FormikValues>(
+  restored: { readonly values: unknown } | undefined,
+  initialValues: Values,
+  formik: { readonly values: Values; readonly setValues: (values: Values) => unknown },
+  typedBeforeHydration: RefObject<Record<string, string>>,
+): void {
+  const shownAtStart = useRef(restored !== undefined)
+  useEffect(() => {
+    if (restored === undefined || shownAtStart.current) return
+    shownAtStart.current = true
+    void formik.setValues({ ...initialValues, ...typedBeforeHydration.current })
+    // Only the draft's arrival fills the form; later renders leave the visitor's values alone.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [restored])
 }

@@ -84,6 +84,13 @@ describe('HttpNewsRepository over the API contract', () => {
     ])
   })
 
+  it('goes on from a bare cursor, as a server-rendered page hands it over', async () => {
+    const page = await news.list({ cursor: 'news-4' })
+
+    expect(page.items.map((i) => i._id)).toEqual(['news-3', 'news-2', 'news-1'])
+    expect(api.received.map((r) => r.rawUrl)).toEqual(['/api/news?cursor=news-4'])
+  })
+
   it('gets one item by id', async () => {
     expect(await news.get('news-3')).toEqual(item(3))
   })

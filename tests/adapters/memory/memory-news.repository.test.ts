@@ -48,6 +48,7 @@ describe('MemoryNewsRepository', () => {
 
   const calls: Record<MemoryNewsOperation, (news: MemoryNewsRepository) => Promise<unknown>> = {
     list: (news) => news.list({}),
+    search: (news) => news.search({ text: 'seeded', terms: ['seeded'] }, {}),
     get: (news) => news.get('seeded-1'),
     create: (news) => news.create({ title: 'T', body: 'B', author: 'A' }),
     update: (news) => news.update('seeded-1', { title: 'Changed' }),

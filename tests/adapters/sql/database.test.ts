@@ -14,6 +14,7 @@ import {
   IDEMPOTENCY_KEY_CREATED_AT_INDEX,
   NEWS_LIST_INDEX,
   NEWS_REVISION_AT_INDEX,
+  NEWS_SEARCH_SEQ_INDEX,
   NEWS_TRASH_INDEX,
   RATE_LIMIT_WINDOW_END_INDEX,
 } from '@/adapters/sql/newswire.migrations'
@@ -115,6 +116,12 @@ describe('openDatabase on SQLite', () => {
         'idempotency_key',
         'news',
         'news_revision',
+        // The full-text index and the shadow tables FTS5 keeps it in.
+        'news_search',
+        'news_search_config',
+        'news_search_data',
+        'news_search_docsize',
+        'news_search_idx',
         'outbox_message',
         'rate_limit',
         'site_version',
@@ -129,6 +136,7 @@ describe('openDatabase on SQLite', () => {
           NEWS_REVISION_AT_INDEX,
           IDEMPOTENCY_KEY_CREATED_AT_INDEX,
           RATE_LIMIT_WINDOW_END_INDEX,
+          NEWS_SEARCH_SEQ_INDEX,
         ].sort(),
       )
       const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(
@@ -140,6 +148,7 @@ describe('openDatabase on SQLite', () => {
         '0003-history',
         '0004-rate-limit',
         '0005-site-version',
+        '0006-search',
       ])
     } finally {
       await database.close()

@@ -1,6 +1,4 @@
-import SQLite from 'better-sqlite3'
-import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely'
-import { Pool } from 'pg'
+import { sql, type Kysely } from 'kysely'
 import { JournaledNewsRepository } from '@/application/journaled-news.repository'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
 import { parseDatabaseUrl } from '@/application/database-target'
@@ -25,6 +23,8 @@ import {
   explainNewsPage,
   explainRevisionPage,
   explainTrashPage,
+  rawDatabase,
+  resetSchema,
   runCleanups,
   type NewsStoreKind,
 } from './sql-test-stores'
@@ -299,26 +299,6 @@ export function sqlDatabaseContract(kind: NewsStoreKind): void {
 /** A connection to the test's database that runs no migration by itself. */
 /** The key of the session advisory lock Kysely's migrator takes on PostgreSQL. */
 const KYSELY_MIGRATION_LOCK_ID = 3853314791062309107n
-
-function rawDatabase(url: string): Kysely<NewsWireSchema> {
-  const target = parseDatabaseUrl(url)
-  return target.engine === 'sqlite'
-    ? new Kysely({ dialect: new SqliteDialect({ database: new SQLite(target.path) }) })
-    : new Kysely({
-        dialect: new PostgresDialect({
-          pool: new Pool({ connectionString: target.connectionString, max: 1 }),
-        }),
-      })
-}
-
-/** Empties the test's database, so that it can be built up migration by migration. */
-async function resetSchema(db: Kysely<NewsWireSchema>): Promise<void> {
-  for (const table of await db.introspection.getTables()) {
-    await sql`drop table ${sql.table(table.name)}`.execute(db)
-  }
-  await sql`drop table if exists kysely_migration`.execute(db)
-  await sql`drop table if exists kysely_migration_lock`.execute(db)
-}
 
 function asDatabase(db: Kysely<NewsWireSchema>, kind: NewsStoreKind, url: string): SqlDatabase {
   return {

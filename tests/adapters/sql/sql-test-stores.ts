@@ -2,20 +2,25 @@ import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { CompiledQuery, sql } from 'kysely'
-import { Client } from 'pg'
+import SQLite from 'better-sqlite3'
+import { CompiledQuery, Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely'
+import { Client, Pool } from 'pg'
+import { parseDatabaseUrl } from '@/application/database-target'
+import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
 import { MemoryNewsStore } from '@/adapters/memory/memory-news.store'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
 import {
   selectChangedSince,
   selectNewsPage,
   selectRevisionPage,
+  selectSearchTier,
   selectTrashPage,
   SqlNewsStore,
   type SqlNewsStoreOptions,
 } from '@/adapters/sql/sql-news.store'
 import type { KeysetPosition } from '@/adapters/shared/keyset-cursor'
 import type { NewsStore } from '@/domain/ports/news-store.port'
+import type { SearchTier } from '@/domain/rules/search-query.rules'
 
 /** A place for one test's database: its DATABASE_URL, and how to throw it away. */
 export interface TestStore {
@@ -159,6 +164,19 @@ export function explainChangedSince(database: SqlDatabase, instant: string): Pro
   return explain(database, selectChangedSince(database.db, instant).compile())
 }
 
+/** The plan the engine picks for one tier of the store's search, as text. */
+export function explainSearchTier(
+  database: SqlDatabase,
+  terms: readonly string[],
+  tier: SearchTier,
+  before?: number,
+): Promise<string> {
+  return explain(
+    database,
+    selectSearchTier(database.db, database.engine, terms, tier, before, 25).compile(),
+  )
+}
+
 async function explain(
   database: SqlDatabase,
   compiled: { readonly sql: string; readonly parameters: readonly unknown[] },
@@ -185,4 +203,26 @@ async function explain(
       await sql`reset enable_bitmapscan`.execute(connection)
     }
   })
+}
+
+/** A connection to the test's database that runs no migration by itself. */
+export function rawDatabase(url: string): Kysely<NewsWireSchema> {
+  const target = parseDatabaseUrl(url)
+  return target.engine === 'sqlite'
+    ? new Kysely({ dialect: new SqliteDialect({ database: new SQLite(target.path) }) })
+    : new Kysely({
+        dialect: new PostgresDialect({
+          pool: new Pool({ connectionString: target.connectionString, max: 1 }),
+        }),
+      })
+}
+
+/** Empties the test's database, so that it can be built up migration by migration. */
+export async function resetSchema(db: Kysely<NewsWireSchema>): Promise<void> {
+  for (const table of await db.introspection.getTables()) {
+    // Dropping SQLite's full-text index drops its shadow tables with it, later in the list.
+    await sql`drop table if exists ${sql.table(table.name)}`.execute(db)
+  }
+  await sql`drop table if exists kysely_migration`.execute(db)
+  await sql`drop table if exists kysely_migration_lock`.execute(db)
 }

@@ -1,6 +1,20 @@
 import { expect, type Locator, type Page } from '@playwright/test'
 import { SITE } from './spec-texts'
 
+/**
+ * A field's description: its message, then the room it has used ('12/100') where it counts.
+ * The message must come first, so that a screen reader says it first.
+ */
+export function withRoomUsed(message: string): RegExp {
+  const literal = message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return new RegExp(`^${literal}( \\d+/\\d+)?$`)
+}
+
+/** Waits until the app runs in the server-rendered page: hydrated, its effects started. */
+export async function expectHydrated(page: Page): Promise<void> {
+  await expect(page.locator('html[data-app="running"]')).toBeAttached()
+}
+
 /** The news cards on the list, in reading order. */
 export function cards(page: Page): Locator {
   return page.getByRole('main').getByRole('article')

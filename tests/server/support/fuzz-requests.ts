@@ -268,6 +268,50 @@ function anyLimit(random: SeededRandom): string {
   ])
 }
 
+/** Search syntax of every engine, quotes and SQL, among words that match the seeded posts. */
+const SEARCH_PARTS = [
+  'post',
+  'Post',
+  'body',
+  'ADA',
+  'été',
+  '"',
+  "'",
+  'AND',
+  'OR',
+  'NOT',
+  'NEAR(',
+  '*',
+  '^',
+  ':',
+  '-',
+  '(',
+  ')',
+  '{title}:',
+  '!',
+  '&',
+  '|',
+  '<->',
+  ':*',
+  ':A',
+  '%',
+  '_',
+  '\\',
+  "'; drop table news; --",
+]
+
+/** A search query: the parts above, hostile characters, or one too long or of too many words. */
+function anySearch(random: SeededRandom): string {
+  return random.oneOf([
+    () => random.string(random.int(12), () => `${random.pick(SEARCH_PARTS)} `),
+    () => random.string(random.int(12), () => random.pick(SEARCH_PARTS)),
+    () => random.string(random.int(30), () => char(random)),
+    () => 'post '.repeat(random.pick([10, 11, 40, 100])),
+    () => Array.from({ length: random.pick([10, 11, 40]) }, (_, n) => `w${n}`).join(' '),
+    () => random.string(random.pick([200, 201, 500]), () => random.pick([...'ab '])),
+  ])
+}
+
 function query(random: SeededRandom, state: FuzzState): string {
   const parts: string[] = []
   const count = random.int(4)
@@ -278,6 +322,7 @@ function query(random: SeededRandom, state: FuzzState): string {
         () => `cursor=${percentEncoded(anyCursor(random, state))}`,
         () => `cursor=${anyCursor(random, state)}`,
         () => `q=${percentEncoded(text(random).slice(0, 200))}`,
+        () => `q=${percentEncoded(anySearch(random))}`,
         () =>
           `${percentEncoded(text(random).slice(0, 20))}=${percentEncoded(text(random).slice(0, 20))}`,
         () =>

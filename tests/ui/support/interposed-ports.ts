@@ -46,6 +46,7 @@ export class Interposer {
 
   readonly news: NewsRepository = {
     list: (query) => this.app.news.list(query),
+    search: (query, page) => this.app.news.search(query, page),
     get: (id) => this.app.news.get(id),
     create: (draft, options) => this.pass('create', () => this.app.news.create(draft, options)),
     update: (id, changes, condition) =>

@@ -3,7 +3,8 @@ import userEvent, { type UserEvent } from '@testing-library/user-event'
 import type { UseCases } from '@/application/use-cases'
 import { createMemoryApp, type MemoryApp } from '@/composition/browser/memory.container'
 import type { NewsItem } from '@/domain/news-item.entity'
-import type { AppEffects } from '@/ui/app/app-services'
+import type { AppEffects } from '@/ui/shared/app-services'
+import { MemoryRouter } from 'react-router-dom'
 import { NewsWireApp } from '@/ui/app/news-wire-app'
 import { memoryDraftStorage, type DraftStorage } from '@/ui/shared/draft-storage'
 
@@ -69,7 +70,11 @@ export function renderApp({
   const result = render(
     <NewsWireApp
       useCases={useCases ?? memory.useCases}
-      initialEntries={browser ? undefined : [path]}
+      router={
+        browser
+          ? undefined
+          : ({ children }) => <MemoryRouter initialEntries={[path]}>{children}</MemoryRouter>
+      }
       effects={effects}
       drafts={drafts}
     />,
@@ -112,6 +117,11 @@ export async function fillAndLeave(
   await user.tab()
 }
 
+/** The article's 'Created By: {author} | {date}' line; the author sits in its own <bdi>. */
+export async function findByline(): Promise<HTMLElement> {
+  return screen.findByText((_, element) => element?.classList.contains('article-byline') ?? false)
+}
+
 /** Waits for the field's message: next to it, linked to it, with the field marked invalid. */
 export async function expectFieldError(field: HTMLElement, message: string): Promise<void> {
   const box = field.closest<HTMLElement>('.field')
@@ -119,13 +129,19 @@ export async function expectFieldError(field: HTMLElement, message: string): Pro
   await waitFor(() => {
     expect(within(box).getByText(message)).toBeInTheDocument()
     expect(field).toHaveAttribute('aria-invalid', 'true')
-    expect(field).toHaveAccessibleDescription(message)
+    // The room used against the limit ('12/100') follows the message in the description.
+    expect(field).toHaveAccessibleDescription(expect.stringMatching(`^${escapeRegExp(message)}`))
   })
 }
 
 /** The field shows no message and is not marked invalid, as now. */
 export function expectNoFieldError(field: HTMLElement): void {
   expect(field).toHaveAttribute('aria-invalid', 'false')
-  expect(field).not.toHaveAttribute('aria-describedby')
+  // Described by the room used against the limit at most.
+  expect(field).toHaveAccessibleDescription(/^(\d+\/\d+)?$/)
   expect(field.closest('.field')?.querySelector('.field-error')).toBeNull()
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }

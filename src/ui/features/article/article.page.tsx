@@ -1,14 +1,17 @@
 import { useSelector } from '@xstate/react'
-import dayjs from 'dayjs'
+import { useState } from 'react'
 import { Link, useParams } from 'react-router-dom'
 import { LoadFailed } from '@/ui/shared/load-failed'
-import { useAppServices, useProvidedMachine } from '@/ui/app/app-context'
+import { useAppServices, useProvidedMachine } from '@/ui/shared/app-context'
 import { provideArticle } from '@/ui/features/article/article.provide'
 import { useInspectedMachine } from '@/ui/shared/inspection'
 import { usePageTitle } from '@/ui/shared/use-page-title'
 import { articleImage } from '@/ui/shared/images'
 import { paths } from '@/ui/shared/paths'
 import { RemoteImage } from '@/ui/shared/remote-image'
+import { useHydrated } from '@/ui/shared/use-hydrated'
+import { formatDay } from '@/ui/shared/dates'
+import { NotAvailablePage } from '@/ui/features/not-found/unknown-route.page'
 
 export function ArticlePage() {
   const { id = '' } = useParams()
@@ -16,12 +19,35 @@ export function ArticlePage() {
 }
 
 function ArticleScreen({ id }: { readonly id: string }) {
+  const { pageData } = useAppServices()
+  // The post the server rendered this page with: null when there was none (a 404 page).
+  const [rendered] = useState(() => pageData.item(id))
+  return rendered === null ? (
+    <NotAvailablePage />
+  ) : (
+    <Article id={id} rendered={rendered !== undefined} />
+  )
+}
+
+function Article({ id, rendered }: { readonly id: string; readonly rendered: boolean }) {
   const { store } = useAppServices()
-  const [state, send] = useInspectedMachine(useProvidedMachine(provideArticle), { input: { id } })
+  const machine = useProvidedMachine(provideArticle)
+  const [state, send] = useInspectedMachine(
+    machine,
+    rendered
+      ? {
+          snapshot: machine.resolveState({
+            value: 'viewing',
+            context: { id, revision: undefined },
+          }),
+        }
+      : { input: { id } },
+  )
   // The store may already hold the item (after an edit, with the new values); show it at once.
   const item = useSelector(store, ({ context }) =>
     context.newsItem?._id === id ? context.newsItem : null,
   )
+  const hydrated = useHydrated()
   const deleting = state.matches('deleting')
   usePageTitle(item?.title ?? 'Article')
 
@@ -43,10 +69,13 @@ function ArticleScreen({ id }: { readonly id: string }) {
   const image = articleImage(item._id)
   return (
     <article className="article" aria-labelledby="article-title">
-      <h1 id="article-title">{item.title}</h1>
+      <h1 id="article-title" dir="auto" tabIndex={-1}>
+        {item.title}
+      </h1>
       <RemoteImage className="article-image" {...image} alt="" fetchPriority="high" />
       <p className="article-byline">
-        Created By: {item.author} | {dayjs(item.createdAt).format('YYYY/MM/DD')}
+        Created By: <bdi>{item.author}</bdi> |{' '}
+        <time dateTime={item.createdAt}>{formatDay(item.createdAt)}</time>
       </p>
       <div className="article-body">{item.body}</div>
       <div className="article-actions">
@@ -60,7 +89,8 @@ function ArticleScreen({ id }: { readonly id: string }) {
           type="button"
           className="button button-danger"
           onClick={() => send({ type: 'article.delete', revision: item.revision })}
-          disabled={deleting}
+          // A server-rendered page's button works once the app runs; until then it says so.
+          disabled={deleting || !hydrated}
           aria-busy={deleting}
         >
           Delete

@@ -1,7 +1,6 @@
-import dayjs from 'dayjs'
 import { Link, useParams } from 'react-router-dom'
 import type { NewsRevision } from '@/domain/news-revision.entity'
-import { useProvidedMachine } from '@/ui/app/app-context'
+import { useProvidedMachine } from '@/ui/shared/app-context'
 import { provideHistory } from '@/ui/features/history/history.provide'
 import { versionDiff, type DiffPart } from '@/ui/features/history/revision-diff'
 import { useInspectedMachine } from '@/ui/shared/inspection'
@@ -9,6 +8,7 @@ import { LoadFailed } from '@/ui/shared/load-failed'
 import { paths } from '@/ui/shared/paths'
 import { usePageTitle } from '@/ui/shared/use-page-title'
 import { LoadMore } from '@/ui/shared/load-more'
+import { formatDayAndTime } from '@/ui/shared/dates'
 
 export function HistoryPage() {
   const { id = '' } = useParams()
@@ -26,7 +26,9 @@ function HistoryScreen({ id }: { readonly id: string }) {
   if (state.matches('failed')) {
     return (
       <section className="history" aria-labelledby="history-heading">
-        <h1 id="history-heading">History</h1>
+        <h1 id="history-heading" tabIndex={-1}>
+          History
+        </h1>
         <LoadFailed what="The history" onRetry={() => send({ type: 'history.retry' })} />
       </section>
     )
@@ -41,7 +43,9 @@ function HistoryScreen({ id }: { readonly id: string }) {
   const inTrash = current.action === 'delete'
   return (
     <section className="history" aria-labelledby="history-heading" aria-busy={state.hasTag('busy')}>
-      <h1 id="history-heading">History of “{current.title}”</h1>
+      <h1 id="history-heading" tabIndex={-1}>
+        History of “<bdi>{current.title}</bdi>”
+      </h1>
       {inTrash ? (
         <p className="history-note">
           This post is in the trash.{' '}
@@ -118,8 +122,8 @@ function Version(props: VersionProps) {
           )}
         </h2>
         <p className="history-meta">
-          <time dateTime={revision.at}>{dayjs(revision.at).format('YYYY/MM/DD HH:mm')}</time> · by{' '}
-          {revision.author}
+          <time dateTime={revision.at}>{formatDayAndTime(revision.at)}</time> · by{' '}
+          <bdi>{revision.author}</bdi>
         </p>
         {previousPending && (
           <p className="history-unchanged">
@@ -131,7 +135,7 @@ function Version(props: VersionProps) {
             {changed.map(({ field, label, parts }) => (
               <div key={field} className="history-field">
                 <dt>{label}</dt>
-                <dd className={field === 'body' ? 'history-body' : undefined}>
+                <dd className={field === 'body' ? 'history-body' : undefined} dir="auto">
                   <DiffText parts={parts} />
                 </dd>
               </div>

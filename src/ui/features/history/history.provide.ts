@@ -1,4 +1,4 @@
-import type { AppServices } from '@/ui/app/app-services'
+import type { AppServices } from '@/ui/shared/app-services'
 import { historyMachine, type HistoryPageRequest } from '@/ui/features/history/history.machine'
 import { fromUseCase } from '@/ui/shared/machine-effects'
 

@@ -1,20 +1,21 @@
 import { useSelector } from '@xstate/react'
 import { FormikProvider } from 'formik'
-import { useMemo } from 'react'
+import { useMemo, useState } from 'react'
 import { useParams } from 'react-router-dom'
 import { NEWS_FIELDS, type NewsDraft, type NewsItem } from '@/domain/news-item.entity'
 import { NEWS_RULES } from '@/domain/rules/news-item.rules'
 import { LoadFailed } from '@/ui/shared/load-failed'
-import { useAppServices, useProvidedMachine } from '@/ui/app/app-context'
+import { useAppServices, useProvidedMachine } from '@/ui/shared/app-context'
 import { provideNewsForm } from '@/ui/features/news-form/news-form.provide'
 import { draftKeys } from '@/ui/shared/draft-storage'
 import { DraftNotice } from '@/ui/shared/draft-notice'
 import { newIdempotencyKey } from '@/ui/shared/idempotency-key'
 import { usePageTitle } from '@/ui/shared/use-page-title'
 import { formSchema } from '@/ui/shared/form-schema'
-import { TextField } from '@/ui/shared/text-field'
+import { RequiredNote, TextField } from '@/ui/shared/text-field'
 import { useFormDraft } from '@/ui/shared/use-form-draft'
 import { useMachineForm } from '@/ui/shared/use-machine-form'
+import { NotAvailablePage } from '@/ui/features/not-found/unknown-route.page'
 
 const schema = formSchema(NEWS_RULES)
 
@@ -24,10 +25,27 @@ export function AddNewsPage() {
 
 export function EditNewsPage() {
   const { id = '' } = useParams()
-  return <NewsFormScreen key={id} id={id} />
+  return <EditNewsScreen key={id} id={id} />
 }
 
-function NewsFormScreen({ id }: { readonly id?: string }) {
+function EditNewsScreen({ id }: { readonly id: string }) {
+  const { pageData } = useAppServices()
+  // The post the server rendered the edit form with (null: there was none, a 404 page).
+  const [rendered] = useState(() => pageData.item(id))
+  return rendered === null ? (
+    <NotAvailablePage />
+  ) : (
+    <NewsFormScreen id={id} rendered={rendered !== undefined} />
+  )
+}
+
+function NewsFormScreen({
+  id,
+  rendered = false,
+}: {
+  readonly id?: string
+  readonly rendered?: boolean
+}) {
   const { store, drafts } = useAppServices()
   const machine = useProvidedMachine(provideNewsForm)
   const editing = id !== undefined
@@ -43,9 +61,22 @@ function NewsFormScreen({ id }: { readonly id?: string }) {
     key: editing ? draftKeys.edit(id) : draftKeys.add(),
     fields: NEWS_FIELDS,
   })
-  const { state, send, formik, formRef, restored, discardDraft } = useMachineForm({
+  const { state, send, formik, formRef, restored, discardDraft, canSubmit } = useMachineForm({
     machine,
     input: { id },
+    // The form starts editing the post the server rendered it with, and loads nothing.
+    startAt: !rendered
+      ? undefined
+      : (form) =>
+          form.resolveState({
+            value: 'editing',
+            context: {
+              id,
+              draft: { title: '', body: '', author: '' },
+              idempotencyKey: undefined,
+              fieldErrors: {},
+            },
+          }),
     baseline,
     revision: stored?.revision,
     baselineReady: !editing || stored !== null,
@@ -69,7 +100,9 @@ function NewsFormScreen({ id }: { readonly id?: string }) {
 
   return (
     <section className="form-page" aria-labelledby="form-heading">
-      <h1 id="form-heading">{heading}</h1>
+      <h1 id="form-heading" tabIndex={-1}>
+        {heading}
+      </h1>
       {state.matches('loading') && <p role="status">Loading the post…</p>}
       {state.matches('failed') && (
         <LoadFailed what="The post" onRetry={() => send({ type: 'form.retry' })} />
@@ -81,13 +114,19 @@ function NewsFormScreen({ id }: { readonly id?: string }) {
           <div className={savedMeanwhile === null ? undefined : 'conflict-layout'}>
             <FormikProvider value={formik}>
               <form ref={formRef} className="form" onSubmit={formik.handleSubmit} noValidate>
-                <TextField name="title" label="Title" />
-                <TextField name="author" label="Author Name" autoComplete="name" />
-                <TextField name="body" label="Body" multiline />
+                <RequiredNote />
+                <TextField name="title" label="Title" rule={NEWS_RULES.title} />
+                <TextField
+                  name="author"
+                  label="Author Name"
+                  rule={NEWS_RULES.author}
+                  autoComplete="name"
+                />
+                <TextField name="body" label="Body" rule={NEWS_RULES.body} multiline />
                 <button
                   type="submit"
                   className="button button-primary"
-                  disabled={submitting}
+                  disabled={submitting || !canSubmit}
                   aria-busy={submitting}
                 >
                   {heading}
@@ -113,11 +152,13 @@ function SavedMeanwhile({ item }: { readonly item: NewsItem }) {
       </p>
       <dl className="saved-meanwhile-fields">
         <dt>Title</dt>
-        <dd>{item.title}</dd>
+        <dd dir="auto">{item.title}</dd>
         <dt>Author Name</dt>
-        <dd>{item.author}</dd>
+        <dd dir="auto">{item.author}</dd>
         <dt>Body</dt>
-        <dd className="saved-meanwhile-body">{item.body}</dd>
+        <dd className="saved-meanwhile-body" dir="auto">
+          {item.body}
+        </dd>
       </dl>
     </aside>
   )

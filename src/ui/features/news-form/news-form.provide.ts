@@ -1,4 +1,4 @@
-import type { AppServices } from '@/ui/app/app-services'
+import type { AppServices } from '@/ui/shared/app-services'
 import { newsFormMachine, type CreateRequest } from '@/ui/features/news-form/news-form.machine'
 import { fromUseCase } from '@/ui/shared/machine-effects'
 

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom'
 import type { NewsItem } from '@/domain/news-item.entity'
-import { excerpt } from '@/ui/shared/excerpt'
+import { excerpt } from '@/domain/rules/excerpt'
 import { paths } from '@/ui/shared/paths'
 import { CARD_IMAGE } from '@/ui/shared/images'
 import { RemoteImage } from '@/ui/shared/remote-image'
@@ -22,11 +22,16 @@ export function NewsCard({ item, eager }: NewsCardProps) {
         alt=""
       />
       <div className="news-card-content">
-        <p className="news-card-author">{item.author}</p>
-        <h2 className="news-card-title" id={headingId}>
+        {/* Names and titles may run right to left: each keeps its own direction. */}
+        <p className="news-card-author" dir="auto">
+          {item.author}
+        </p>
+        <h2 className="news-card-title" id={headingId} dir="auto">
           {item.title}
         </h2>
-        <p className="news-card-excerpt">{excerpt(item.body)}</p>
+        <p className="news-card-excerpt" dir="auto">
+          {excerpt(item.body)}
+        </p>
         <Link className="button" to={paths.article(item._id)}>
           Read More<span className="visually-hidden">: {item.title}</span>
         </Link>

@@ -1,12 +1,9 @@
 import { assign, setup } from 'xstate'
-import type { NewsItem } from '@/domain/news-item.entity'
 import type { NewsPage, NewsPageQuery } from '@/domain/ports/news-repository.port'
 import { stubUseCase } from '@/ui/shared/machine-effects'
+import type { StorePageParams } from '@/ui/shared/news-store.machine'
 
-export interface StorePageParams {
-  readonly items: readonly NewsItem[]
-  readonly append: boolean
-}
+export type { StorePageParams }
 
 export interface NewsListContext {
   /** The token of the next page, while more remain. */

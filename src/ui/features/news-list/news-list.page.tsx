@@ -1,9 +1,9 @@
 import { useSelector } from '@xstate/react'
-import { useEffect, useRef } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import Masonry from 'react-masonry-css'
 import { Link } from 'react-router-dom'
 import { LoadFailed } from '@/ui/shared/load-failed'
-import { useAppServices, useProvidedMachine } from '@/ui/app/app-context'
+import { useAppServices, useProvidedMachine } from '@/ui/shared/app-context'
 import { provideNewsList } from '@/ui/features/news-list/news-list.provide'
 import { useInspectedMachine } from '@/ui/shared/inspection'
 import { usePageTitle } from '@/ui/shared/use-page-title'
@@ -16,9 +16,18 @@ const EAGER_CARDS = 3
 
 export function NewsListPage() {
   usePageTitle('Latest news')
-  const { store } = useAppServices()
-  const [state, send] = useInspectedMachine(useProvidedMachine(provideNewsList))
+  const { store, pageData } = useAppServices()
+  const machine = useProvidedMachine(provideNewsList)
+  // The first page the server rendered: the list starts ready with it, and fetches nothing.
+  const [rendered] = useState(() => pageData.home())
+  const [state, send] = useInspectedMachine(
+    machine,
+    rendered === undefined
+      ? {}
+      : { snapshot: machine.resolveState({ value: 'ready', context: { next: rendered.next } }) },
+  )
   const news = useSelector(store, (snapshot) => snapshot.context.news)
+  const laidOut = useLaidOut()
   const hasMore = state.context.next !== undefined
   const loadingMore = state.matches('loadingMore')
   const sentinel = useLoadMoreOnScroll(hasMore && state.matches('ready'), () =>
@@ -46,7 +55,11 @@ export function NewsListPage() {
         </div>
       )}
       {news.length > 0 && (
-        <Masonry breakpointCols={COLUMNS} className="news-grid" columnClassName="news-grid-column">
+        <Masonry
+          breakpointCols={COLUMNS}
+          className={laidOut ? 'news-grid' : 'news-grid news-grid-static'}
+          columnClassName="news-grid-column"
+        >
           {news.map((item, index) => (
             <NewsCard key={item._id} item={item} eager={index < EAGER_CARDS} />
           ))}
@@ -64,7 +77,8 @@ export function NewsListPage() {
             type="button"
             className="button"
             onClick={() => send({ type: 'news.loadMore' })}
-            disabled={loadingMore}
+            // A server-rendered page's button works once the app runs; until then it says so.
+            disabled={loadingMore || !laidOut}
             aria-busy={loadingMore}
           >
             {loadingMore ? 'Loading…' : 'Load more'}
@@ -98,4 +112,16 @@ function useLoadMoreOnScroll(active: boolean, onVisible: () => void) {
     return () => observer.disconnect()
   }, [active])
   return ref
+}
+
+/**
+ * Whether react-masonry-css has laid the grid out for this screen's width. As rendered on the
+ * server, and while the browser hydrates, it has its default three columns: the stylesheet
+ * arranges those for narrower screens (`.news-grid-static`). The layout effect runs in the same
+ * commit as the grid's own measuring, so the two changes paint together: no shift between.
+ */
+function useLaidOut(): boolean {
+  const [laidOut, setLaidOut] = useState(false)
+  useLayoutEffect(() => setLaidOut(true), [])
+  return laidOut
 }

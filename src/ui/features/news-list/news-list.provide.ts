@@ -1,4 +1,4 @@
-import type { AppServices } from '@/ui/app/app-services'
+import type { AppServices } from '@/ui/shared/app-services'
 import { newsListMachine } from '@/ui/features/news-list/news-list.machine'
 
 export const provideNewsList = ({ pageLoader }: AppServices) => {

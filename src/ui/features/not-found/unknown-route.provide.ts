@@ -1,4 +1,4 @@
-import type { AppServices } from '@/ui/app/app-services'
+import type { AppServices } from '@/ui/shared/app-services'
 import { unknownRouteMachine } from '@/ui/features/not-found/unknown-route.machine'
 
 export const provideUnknownRoute = ({ edge }: AppServices) =>

@@ -1,14 +1,14 @@
-import dayjs from 'dayjs'
 import { useEffect, useRef } from 'react'
 import { Link } from 'react-router-dom'
 import type { TrashedNewsItem } from '@/domain/news-item.entity'
-import { useProvidedMachine } from '@/ui/app/app-context'
+import { useProvidedMachine } from '@/ui/shared/app-context'
 import { provideTrash } from '@/ui/features/trash/trash.provide'
 import { useInspectedMachine } from '@/ui/shared/inspection'
 import { LoadFailed } from '@/ui/shared/load-failed'
 import { paths } from '@/ui/shared/paths'
 import { usePageTitle } from '@/ui/shared/use-page-title'
 import { LoadMore } from '@/ui/shared/load-more'
+import { formatDayAndTime } from '@/ui/shared/dates'
 
 /** Recently deleted: the trash, newest deletion first, each post with a Restore button. */
 export function TrashPage() {
@@ -31,7 +31,11 @@ export function TrashPage() {
       </p>
       {restored !== undefined && (
         <p className="trash-restored" ref={focus.notice} tabIndex={-1}>
-          “<Link to={paths.article(restored.id)}>{restored.title}</Link>” is back.
+          “
+          <Link to={paths.article(restored.id)} dir="auto">
+            {restored.title}
+          </Link>
+          ” is back.
         </p>
       )}
       {state.matches('failed') && (
@@ -88,12 +92,12 @@ function TrashEntry({ item, busy, waiting, onRestore }: TrashEntryProps) {
   return (
     <li className="trash-item" aria-labelledby={titleId}>
       <div className="trash-item-text">
-        <h2 className="trash-item-title" id={titleId}>
+        <h2 className="trash-item-title" id={titleId} dir="auto">
           {item.title}
         </h2>
         <p className="trash-item-meta">
-          By {item.author} · deleted{' '}
-          <time dateTime={item.deletedAt}>{dayjs(item.deletedAt).format('YYYY/MM/DD HH:mm')}</time>
+          By <bdi>{item.author}</bdi> · deleted{' '}
+          <time dateTime={item.deletedAt}>{formatDayAndTime(item.deletedAt)}</time>
         </p>
       </div>
       <div className="trash-item-actions">

@@ -1,4 +1,4 @@
-import type { AppServices } from '@/ui/app/app-services'
+import type { AppServices } from '@/ui/shared/app-services'
 import { trashMachine } from '@/ui/features/trash/trash.machine'
 import { fromUseCase } from '@/ui/shared/machine-effects'
 import type { NewsPageQuery } from '@/domain/ports/news-repository.port'

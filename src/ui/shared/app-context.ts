@@ -1,5 +1,5 @@
 import { createContext, useContext, useState } from 'react'
-import type { AppServices } from '@/ui/app/app-services'
+import type { AppServices } from '@/ui/shared/app-services'
 
 export const AppServicesContext = createContext<AppServices | null>(null)
 

@@ -2,7 +2,7 @@ import { createActor, type ActorRefFrom, type PromiseActorLogic } from 'xstate'
 import type { UseCases } from '@/application/use-cases'
 import type { NewsItem } from '@/domain/news-item.entity'
 import type { NewsPage, NewsPageQuery } from '@/domain/ports/news-repository.port'
-import type { StorePageParams } from '@/ui/features/news-list/news-list.machine'
+import { pageDataClaims, type PageData, type PageDataClaims } from '@/ui/shared/page-data'
 import { draftKeys, memoryDraftStorage, type DraftStorage } from '@/ui/shared/draft-storage'
 import type { Inspect } from '@/ui/shared/inspection'
 import {
@@ -11,7 +11,7 @@ import {
   type ToastIntent,
   type ToastParams,
 } from '@/ui/shared/machine-effects'
-import { newsStoreMachine } from '@/ui/shared/news-store.machine'
+import { newsStoreMachine, type StorePageParams } from '@/ui/shared/news-store.machine'
 
 export interface AppEffects {
   readonly showToast: (params: ToastParams) => void
@@ -23,6 +23,8 @@ export interface AppServicesOptions {
   readonly inspect?: Inspect
   /** Where the forms keep drafts; by default in memory (the app passes local storage). */
   readonly drafts?: DraftStorage
+  /** What the server rendered the page with: the store and the first screen start from it. */
+  readonly pageData?: PageData
 }
 
 export type NewsStoreRef = ActorRefFrom<typeof newsStoreMachine>
@@ -32,6 +34,8 @@ export interface AppServices {
   readonly useCases: UseCases
   readonly store: NewsStoreRef
   readonly drafts: DraftStorage
+  /** The server's page data, which the first screen takes instead of fetching it. */
+  readonly pageData: PageDataClaims
   /** The toast and navigation effects, as machine action implementations. */
   readonly edge: {
     readonly showToast: (_: unknown, params: ToastParams) => void
@@ -58,7 +62,7 @@ export interface AppServices {
 export function createAppServices(
   useCases: UseCases,
   effects: AppEffects,
-  { inspect, drafts = memoryDraftStorage() }: AppServicesOptions = {},
+  { inspect, drafts = memoryDraftStorage(), pageData }: AppServicesOptions = {},
 ): AppServices {
   const edge = {
     showToast: (_: unknown, params: ToastParams) => effects.showToast(params),
@@ -79,10 +83,16 @@ export function createAppServices(
   )
   // The store lives as long as the app, so that it is running before any screen reports to it.
   store.start()
+  // The page the server rendered: the store holds its data before the first render.
+  if (pageData?.home !== undefined) {
+    store.send({ type: 'get_news', items: pageData.home.items, append: false })
+  }
+  if (pageData?.item?.item) store.send({ type: 'get_news_by_id', item: pageData.item.item })
   return {
     useCases,
     store,
     drafts,
+    pageData: pageDataClaims(pageData),
     edge,
     perform: (intent) => {
       if (intent.type === 'navigate') effects.navigate({ to: intent.to })

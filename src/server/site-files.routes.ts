@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto'
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import { attempt } from '@/domain/result'
+import { API_CACHE_CONTROL, cacheableRead, sendNotModified } from '@/server/http-caching'
+import { FEED_CONTENT_TYPE, FEED_PATH, FEED_SIZE, newsFeedXml } from '@/server/news-feed'
+import { matchesIfNoneMatch, pageEtagOf } from '@/server/preconditions'
+import { problem, problemOf, sendProblem, type Problem } from '@/server/problem'
+import { SITEMAP_CONTENT_TYPE, SITEMAP_PATH, Sitemaps } from '@/server/sitemap'
+
+const ROBOTS_PATH = '/robots.txt'
+
+const TEXT_CONTENT_TYPE = 'text/plain; charset=utf-8'
+// The n of /sitemaps/n.xml, as sitemapFilePath writes it: no sign, no leading zero.
+const SITEMAP_FILE_NAME = /^([1-9]\d{0,8})\.xml$/
+// Not part of the API: @fastify/static hides the app's files from the OpenAPI document too.
+const HIDDEN = { schema: { hide: true } } as const
+
+const NO_SUCH_SITEMAP = problem(404, 'There is no such sitemap file.')
+
+/** A sitemap from the site's origin and the data's version (if known); undefined: none. */
+type BuildFile = (origin: string, version: number | undefined) => Promise<string | undefined>
+
+/**
+ * What a site offers crawlers and feed readers beside its pages: the RSS feed of the newest
+ * posts, the sitemap (an index of files past 50,000 URLs) and robots.txt naming it. Links are
+ * absolute, under the site's origin (PUBLIC_URL's, or the request's). Each answer may be kept
+ * as the API's lists are, and answers 304 to a matching If-None-Match. Every tag comes from the
+ * data, never the process, and a write on any server changes it at once: a deleted post leaves
+ * the feed and the sitemap at once.
+ */
+export const siteFilesRoutes: FastifyPluginAsync = async (app) => {
+  const { useCases, firstPage } = app
+  const sitemaps = new Sitemaps(useCases.listNews)
+
+  // The feed's tag is a hash of its bytes, which come from the newest posts alone: every server
+  // answers the same tag, and reading 50 posts costs a few milliseconds.
+  app.get(FEED_PATH, HIDDEN, async (request, reply) => {
+    const result = await useCases.listNews.execute({ limit: FEED_SIZE })
+    if (!result.ok) return sendUncached(reply, problemOf(result.error))
+    const body = newsFeedXml(app.siteOrigin(request), result.value.items)
+    return sendCacheable(request, reply, FEED_CONTENT_TYPE, body, undefined)
+  })
+
+  /**
+   * Sends a sitemap file, which may cost a walk over every post. So its entity tag is the change
+   * signal's version (shared by every server on the database, raised by every write) with the
+   * path and origin, which answers a revalidation before a single post is read; without a
+   * version, a hash of the body. After a backup is put back the version may repeat a number the
+   * newer data had: a crawler may then keep a sitemap until the next writes move past it.
+   */
+  async function sendSitemap(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    build: BuildFile,
+  ): Promise<FastifyReply> {
+    const origin = app.siteOrigin(request)
+    const version = await firstPage.version()
+    const tag = version === undefined ? undefined : versionEtagOf(request, origin, version)
+    if (tag !== undefined && matchesIfNoneMatch(request.headers['if-none-match'], tag)) {
+      return sendNotModified(reply, tag)
+    }
+    const result = await attempt(() => build(origin, version))
+    if (!result.ok) return sendUncached(reply, problemOf(result.error))
+    if (result.value === undefined) return sendUncached(reply, NO_SUCH_SITEMAP)
+    return sendCacheable(request, reply, SITEMAP_CONTENT_TYPE, result.value, tag)
+  }
+
+  app.get(SITEMAP_PATH, HIDDEN, (request, reply) =>
+    sendSitemap(request, reply, (origin, version) => sitemaps.root(origin, version)),
+  )
+
+  app.get<{ Params: { file: string } }>('/sitemaps/:file', HIDDEN, (request, reply) => {
+    const n = SITEMAP_FILE_NAME.exec(request.params.file)?.[1]
+    if (n === undefined) return sendUncached(reply, NO_SUCH_SITEMAP)
+    return sendSitemap(request, reply, (origin, version) =>
+      sitemaps.file(origin, version, Number(n)),
+    )
+  })
+
+  app.get(ROBOTS_PATH, HIDDEN, (request, reply) => {
+    const body = robotsTxt(app.siteOrigin(request))
+    return sendCacheable(request, reply, TEXT_CONTENT_TYPE, body, undefined)
+  })
+}
+
+/** Every crawler may read everything; the sitemap says what there is. */
+function robotsTxt(origin: string): string {
+  return `User-agent: *\nAllow: /\n\nSitemap: ${origin}${SITEMAP_PATH}\n`
+}
+
+/** `body` with its entity tag (a hash of it, unless given), or a 304 when the client has it. */
+function sendCacheable(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  type: string,
+  body: string,
+  tag: string | undefined,
+): FastifyReply {
+  const etag = tag ?? pageEtagOf(body, undefined)
+  if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
+    return sendNotModified(reply, etag)
+  }
+  return cacheableRead(reply, etag).type(type).send(body)
+}
+
+/**
+ * A weak entity tag for the file at the request's path and origin at `version` of the data;
+ * weak, because one tag names the file in every content coding it is sent in.
+ */
+function versionEtagOf(request: FastifyRequest, origin: string, version: number): string {
+  const path = request.url.split('?', 1)[0] ?? ''
+  const hash = createHash('sha1').update(`${path}\n${origin}\n${version}`).digest('base64url')
+  return `W/"${hash}"`
+}
+
+/** A problem that no cache keeps: the next request tries again. */
+function sendUncached(reply: FastifyReply, value: Problem): FastifyReply {
+  return sendProblem(reply.header('cache-control', API_CACHE_CONTROL.none), value)
+}

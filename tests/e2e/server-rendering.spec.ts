@@ -1,0 +1,111 @@
+import type { ConsoleMessage, Page } from '@playwright/test'
+import { expect, test } from './support/fixtures'
+import { draft } from './support/news-api'
+import { cards, expectHydrated } from './support/screens'
+
+/**
+ * Everything the page writes to the console at warning level or above, and page errors; but
+ * not the image service failing to load, which is out of reach here (no internet).
+ */
+function recordConsole(page: Page): string[] {
+  const messages: string[] = []
+  page.on('console', (message: ConsoleMessage) => {
+    if (message.text().startsWith('Failed to load resource: net::')) return
+    if (message.type() === 'error' || message.type() === 'warning') {
+      messages.push(`${message.type()}: ${message.text()}`)
+    }
+  })
+  page.on('pageerror', (error) => messages.push(`pageerror: ${error.message}`))
+  return messages
+}
+
+test.describe('pages rendered on the server', () => {
+  test('hydrate on every route without a console warning or error', async ({ page, api }) => {
+    const item = await api.create(draft(1))
+    const routes = [
+      '/',
+      `/news/${item._id}`,
+      `/news/${item._id}/edit`,
+      `/news/${item._id}/history`,
+      '/news/new',
+      '/contact',
+      '/trash',
+    ]
+    for (const route of routes) {
+      const messages = recordConsole(page)
+      await page.goto(route)
+      await expectHydrated(page)
+      await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeAttached()
+      // Lazy screens hydrate once their code arrives: wait for the network to settle.
+      await page.waitForLoadState('networkidle')
+      expect(messages, route).toEqual([])
+      page.removeAllListeners('console')
+      page.removeAllListeners('pageerror')
+    }
+  })
+
+  test('keep what was typed before the app ran', async ({ page }) => {
+    // The form's code is held back, so that the visitor types into the server's HTML first.
+    let release = () => undefined as void
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    await page.route(/\/assets\/news-form\.page-.*\.js$/, async (route) => {
+      await held
+      await route.continue()
+    })
+    await page.goto('/news/new', { waitUntil: 'commit' })
+    const title = page.getByLabel('Title')
+    const body = page.getByLabel('Body')
+    const submit = page.getByRole('button', { name: 'Add news' })
+    await title.fill('Typed before the app ran')
+    await body.fill('A body typed early.')
+    // The form is still the server's HTML: its button waits for the app.
+    await expect(submit).toBeDisabled()
+    release()
+
+    await expect(submit).toBeEnabled()
+    await page.getByLabel('Author').fill('Ada')
+    await expect(title).toHaveValue('Typed before the app ran')
+    await expect(body).toHaveValue('A body typed early.')
+  })
+})
+
+test.describe('pages without JavaScript', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('show the list of news', async ({ page, api }) => {
+    await api.createMany([1, 2, 3].map((n) => draft(n)))
+
+    await page.goto('/')
+
+    await expect(cards(page)).toHaveCount(3)
+    await expect(cards(page).first().getByRole('heading', { level: 2 })).toHaveText(draft(3).title)
+    await expect(
+      cards(page)
+        .first()
+        .getByRole('link', { name: /^Read More/ }),
+    ).toBeVisible()
+  })
+
+  test('show an article in full', async ({ page, api }) => {
+    const item = await api.create(draft(1))
+
+    await page.goto(`/news/${item._id}`)
+
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(item.title)
+    await expect(page.getByText(item.body)).toBeVisible()
+    await expect(page.getByText(/^Created By: /)).toContainText(item.author)
+    await expect(page).toHaveTitle(`${item.title} | NewsWire`)
+  })
+
+  test('say when a page is not there, with a link home', async ({ page }) => {
+    const response = await page.goto('/news/no-such-post')
+
+    expect(response?.status()).toBe(404)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not available')
+    await expect(
+      page.getByRole('main').getByRole('link', { name: 'See the latest news' }),
+    ).toBeVisible()
+  })
+})

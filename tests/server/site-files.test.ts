@@ -1,0 +1,429 @@
+import { parseFeed } from '@rowanmanning/feed-parser'
+import { XMLParser, XMLValidator } from 'fast-xml-parser'
+import { sql } from 'kysely'
+import type { NewsItem } from '@/domain/news-item.entity'
+import { MAX_PAGE_SIZE } from '@/domain/ports/news-repository.port'
+import type { ComposedServer } from '@/composition/server/server.composition'
+import { buildApp } from '@/server/app'
+import { excerpt } from '@/domain/rules/excerpt'
+import { pageEtagOf } from '@/server/preconditions'
+import {
+  JSON_HEADERS,
+  SITE_ORIGIN,
+  TEST_DATABASES,
+  TEST_POSTGRES_URL,
+  composeTestServer,
+  emptyDistDir,
+  memoryUseCases,
+  removeTempDirs,
+  testConfig,
+  type TestDatabase,
+} from './server-fixture'
+
+const URL_LIMIT = 50_000
+
+afterAll(removeTempDirs)
+
+if (TEST_POSTGRES_URL === undefined) {
+  it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
+}
+
+/** An instant as RSS writes it (RFC 822 dates hold no fraction of a second), in ms. */
+function toTheSecond(instant: string): number {
+  return Math.floor(Date.parse(instant) / 1000) * 1000
+}
+
+const xml = new XMLParser({ isArray: (name) => name === 'url' || name === 'sitemap' })
+
+interface UrlEntry {
+  readonly loc: string
+  readonly lastmod?: string
+}
+
+/** The `<url>` entries of a urlset, after checking that the document is well-formed XML. */
+function urlsetOf(body: string): UrlEntry[] {
+  expect(XMLValidator.validate(body)).toBe(true)
+  const document = xml.parse(body) as { urlset?: { url?: UrlEntry[] } }
+  expect(document.urlset).toBeDefined()
+  return document.urlset?.url ?? []
+}
+
+function sitemapIndexOf(body: string): UrlEntry[] {
+  expect(XMLValidator.validate(body)).toBe(true)
+  const document = xml.parse(body) as { sitemapindex?: { sitemap?: UrlEntry[] } }
+  expect(document.sitemapindex).toBeDefined()
+  return document.sitemapindex?.sitemap ?? []
+}
+
+describe.each(TEST_DATABASES)('the feed, the sitemap and robots.txt on $name', (kind) => {
+  let database: TestDatabase
+  let server: ComposedServer
+
+  beforeEach(async () => {
+    database = await kind.create()
+    server = await composeTestServer({ DATABASE_URL: database.url })
+  })
+
+  afterEach(async () => {
+    await server.close()
+    await database.dispose()
+  })
+
+  async function publish(
+    title: string,
+    fields: { body?: string; author?: string } = {},
+    on: ComposedServer = server,
+  ): Promise<NewsItem> {
+    const response = await on.app.inject({
+      method: 'POST',
+      url: '/api/news',
+      headers: JSON_HEADERS,
+      payload: { title, body: fields.body ?? `About ${title}.`, author: fields.author ?? 'Ada' },
+    })
+    expect(response.statusCode).toBe(201)
+    // Posts are dated to the millisecond; a pause keeps 'newest first' unambiguous.
+    await new Promise((resolve) => setTimeout(resolve, 2))
+    return response.json<NewsItem>()
+  }
+
+  async function remove(item: NewsItem): Promise<void> {
+    const response = await server.app.inject({ method: 'DELETE', url: `/api/news/${item._id}` })
+    expect(response.statusCode).toBe(204)
+  }
+
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    server.app.inject({ url, headers })
+
+  const articleUrl = (item: NewsItem) => `${SITE_ORIGIN}/news/${item._id}`
+
+  /**
+   * `count` live posts straight into the tables, as scripts/bench/seed-posts.ts does, one second
+   * apart, newest last, raising the change signal as a write does: through the API 50,000 posts
+   * would take minutes.
+   */
+  async function seed(count: number): Promise<void> {
+    const { db } = server.database
+    const start = Date.UTC(2020, 0, 1)
+    for (let from = 0; from < count; from += 1000) {
+      const rows = Array.from({ length: Math.min(1000, count - from) }, (_, offset) => {
+        const index = from + offset
+        const at = new Date(start + index * 1000).toISOString()
+        return { id: `seeded-${index}`, title: `Post ${index}`, body: 'Seeded.', author: 'Ada', at }
+      })
+      await db
+        .insertInto('news')
+        .values(
+          rows.map(({ at, ...post }) => ({
+            ...post,
+            created_at: at,
+            updated_at: at,
+            revision: 1,
+            deleted_at: null,
+          })),
+        )
+        .execute()
+      await db
+        .insertInto('news_revision')
+        .values(
+          rows.map(({ id, title, body, author, at }) => ({
+            news_id: id,
+            revision: 1,
+            title,
+            body,
+            author,
+            action: 'create',
+            at,
+            restored_from: null,
+          })),
+        )
+        .execute()
+    }
+    // Statistics, as autovacuum would gather: without them PostgreSQL pages the list 6× slower.
+    await sql`analyze news`.execute(db)
+    await db
+      .updateTable('site_version')
+      .set({ version: sql<number>`version + 1` })
+      .execute()
+  }
+
+  describe('GET /feed.xml', () => {
+    it('is RSS 2.0 of the newest 50 posts, newest first, with absolute links and dates', async () => {
+      const posts: NewsItem[] = []
+      for (let index = 0; index < 52; index += 1) {
+        posts.unshift(
+          await publish(`Post ${index}`, {
+            body: `Word ${index} `.repeat(40),
+            author: `Author ${index}`,
+          }),
+        )
+      }
+      const edited = await server.app.inject({
+        method: 'PATCH',
+        url: `/api/news/${posts[1]!._id}`,
+        headers: JSON_HEADERS,
+        payload: { title: 'Post 50, edited' },
+      })
+      expect(edited.statusCode).toBe(200)
+      posts[1] = edited.json<NewsItem>()
+
+      const response = await get('/feed.xml')
+      expect(response.statusCode).toBe(200)
+      expect(response.headers['content-type']).toBe('application/rss+xml; charset=utf-8')
+      expect(response.body).toMatch(
+        /^<\?xml version="1.0" encoding="utf-8"\?>\s*<rss version="2.0"/,
+      )
+
+      const feed = parseFeed(response.body)
+      expect(feed.meta.type).toBe('rss')
+      expect(feed.title).toBe('NewsWire')
+      expect(feed.description).toBe('Discover the world through our news')
+      expect(feed.url).toBe(`${SITE_ORIGIN}/`)
+      expect(feed.self).toBe(`${SITE_ORIGIN}/feed.xml`)
+      expect(feed.language).toBe('en')
+      // The channel's date is the newest change among its posts: the edit.
+      expect(feed.updated?.getTime()).toBe(toTheSecond(posts[1]!.updatedAt))
+
+      const newest50 = posts.slice(0, 50)
+      expect(feed.items.map((item) => item.title)).toEqual(newest50.map((post) => post.title))
+      feed.items.forEach((item, index) => {
+        const post = newest50[index]!
+        expect(item.url).toBe(articleUrl(post))
+        expect(item.id).toBe(articleUrl(post))
+        expect(item.published?.getTime()).toBe(toTheSecond(post.createdAt))
+        expect(item.description).toBe(excerpt(post.body, 160))
+        expect(item.authors.map((author) => author.name)).toEqual([post.author])
+      })
+      expect(feed.items[0]?.description).toMatch(/…$/)
+    })
+
+    it('keeps a title, body and author that look like markup as text', async () => {
+      const title = '</title><script>alert(1)</script> ]]> x ]]><b>&amp;</b>'
+      const body = 'A <body> with ]]> twice ]]> and &lt; an entity'
+      const author = 'Tom &amp; Jerry </author>'
+      await publish(title, { body, author })
+
+      const response = await get('/feed.xml')
+      expect(XMLValidator.validate(response.body)).toBe(true)
+      // No element came out of the text: the item holds only what the feed writes.
+      const document = xml.parse(response.body) as { rss: { channel: { item: object } } }
+      expect(Object.keys(document.rss.channel.item).sort()).toEqual(
+        ['author', 'description', 'guid', 'link', 'pubDate', 'title'].sort(),
+      )
+      const [item] = parseFeed(response.body).items
+      expect(item?.title).toBe(title)
+      expect(item?.description).toBe(body)
+      expect(item?.authors.map((entry) => entry.name)).toEqual([author])
+    })
+
+    it('is an empty channel when there are no posts', async () => {
+      const response = await get('/feed.xml')
+      expect(response.statusCode).toBe(200)
+      expect(parseFeed(response.body).items).toEqual([])
+    })
+  })
+
+  describe('GET /sitemap.xml', () => {
+    it('lists / and every live post, newest first, with the post’s last change', async () => {
+      const first = await publish('First')
+      const second = await publish('Second')
+      const third = await publish('Third')
+      await remove(second)
+      const edited = await server.app.inject({
+        method: 'PATCH',
+        url: `/api/news/${first._id}`,
+        headers: JSON_HEADERS,
+        payload: { body: 'Changed.' },
+      })
+      const firstNow = edited.json<NewsItem>()
+      expect(firstNow.updatedAt > first.updatedAt).toBe(true)
+
+      const response = await get('/sitemap.xml')
+      expect(response.statusCode).toBe(200)
+      expect(response.headers['content-type']).toBe('application/xml; charset=utf-8')
+      expect(urlsetOf(response.body)).toEqual([
+        { loc: `${SITE_ORIGIN}/` },
+        { loc: articleUrl(third), lastmod: third.updatedAt },
+        { loc: articleUrl(firstNow), lastmod: firstNow.updatedAt },
+      ])
+    })
+
+    it(`becomes an index of files past ${URL_LIMIT} URLs, which hold every post once`, async () => {
+      // With `/`, one URL more than a file holds.
+      await seed(URL_LIMIT)
+      const pageReads = vi.spyOn(server.app.useCases.listNews, 'execute')
+
+      const index = await get('/sitemap.xml')
+      expect(index.statusCode).toBe(200)
+      expect(sitemapIndexOf(index.body)).toEqual([
+        // The first file holds `/` and the 49,999 newest posts: its newest change is the last seed.
+        { loc: `${SITE_ORIGIN}/sitemaps/1.xml`, lastmod: '2020-01-01T13:53:19.000Z' },
+        { loc: `${SITE_ORIGIN}/sitemaps/2.xml`, lastmod: '2020-01-01T00:00:00.000Z' },
+      ])
+      // One walk over every post, a full page at a time.
+      expect(pageReads).toHaveBeenCalledTimes(URL_LIMIT / MAX_PAGE_SIZE)
+
+      // Each file starts where the walk found it: the last file is one page away, not 500.
+      pageReads.mockClear()
+      const second = urlsetOf((await get('/sitemaps/2.xml')).body)
+      expect(pageReads).toHaveBeenCalledTimes(1)
+      const first = urlsetOf((await get('/sitemaps/1.xml')).body)
+      expect(first).toHaveLength(URL_LIMIT)
+      expect(first[0]).toEqual({ loc: `${SITE_ORIGIN}/` })
+      expect(first[1]).toEqual({
+        loc: `${SITE_ORIGIN}/news/seeded-${URL_LIMIT - 1}`,
+        lastmod: '2020-01-01T13:53:19.000Z',
+      })
+      expect(second).toEqual([
+        { loc: `${SITE_ORIGIN}/news/seeded-0`, lastmod: '2020-01-01T00:00:00.000Z' },
+      ])
+      const posts = [...first.slice(1), ...second].map((entry) => entry.loc)
+      expect(new Set(posts).size).toBe(URL_LIMIT)
+
+      expect((await get('/sitemaps/3.xml')).statusCode).toBe(404)
+    }, 30_000)
+
+    it.each(['0.xml', '01.xml', '1.txt', 'one.xml', '-1.xml'])(
+      'answers 404 for /sitemaps/%s',
+      async (name) => {
+        const response = await get(`/sitemaps/${name}`)
+        expect(response.statusCode).toBe(404)
+        expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8')
+        expect(response.headers['cache-control']).toBe('no-store')
+      },
+    )
+  })
+
+  describe('conditional GET', () => {
+    it.each(['/feed.xml', '/sitemap.xml'])(
+      '%s answers 304 to its ETag, and a deleted post leaves it at once',
+      async (path) => {
+        const kept = await publish('Kept')
+        const gone = await publish('Gone')
+        const before = await get(path)
+        expect(before.statusCode).toBe(200)
+        expect(before.headers['cache-control']).toBe('public, max-age=5, stale-while-revalidate=60')
+        expect(before.headers.vary).toBe('accept-encoding')
+        const etag = String(before.headers.etag)
+        expect(etag).toMatch(/^W\/"[\w-]+"$/)
+        expect(before.body).toContain(articleUrl(gone))
+
+        const again = await get(path, { 'if-none-match': etag })
+        expect(again.statusCode).toBe(304)
+        expect(again.body).toBe('')
+        expect(again.headers.etag).toBe(etag)
+
+        await remove(gone)
+        const after = await get(path, { 'if-none-match': etag })
+        expect(after.statusCode).toBe(200)
+        expect(after.headers.etag).not.toBe(etag)
+        expect(after.body).not.toContain(articleUrl(gone))
+        expect(after.body).toContain(articleUrl(kept))
+      },
+    )
+
+    it('gives the same ETag on every server of the database', async () => {
+      await publish('Shared')
+      const other = await composeTestServer({ DATABASE_URL: database.url })
+      try {
+        for (const path of ['/feed.xml', '/sitemap.xml']) {
+          const etag = String((await get(path)).headers.etag)
+          const there = await other.app.inject({ url: path, headers: { 'if-none-match': etag } })
+          expect(there.statusCode).toBe(304)
+        }
+      } finally {
+        await other.close()
+      }
+    })
+  })
+
+  describe('GET /robots.txt', () => {
+    it('allows every crawler everything and names the sitemap', async () => {
+      const response = await get('/robots.txt')
+      expect(response.statusCode).toBe(200)
+      expect(response.headers['content-type']).toBe('text/plain; charset=utf-8')
+      expect(response.body).toBe(`User-agent: *\nAllow: /\n\nSitemap: ${SITE_ORIGIN}/sitemap.xml\n`)
+      const again = await get('/robots.txt', { 'if-none-match': String(response.headers.etag) })
+      expect(again.statusCode).toBe(304)
+    })
+  })
+
+  it('writes PUBLIC_URL’s origin into the feed, the sitemap and robots.txt', async () => {
+    const item = await publish('Public')
+    const behind = await composeTestServer({
+      DATABASE_URL: database.url,
+      PUBLIC_URL: 'https://news.example/',
+    })
+    try {
+      const read = async (path: string) => (await behind.app.inject(path)).body
+      expect(parseFeed(await read('/feed.xml')).items[0]?.url).toBe(
+        `https://news.example/news/${item._id}`,
+      )
+      expect(urlsetOf(await read('/sitemap.xml'))[1]?.loc).toBe(
+        `https://news.example/news/${item._id}`,
+      )
+      expect(await read('/robots.txt')).toContain('Sitemap: https://news.example/sitemap.xml')
+    } finally {
+      await behind.close()
+    }
+  })
+})
+
+describe('the site files without a change signal', () => {
+  it('tag the feed and sitemap by a hash of their bytes, which a deleted post changes', async () => {
+    const useCases = memoryUseCases()
+    const app = await buildApp({
+      useCases,
+      config: testConfig(),
+      health: async () => true,
+      distDir: emptyDistDir(),
+    })
+    try {
+      const created = await useCases.createNews.execute({
+        title: 'Only',
+        body: 'Text.',
+        author: 'Ada',
+      })
+      if (!created.ok) throw new Error('The post was not created')
+      const paths = ['/feed.xml', '/sitemap.xml']
+      const etags = new Map<string, string>()
+      for (const path of paths) {
+        const before = await app.inject(path)
+        expect(before.body).toContain(created.value._id)
+        const etag = String(before.headers.etag)
+        expect(etag).toBe(pageEtagOf(before.body, undefined))
+        etags.set(path, etag)
+        const again = await app.inject({ url: path, headers: { 'if-none-match': etag } })
+        expect(again.statusCode).toBe(304)
+      }
+
+      expect((await useCases.deleteNews.execute(created.value._id)).ok).toBe(true)
+      for (const path of paths) {
+        const after = await app.inject({
+          url: path,
+          headers: { 'if-none-match': etags.get(path) ?? '' },
+        })
+        expect(after.statusCode).toBe(200)
+        expect(after.body).not.toContain(created.value._id)
+      }
+    } finally {
+      await app.close()
+    }
+  })
+})
+
+describe('the OpenAPI document', () => {
+  it('leaves out the site files, which are not part of the API', async () => {
+    const server = await composeTestServer()
+    try {
+      const document = (await server.app.inject('/api/openapi.json')).json<{
+        paths: Record<string, unknown>
+      }>()
+      expect(Object.keys(document.paths)).toContain('/api/news')
+      for (const path of ['/feed.xml', '/sitemap.xml', '/sitemaps/{file}', '/robots.txt']) {
+        expect(document.paths).not.toHaveProperty([path])
+      }
+    } finally {
+      await server.close()
+    }
+  })
+})
