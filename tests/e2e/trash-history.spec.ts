@@ -191,8 +191,14 @@ test.describe('a screen whose code fails to load', () => {
     page.on('request', (request) => {
       if (request.resourceType() === 'document') documents += 1
     })
+    let loaded = 0
+    page.on('load', () => {
+      loaded += 1
+    })
 
-    await page.goto('/trash')
+    await page.goto('/trash', { waitUntil: 'commit' })
+    // The first page shows the message too, then reloads: read the message on the reloaded one.
+    await expect.poll(() => loaded).toBe(2)
 
     const message = page.getByRole('main').getByRole('alert')
     await expect(message.getByRole('heading', { level: 1 })).toHaveText(

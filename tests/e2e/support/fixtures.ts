@@ -3,6 +3,7 @@ import { startEmailJsStandIn, type EmailJsStandIn } from './emailjs-stand-in'
 import { emptyTrash } from './empty-trash'
 import { NewsApi } from './news-api'
 import { startNewsWire, type NewsWireServer } from './newswire-server'
+import { expectHydrated } from './screens'
 
 /** The image service the cards and articles ask for; there is no internet here, nor in CI. */
 export const IMAGE_SERVICE = /^https:\/\/([a-z]+\.)?picsum\.photos\//
@@ -18,6 +19,12 @@ interface WorkerFixtures {
 }
 
 interface TestFixtures {
+  /**
+   * Whether `page.goto` and `page.reload` wait until the app runs, so that a test's clicks,
+   * focus and keys reach the app rather than the server's HTML. On by default; a navigation
+   * with `waitUntil: 'commit'` never waits, for tests of what happens before the app runs.
+   */
+  waitForApp: boolean
   /** Empties the site, its trash and the stand-in before each test. */
   freshSite: void
   api: NewsApi
@@ -52,6 +59,23 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 
   baseURL: async ({ newsWire }, provide) => provide(newsWire.origin),
+
+  waitForApp: [true, { option: true }],
+
+  page: async ({ page, waitForApp, javaScriptEnabled }, provide) => {
+    if (waitForApp && javaScriptEnabled !== false) {
+      const goto = page.goto.bind(page)
+      const reload = page.reload.bind(page)
+      const untilAppRuns = async <T>(navigation: Promise<T>, waitUntil?: string): Promise<T> => {
+        const response = await navigation
+        if (waitUntil !== 'commit') await expectHydrated(page)
+        return response
+      }
+      page.goto = (url, options) => untilAppRuns(goto(url, options), options?.waitUntil)
+      page.reload = (options) => untilAppRuns(reload(options), options?.waitUntil)
+    }
+    await provide(page)
+  },
 
   api: async ({ newsWire }, provide) => provide(new NewsApi(newsWire.origin)),
 

@@ -10,7 +10,10 @@ export function withRoomUsed(message: string): RegExp {
   return new RegExp(`^${literal}( \\d+/\\d+)?$`)
 }
 
-/** Waits until the app runs in the server-rendered page: hydrated, its effects started. */
+/**
+ * Waits until the app runs in the server-rendered page: hydrated, its effects started. The
+ * fixtures' `page.goto` already waits for it; this is for navigations made some other way.
+ */
 export async function expectHydrated(page: Page): Promise<void> {
   await expect(page.locator('html[data-app="running"]')).toBeAttached()
 }
