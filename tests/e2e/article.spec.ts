@@ -2,7 +2,7 @@ import { calendarDate } from './support/dates'
 import { expect, test } from './support/fixtures'
 import { draft } from './support/news-api'
 import { holdRequests, NEWS_ITEM, recordRequests } from './support/network'
-import { cards, expectHydrated } from './support/screens'
+import { boxOf, cards, expectHydrated, expectLocalPicture } from './support/screens'
 import { TOASTS } from './support/spec-texts'
 import { toast } from './support/toasts'
 
@@ -33,13 +33,13 @@ test.describe('the article view', () => {
     )
 
     const image = article.locator('img')
-    await expect
-      .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
-      .toBeGreaterThan(0)
     expect(imageService.requested).toContain(
       `https://picsum.photos/seed/${encodeURIComponent(item._id)}/1920/1080`,
     )
-    expect(await image.getAttribute('src')).not.toMatch(/picsum/)
+    await expectLocalPicture(image, [800, 250])
+    // It keeps its 16:9 box across the article while it shows the local picture.
+    const box = await boxOf(image)
+    expect(Math.abs((box?.height ?? 0) - ((box?.width ?? 0) * 9) / 16)).toBeLessThanOrEqual(1)
 
     await expect(article.getByRole('link', { name: 'Edit' })).toHaveAttribute(
       'href',

@@ -1,7 +1,7 @@
 import { expect, test } from './support/fixtures'
 import { draft } from './support/news-api'
 import { failRequests, holdRequests, NEWS_LIST, recordRequests } from './support/network'
-import { cards, expectHydrated, waitForImages } from './support/screens'
+import { boxOf, cards, expectHydrated, expectLocalPicture, waitForImages } from './support/screens'
 import { PAGE_SIZE } from './support/spec-texts'
 
 const CARD_IMAGE = 'https://picsum.photos/seed/newswire/800/250'
@@ -34,11 +34,8 @@ test.describe('the news list', () => {
     // reach (no internet here) the local picture (800 × 250) stands in.
     const image = card.locator('img')
     expect(imageService.requested).toContain(CARD_IMAGE)
-    await expect
-      .poll(() => image.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]))
-      .toEqual([800, 250])
-    expect(await image.getAttribute('src')).not.toMatch(/picsum/)
-    const [imageBox, cardBox] = [await image.boundingBox(), await card.boundingBox()]
+    await expectLocalPicture(image, [800, 250])
+    const [imageBox, cardBox] = await Promise.all([image, card].map(boxOf))
     expect(imageBox?.height).toBe(250)
     expect(Math.abs((imageBox?.width ?? 0) - (cardBox?.width ?? 0))).toBeLessThanOrEqual(2)
 

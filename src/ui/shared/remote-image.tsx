@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState, type ImgHTMLAttributes } from 'react'
-import fallbackUrl from '@/ui/shared/assets/image-fallback.svg'
 
 type RemoteImageProps = ImgHTMLAttributes<HTMLImageElement> & {
   readonly src: string
@@ -8,9 +7,12 @@ type RemoteImageProps = ImgHTMLAttributes<HTMLImageElement> & {
 }
 
 /**
- * An image from a remote service that falls back to a local picture when it fails to load.
- * A server-rendered page starts loading its images before the app runs, so an image that
- * failed before then (its `error` event long gone) is found by looking once, on mount.
+ * An image from a remote service in a frame that holds a local picture beneath it: the
+ * stylesheet paints that picture as the frame's background (inlined, so it needs no request),
+ * and a remote picture that fails to load is hidden (`data-fallback`), its broken-image mark
+ * with it, so the local one shows. Nothing new is painted when the app takes over the page,
+ * which would count as a late largest paint. An image of a server-rendered page that failed
+ * before the app ran (its `error` event long gone) is found by looking once, on mount.
  */
 export function RemoteImage({ src, alt = '', ...rest }: RemoteImageProps) {
   const [failed, setFailed] = useState(false)
@@ -20,13 +22,16 @@ export function RemoteImage({ src, alt = '', ...rest }: RemoteImageProps) {
     if (element !== null && element.complete && element.naturalWidth === 0) setFailed(true)
   }, [])
   return (
-    <img
-      {...rest}
-      ref={image}
-      alt={alt}
-      src={failed ? fallbackUrl : src}
-      onError={() => setFailed(true)}
-      decoding="async"
-    />
+    <span className="remote-image">
+      <img
+        {...rest}
+        ref={image}
+        alt={alt}
+        src={src}
+        data-fallback={failed ? '' : undefined}
+        onError={() => setFailed(true)}
+        decoding="async"
+      />
+    </span>
   )
 }

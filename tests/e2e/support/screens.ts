@@ -41,6 +41,14 @@ export async function expectSiteFrame(page: Page): Promise<void> {
   }
 }
 
+/** Where an element's box is, visible or not. */
+export function boxOf(element: Locator): Promise<{ width: number; height: number; x: number }> {
+  return element.evaluate((node) => {
+    const { width, height, x } = node.getBoundingClientRect()
+    return { width, height, x }
+  })
+}
+
 /** Waits until an image has loaded and has pixels to show. */
 export async function expectImageLoaded(image: Locator): Promise<void> {
   await expect
@@ -48,12 +56,38 @@ export async function expectImageLoaded(image: Locator): Promise<void> {
     .toBe(true)
 }
 
+/**
+ * Expects a remote image that failed to show the local picture instead: hidden, with the
+ * stylesheet's picture in its frame filling the same box, which decodes to `width` × `height`.
+ */
+export async function expectLocalPicture(
+  image: Locator,
+  [width, height]: readonly [number, number],
+): Promise<void> {
+  await expect(image).toHaveAttribute('data-fallback')
+  await expect(image).toBeHidden()
+  const frame = image.locator('..')
+  const [imageBox, frameBox] = await Promise.all([image, frame].map(boxOf))
+  expect(frameBox).toEqual(imageBox)
+  const size = await frame.evaluate(async (element) => {
+    const url = /^url\("(.+)"\)$/.exec(getComputedStyle(element).backgroundImage)?.[1]
+    if (url === undefined) return []
+    const picture = new Image()
+    picture.src = url
+    await picture.decode()
+    return [picture.naturalWidth, picture.naturalHeight]
+  })
+  expect(size).toEqual([width, height])
+}
+
 /** Waits until every image on the page has settled, loaded or fallen back. */
 export async function waitForImages(page: Page): Promise<void> {
   await expect
     .poll(() =>
       page.evaluate(() =>
-        [...document.images].every((img) => img.complete && img.naturalWidth > 0),
+        [...document.images].every(
+          (img) => img.complete && (img.naturalWidth > 0 || img.hasAttribute('data-fallback')),
+        ),
       ),
     )
     .toBe(true)
