@@ -1,5 +1,9 @@
+import { writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
+import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL, URL } from 'node:url'
+import { brotliCompressSync, constants as zlibConstants } from 'node:zlib'
+import { gzipAsync } from '@gfx/zopfli'
 import react from '@vitejs/plugin-react'
 import type { Plugin } from 'vite'
 import { defineConfig } from 'vitest/config'
@@ -20,6 +24,40 @@ const reactRouterBuild = (file: string) =>
  * development build, dev warnings included, and ships the production one beside it. React 19
  * has useSyncExternalStore built in, so @xstate/react needs no shim for older Reacts.
  */
+/** The built files that are sent compressed; the pages' template and source maps are not. */
+const COMPRESSIBLE = /\.(js|css|svg|json|webmanifest)$/
+
+/**
+ * Writes a `.gz` and a `.br` beside each of the browser build's files, compressed once with the
+ * strongest settings, which @fastify/static sends as they are (`preCompressed`, spa.routes.ts)
+ * instead of compressing on every request. The gzip is Zopfli's: standard gzip that every
+ * browser reads, about 3 % smaller than zlib's best, for a second of build time.
+ */
+const precompressed: Plugin = {
+  name: 'newswire:precompressed',
+  apply: 'build',
+  applyToEnvironment: (environment) => environment.name === 'client',
+  async writeBundle({ dir }, bundle) {
+    if (dir === undefined) return
+    for (const [file, output] of Object.entries(bundle)) {
+      if (!COMPRESSIBLE.test(file)) continue
+      const content =
+        output.type === 'chunk' ? Buffer.from(output.code) : Buffer.from(output.source)
+      const path = join(dir, file)
+      await writeFile(`${path}.gz`, await gzipAsync(content, { numiterations: 15 }))
+      await writeFile(
+        `${path}.br`,
+        brotliCompressSync(content, {
+          params: {
+            [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY,
+            [zlibConstants.BROTLI_PARAM_SIZE_HINT]: content.length,
+          },
+        }),
+      )
+    }
+  },
+}
+
 const productionBuilds: Plugin = {
   name: 'newswire:production-builds',
   apply: 'build',
@@ -65,7 +103,7 @@ const productionBuilds: Plugin = {
 }
 
 export default defineConfig({
-  plugins: [react(), productionBuilds],
+  plugins: [react(), productionBuilds, precompressed],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

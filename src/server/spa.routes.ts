@@ -44,9 +44,15 @@ export const spaRoutes: FastifyPluginAsync<SpaRoutesOptions> = async (
       // index.html is the pages' template, never a page itself: '/' is rendered like the rest.
       index: false,
       allowedPath: (pathname) => template === undefined || pathname !== '/index.html',
+      // The build writes each file's .br and .gz (vite.config.ts): sent as they are, as the
+      // browser accepts, rather than compressed again on every request.
+      preCompressed: true,
       cacheControl: false,
       setHeaders(res, path) {
         res.setHeader('cache-control', cacheControlFor(distDir, path))
+        // What is sent depends on Accept-Encoding, and caches in between must know it
+        // (@fastify/static says nothing of it when it sends a .br or .gz).
+        res.setHeader('vary', 'accept-encoding')
       },
     })
   }

@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib'
 import {
   buildBrowserApp,
   HOME_BUDGET_GZIP_KB,
@@ -34,6 +35,20 @@ describe('the production build', () => {
     expect(loaded).toContain('react-masonry-css')
     for (const lazy of ['formik', 'yup', '@emailjs/browser', 'dayjs', 'react-toastify']) {
       expect(loaded, `${lazy} loads on /`).not.toContain(lazy)
+    }
+  })
+
+  it('writes a .gz and a .br of every script and stylesheet, each decoding to the file', () => {
+    const files = readdirSync(join(outDir, 'assets')).filter((name) => /\.(js|css)$/.test(name))
+    expect(files.length).toBeGreaterThan(5)
+    for (const name of files) {
+      const file = readFileSync(join(outDir, 'assets', name))
+      const gzip = readFileSync(join(outDir, 'assets', `${name}.gz`))
+      const br = readFileSync(join(outDir, 'assets', `${name}.br`))
+      expect(gunzipSync(gzip).equals(file), `${name}.gz`).toBe(true)
+      expect(brotliDecompressSync(br).equals(file), `${name}.br`).toBe(true)
+      // Zopfli's gzip is smaller than zlib's strongest.
+      if (file.length > 4096) expect(gzip.length).toBeLessThan(gzipSync(file, { level: 9 }).length)
     }
   })
 

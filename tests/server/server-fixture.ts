@@ -3,6 +3,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
+import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib'
 import type { FastifyInstance } from 'fastify'
 import { Container, ContainerModule } from 'inversify'
 import { Client } from 'pg'
@@ -110,6 +111,13 @@ export const TEST_DATABASES: readonly TestDatabaseKind[] = [
 
 export const ASSET_NAME = 'index-B4x9Qm2a.js'
 export const ASSET_TEXT = `console.log(${JSON.stringify('NewsWire '.repeat(400))})\n`
+/** An asset the build wrote compressed too, as it does every script (vite.config.ts). */
+export const PRECOMPRESSED_ASSET_NAME = 'main-Zq81Kd0p.js'
+/** Its .gz and .br, made at the fastest settings: what is sent must be these bytes. */
+export const PRECOMPRESSED = {
+  gzip: gzipSync(ASSET_TEXT, { level: 1 }),
+  br: brotliCompressSync(ASSET_TEXT, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1 } }),
+} as const
 export const INDEX_HTML =
   '<!doctype html><html><head><script type="module" src="/assets/' +
   ASSET_NAME +
@@ -124,6 +132,9 @@ export function fakeDistDir(): string {
   mkdirSync(join(dir, 'assets'))
   writeFileSync(join(dir, 'index.html'), INDEX_HTML)
   writeFileSync(join(dir, 'assets', ASSET_NAME), ASSET_TEXT)
+  writeFileSync(join(dir, 'assets', PRECOMPRESSED_ASSET_NAME), ASSET_TEXT)
+  writeFileSync(join(dir, 'assets', `${PRECOMPRESSED_ASSET_NAME}.gz`), PRECOMPRESSED.gzip)
+  writeFileSync(join(dir, 'assets', `${PRECOMPRESSED_ASSET_NAME}.br`), PRECOMPRESSED.br)
   writeFileSync(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>')
   return dir
 }

@@ -6,6 +6,8 @@ import {
   ASSET_TEXT,
   INDEX_HTML,
   JSON_HEADERS,
+  PRECOMPRESSED,
+  PRECOMPRESSED_ASSET_NAME,
   composeTestServer,
   fakeDistDir,
   removeTempDirs,
@@ -81,6 +83,25 @@ describe('the built app', () => {
     })
     expect(gzip.headers['content-encoding']).toBe('gzip')
     expect(gunzipSync(gzip.rawPayload).toString('utf8')).toBe(ASSET_TEXT)
+  })
+
+  it("sends the build's own .br or .gz of an asset, byte for byte, as the browser accepts", async () => {
+    const url = `/assets/${PRECOMPRESSED_ASSET_NAME}`
+    for (const [accepted, encoding, sent] of [
+      ['gzip, deflate, br', 'br', PRECOMPRESSED.br],
+      ['gzip', 'gzip', PRECOMPRESSED.gzip],
+    ] as const) {
+      const response = await app.inject({ url, headers: { 'accept-encoding': accepted } })
+      expect(response.statusCode).toBe(200)
+      expect(response.headers['content-encoding']).toBe(encoding)
+      expect(response.headers['content-type']).toMatch(/javascript/)
+      expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+      expect(response.headers.vary).toMatch(/accept-encoding/i)
+      expect(response.rawPayload.equals(sent)).toBe(true)
+    }
+    const plain = await app.inject({ url, headers: { 'accept-encoding': 'identity' } })
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(plain.body).toBe(ASSET_TEXT)
   })
 
   it('answers 404 for a missing asset instead of the app', async () => {
