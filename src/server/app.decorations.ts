@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify'
+import type { ChangeFeed } from '@/application/change-feed'
 import type { UseCases } from '@/application/use-cases'
 import type { FirstPageCache } from '@/server/first-page.cache'
 
@@ -14,5 +15,7 @@ declare module 'fastify' {
     readonly firstPage: FirstPageCache
     /** The site's absolute origin for this request: PUBLIC_URL's, or the request's (site-origin.ts). */
     readonly siteOrigin: (request: FastifyRequest) => string
+    /** The live stream's reads (events.routes.ts); decorated only when the app serves it. */
+    readonly changeFeed: ChangeFeed
   }
 }

@@ -10,9 +10,11 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify'
 import fp from 'fastify-plugin'
+import type { ChangeFeed } from '@/application/change-feed'
 import type { UseCases } from '@/application/use-cases'
 import type { ChangeSignal } from '@/domain/ports/change-signal.port'
 import type { RateLimitCounter } from '@/domain/ports/rate-limit-counter.port'
+import type { StreamLeases } from '@/domain/ports/stream-leases.port'
 import '@/server/app.decorations'
 import { runtimeConfigOf, usesOutbox, type ServerConfig } from '@/server/config'
 import { answerClientError, capConnections, timeoutOptions } from '@/server/connection-limits'
@@ -21,6 +23,8 @@ import {
   BODY_LIMIT_BYTES,
   registerErrorHandler,
 } from '@/server/error-handler'
+import type { EventStreamSettings } from '@/server/event-stream'
+import { eventsRoutes } from '@/server/events.routes'
 import { FirstPageCache } from '@/server/first-page.cache'
 import { registerNoStoreByDefault } from '@/server/http-caching'
 import { newsRoutes } from '@/server/news.routes'
@@ -61,6 +65,15 @@ export interface AppOptions {
    * read, so that a write on any server shows at once. Without it nothing is cached.
    */
   readonly changeSignal?: ChangeSignal
+  /**
+   * The live stream's reads (GET /api/events). The stream is served only when this, the
+   * change signal and `streamLeases` are all given.
+   */
+  readonly changeFeed?: ChangeFeed
+  /** Where open live streams are counted per client, shared by every server on the database. */
+  readonly streamLeases?: StreamLeases
+  /** The live streams' heartbeat, polling and caps; EVENT_STREAM_DEFAULTS unless given. */
+  readonly events?: Partial<EventStreamSettings>
   /** The built single-page app; defaults to `<repo>/dist`. */
   readonly distDir?: string
   /** The app's server entry, which renders pages (see spa.routes.ts). */
@@ -82,6 +95,7 @@ export const DEFAULT_DIST_DIR = fileURLToPath(new URL('../../dist', import.meta.
 export const newsWireApp = fp<AppOptions>(
   async (app, options) => {
     const { useCases, config, health, rateLimitCounter, renderer } = options
+    const { changeFeed, changeSignal, streamLeases } = options
     const outbox = usesOutbox(config)
     const distDir = options.distDir ?? DEFAULT_DIST_DIR
     // The pages' template, read once: the CSP allows the stylesheet written into it by hash.
@@ -109,12 +123,20 @@ export const newsWireApp = fp<AppOptions>(
     }
 
     app.decorate('useCases', useCases)
-    app.decorate('firstPage', new FirstPageCache(options.changeSignal))
+    app.decorate('firstPage', new FirstPageCache(changeSignal))
     app.decorate('siteOrigin', (request: FastifyRequest) =>
       siteOrigin(request, config.publicOrigin),
     )
 
     await app.register(newsRoutes)
+    if (changeFeed !== undefined && changeSignal !== undefined && streamLeases !== undefined) {
+      app.decorate('changeFeed', changeFeed)
+      await app.register(eventsRoutes, {
+        signal: changeSignal,
+        leases: streamLeases,
+        settings: options.events,
+      })
+    }
     await app.register(systemRoutes, { runtimeConfig: runtimeConfigOf(config), health })
     if (outbox) await app.register(outboxRoutes, { publicOrigin: config.publicOrigin })
     await app.register(siteFilesRoutes)

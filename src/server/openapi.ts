@@ -17,7 +17,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         description:
           'News posts, the SPA’s run-time settings, health, and the built-in EmailJS-compatible ' +
           'outbox. Errors are RFC 9457 application/problem+json. Every change to a post is ' +
-          'recorded as a revision; deleted posts wait in the trash for TRASH_DAYS days.',
+          'recorded as a revision; deleted posts wait in the trash for TRASH_DAYS days. ' +
+          'GET /api/events streams each change as Server-Sent Events.',
       },
       tags: [
         { name: 'news', description: 'News posts' },
@@ -25,6 +26,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           name: 'history',
           description: 'Every post’s revisions, and the trash: nothing a visitor does is lost',
         },
+        { name: 'live', description: 'The live stream of changes, from every server' },
         { name: 'system', description: 'Settings and health' },
         { name: 'outbox', description: 'The built-in outbox, when no EmailJS account is set' },
       ],

@@ -3,10 +3,12 @@ import {
   NewsRevisionSchema,
   TrashedNewsItemSchema,
 } from '@/adapters/http/news.wire-schemas'
+import { NewsChangeSchema, StreamPositionSchema } from '@/adapters/http/news-change.wire-schemas'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { composeTestServer, fakeDistDir, removeTempDirs } from './server-fixture'
 
 interface Operation {
+  tags?: string[]
   responses: Record<string, { headers?: Record<string, unknown>; content?: unknown }>
   requestBody?: unknown
   parameters?: { in: string; name: string }[]
@@ -47,6 +49,7 @@ describe('GET /api/openapi.json', () => {
     expect(routes).toEqual([
       'delete /api/news/{id}',
       'get /api/config',
+      'get /api/events',
       'get /api/health',
       'get /api/news',
       'get /api/news/{id}',
@@ -179,5 +182,25 @@ describe('GET /api/openapi.json', () => {
     expect(json(NewsItemSchema)).toMatchObject({
       properties: { _id: { pattern: '^[A-Za-z0-9_-]{1,64}$' } },
     })
+  })
+
+  it('describes the live stream: its resume points, its messages’ data, and its refusals', () => {
+    const events = spec.paths['/api/events']?.get
+    expect(events?.tags).toEqual(['live'])
+    expect(statuses(events)).toEqual(['200', '400', '429', '503'])
+    expect(headerParameters(events)).toEqual(['last-event-id'])
+    expect(events?.parameters?.find((parameter) => parameter.in === 'query')?.name).toBe('since')
+    const json = (schema: object): object => JSON.parse(JSON.stringify(schema)) as object
+    expect(events?.responses['200']?.content).toMatchObject({
+      'text/event-stream': {
+        schema: { type: 'string' },
+        'x-event-data': {
+          change: json(NewsChangeSchema),
+          ready: json(StreamPositionSchema),
+          reset: json(StreamPositionSchema),
+        },
+      },
+    })
+    expect(events?.responses['429']?.headers).toHaveProperty('Retry-After')
   })
 })

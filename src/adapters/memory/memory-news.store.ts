@@ -1,3 +1,4 @@
+import { changeKindOf, type NewsChange } from '@/domain/news-change.entity'
 import type { NewsItem } from '@/domain/news-item.entity'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import type {
@@ -6,7 +7,12 @@ import type {
   RevisionPage,
   TrashPage,
 } from '@/domain/ports/news-repository.port'
-import type { NewsStore, NewsStoreTransaction, PurgeReport } from '@/domain/ports/news-store.port'
+import type {
+  ChangeLogBounds,
+  NewsStore,
+  NewsStoreTransaction,
+  PurgeReport,
+} from '@/domain/ports/news-store.port'
 import {
   isKeyLive,
   liveItem,
@@ -46,6 +52,8 @@ interface MemoryState {
   readonly keys: Map<string, IdempotencyRecord>
   /** Each post's place in publication order, as the SQL stores number it for search. */
   readonly published: Map<string, number>
+  /** The change log, oldest first, as the SQL stores keep it (NewsChangeLog). */
+  readonly changes: NewsChange[]
 }
 
 /**
@@ -60,10 +68,16 @@ export class MemoryNewsStore implements NewsStore {
     histories: new Map(),
     keys: new Map(),
     published: new Map(),
+    changes: [],
   }
   private sequence = 0
-  /** The change signal, raised as the SQL stores raise theirs: by a write's commit and the purge. */
-  private changes = 0
+  /**
+   * The change signal, raised as the SQL stores raise theirs: by a write's commit (by one per
+   * revision it appended) and the purge.
+   */
+  private currentVersion = 0
+  /** The log holds every change above this seq. */
+  private purgedThrough = 0
   private queue: Promise<unknown> = Promise.resolve()
 
   constructor(options: MemoryNewsStoreOptions = {}) {
@@ -131,7 +145,15 @@ export class MemoryNewsStore implements NewsStore {
   }
 
   async version(): Promise<number> {
-    return this.changes
+    return this.currentVersion
+  }
+
+  async changesSince(seq: number, limit: number): Promise<readonly NewsChange[]> {
+    return this.state.changes.filter((change) => change.seq > seq).slice(0, Math.max(0, limit))
+  }
+
+  async changeLogBounds(): Promise<ChangeLogBounds> {
+    return { version: this.currentVersion, purgedThrough: this.purgedThrough }
   }
 
   async revisions(newsId: string, query: NewsPageQuery): Promise<RevisionPage> {
@@ -150,7 +172,7 @@ export class MemoryNewsStore implements NewsStore {
       .map(([id]) => id)
   }
 
-  purge({ trashedBefore, keysBefore }: PurgeCutoffs): Promise<PurgeReport> {
+  purge({ trashedBefore, keysBefore, changesBefore }: PurgeCutoffs): Promise<PurgeReport> {
     return this.serialised(async () => {
       let posts = 0
       for (const [id, item] of this.state.posts) {
@@ -168,7 +190,17 @@ export class MemoryNewsStore implements NewsStore {
           keys += 1
         }
       }
-      this.changes += 1
+      // As the SQL stores: the old changes, and every change numbered below them.
+      const old = this.state.changes.filter((change) => change.at < changesBefore)
+      const through = Math.max(0, ...old.map((change) => change.seq))
+      if (old.length > 0) {
+        this.state.changes.splice(
+          0,
+          this.state.changes.filter((change) => change.seq <= through).length,
+        )
+        this.purgedThrough = Math.max(this.purgedThrough, through)
+      }
+      this.currentVersion += 1
       return { posts, keys }
     })
   }
@@ -177,7 +209,20 @@ export class MemoryNewsStore implements NewsStore {
     return this.serialised(async () => {
       const tx = new MemoryNewsTransaction(this.state, () => this.newId())
       const result = await work(tx)
-      if (tx.apply()) this.changes += 1
+      if (tx.apply()) {
+        const appended = tx.appendedInOrder()
+        this.currentVersion += Math.max(1, appended.length)
+        const first = this.currentVersion - appended.length + 1
+        appended.forEach(({ newsId, revision }, index) =>
+          this.state.changes.push({
+            seq: first + index,
+            id: newsId,
+            kind: changeKindOf(revision.action, revision.restoredFrom),
+            revision: revision.revision,
+            at: revision.at,
+          }),
+        )
+      }
       return result
     })
   }
@@ -212,6 +257,8 @@ export class MemoryNewsStore implements NewsStore {
 class MemoryNewsTransaction implements NewsStoreTransaction {
   private readonly posts = new Map<string, StoredNews>()
   private readonly appended = new Map<string, NewsRevision[]>()
+  /** Every revision appended, in the order of the calls, for the change log. */
+  private readonly journal: { readonly newsId: string; readonly revision: NewsRevision }[] = []
   private readonly keys = new Map<string, IdempotencyRecord>()
 
   constructor(
@@ -241,6 +288,11 @@ class MemoryNewsTransaction implements NewsStoreTransaction {
       throw new Error(`revision ${revision.revision} of ${newsId} exists`)
     }
     this.appended.set(newsId, [...(this.appended.get(newsId) ?? []), revision])
+    this.journal.push({ newsId, revision })
+  }
+
+  appendedInOrder(): readonly { readonly newsId: string; readonly revision: NewsRevision }[] {
+    return this.journal
   }
 
   async revision(newsId: string, revision: number): Promise<NewsRevision | undefined> {

@@ -26,6 +26,12 @@ export const IDEMPOTENCY_KEY_CREATED_AT_INDEX = 'idempotency_key_created_at_idx'
 export const NEWS_SEARCH_SEQ_INDEX = 'news_search_seq_idx'
 /** PostgreSQL's GIN index of live posts' words. */
 export const NEWS_SEARCH_VECTOR_INDEX = 'news_search_vector_idx'
+/** Index of the live streams' leases by client, to count one client's. */
+export const EVENT_STREAM_LEASE_CLIENT_INDEX = 'event_stream_lease_client_idx'
+/** Index of the leases by holder, for a server's renewal of all of its own. */
+export const EVENT_STREAM_LEASE_HOLDER_INDEX = 'event_stream_lease_holder_idx'
+/** Index of the leases by expiry, for the sweep of those no server renews. */
+export const EVENT_STREAM_LEASE_EXPIRES_INDEX = 'event_stream_lease_expires_at_idx'
 /** How many posts the search migration indexes per statement. */
 const SEARCH_BACKFILL_BATCH = 500
 
@@ -198,6 +204,60 @@ function migrations(engine: Engine): Record<string, Migration> {
           .execute()
         if (postgres) await addPostgresSearch(db)
         else await addSqliteSearch(db)
+      },
+    },
+    '0007-change-log': {
+      // The live stream's change log (SqlNewsStore): one row per revision, numbered by the
+      // version its write raised site_version to; the primary key is the order readers follow
+      // (on SQLite an integer primary key is the table's rowid itself).
+      // The log of an upgraded database begins now: a reader that saw an older version is told
+      // to reload, as if the purge had removed everything up to the current version.
+      async up(db: Kysely<unknown>): Promise<void> {
+        await db.schema
+          .createTable('news_change')
+          .addColumn('seq', postgres ? 'bigint' : 'integer', (column) =>
+            column.primaryKey().notNull(),
+          )
+          .addColumn('news_id', idType, (column) => column.notNull())
+          .addColumn('kind', 'text', (column) => column.notNull())
+          .addColumn('revision', 'integer', (column) => column.notNull())
+          .addColumn('at', instant, (column) => column.notNull())
+          .addCheckConstraint(
+            'news_change_kind_check',
+            sql`kind in ('created', 'edited', 'deleted', 'restored')`,
+          )
+          .execute()
+        await sql`alter table site_version add column changes_purged_through bigint not null default 0`.execute(
+          db,
+        )
+        await sql`update site_version set changes_purged_through = version`.execute(db)
+      },
+    },
+    '0008-event-stream-leases': {
+      // The live streams open per client, counted by every server (sql-stream-leases.ts).
+      async up(db: Kysely<unknown>): Promise<void> {
+        await db.schema
+          .createTable('event_stream_lease')
+          .addColumn('id', 'text', (column) => column.primaryKey().notNull())
+          .addColumn('client', 'text', (column) => column.notNull())
+          .addColumn('holder', 'text', (column) => column.notNull())
+          .addColumn('expires_at', 'bigint', (column) => column.notNull())
+          .execute()
+        await db.schema
+          .createIndex(EVENT_STREAM_LEASE_CLIENT_INDEX)
+          .on('event_stream_lease')
+          .columns(['client', 'expires_at'])
+          .execute()
+        await db.schema
+          .createIndex(EVENT_STREAM_LEASE_HOLDER_INDEX)
+          .on('event_stream_lease')
+          .column('holder')
+          .execute()
+        await db.schema
+          .createIndex(EVENT_STREAM_LEASE_EXPIRES_INDEX)
+          .on('event_stream_lease')
+          .column('expires_at')
+          .execute()
       },
     },
   }

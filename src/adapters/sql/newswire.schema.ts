@@ -93,6 +93,39 @@ export interface SiteVersionTable {
   id: number
   /** PostgreSQL reads a bigint back as text. */
   version: ColumnType<number | string, number, number>
+  /**
+   * The change log holds every change above this seq; the purge removed those at or below it
+   * (news_change). A bigint, read back as text on PostgreSQL.
+   */
+  changes_purged_through: ColumnType<number | string, number | undefined, number>
+}
+
+/**
+ * The change log behind the live stream: one row per revision appended, written in the same
+ * transaction, numbered by the site's version that transaction raised (see SqlNewsStore).
+ */
+export interface NewsChangeTable {
+  /** The site's version once the change committed; a bigint, read back as text on PostgreSQL. */
+  seq: ColumnType<number | string, number, never>
+  news_id: string
+  /** created, edited, deleted or restored (NewsChangeKind). */
+  kind: string
+  revision: number
+  at: InstantColumn
+}
+
+/**
+ * One open live stream, counted against its client's cap by every server; renewed by the
+ * server that holds it, and no longer counted once `expires_at` has passed (its server is gone).
+ */
+export interface EventStreamLeaseTable {
+  id: string
+  /** The client's address, as the cap counts it (an IPv6 client by its /64). */
+  client: string
+  /** The server process that holds it, which renews its leases in one statement. */
+  holder: string
+  /** Milliseconds since the epoch; a bigint, read back as text on PostgreSQL. */
+  expires_at: ColumnType<number | string, number, number>
 }
 
 /** The tables Kysely may touch, named as in SQL. */
@@ -104,6 +137,8 @@ export interface NewsWireSchema {
   outbox_message: OutboxMessageTable
   rate_limit: RateLimitTable
   site_version: SiteVersionTable
+  news_change: NewsChangeTable
+  event_stream_lease: EventStreamLeaseTable
 }
 
 export function toIsoInstant(value: Date | string): string {

@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { sql, type Compilable, type CompiledQuery, type Kysely } from 'kysely'
+import {
+  changeKindOf,
+  NEWS_CHANGE_KINDS,
+  type NewsChange,
+  type NewsChangeKind,
+} from '@/domain/news-change.entity'
 import { isNewsId } from '@/domain/news-id'
 import type { NewsItem } from '@/domain/news-item.entity'
 import {
@@ -13,7 +19,12 @@ import type {
   RevisionPage,
   TrashPage,
 } from '@/domain/ports/news-repository.port'
-import type { NewsStore, NewsStoreTransaction, PurgeReport } from '@/domain/ports/news-store.port'
+import type {
+  ChangeLogBounds,
+  NewsStore,
+  NewsStoreTransaction,
+  PurgeReport,
+} from '@/domain/ports/news-store.port'
 import {
   isRevisionNumber,
   IDEMPOTENCY_KEY_TTL_MS,
@@ -96,12 +107,18 @@ const SITE_VERSION_ROW = 1
  * PostgreSQL locks the post it reads (`for update`) and runs the work again when it loses a race.
  *
  * The change signal: site_version holds one counter, raised by every transaction that wrote and
- * by the purge, as the last statement before their commit. So the number and the data it stands
+ * by the purge, as the last update before their commit. So the number and the data it stands
  * for become visible together, to every server on the database, and reading it is one primary-key
  * lookup. Raised last, its row lock is the last one a writer takes and is held only until the
  * commit: writers already serialise on SQLite's write lock, and on PostgreSQL they queue briefly
  * at the end instead of deadlocking. A transaction that only read (an idempotent repeat) leaves
- * it alone. (Chosen over SQLite's `PRAGMA data_version`, which misses this connection's own
+ * it alone.
+ *
+ * The change log (news_change) rides on it: a transaction that appended n revisions raises the
+ * counter by n, reads back the version V it reached, and logs its changes as V-n+1 to V after
+ * it, still holding the row lock. Writers take that lock one at a time and keep it to their
+ * commit, so the numbers are handed out in commit order: a reader that follows the log by seq
+ * never finds a change below one it has already read (NewsChangeLog). (Chosen over SQLite's `PRAGMA data_version`, which misses this connection's own
  * writes, and over LISTEN/NOTIFY, which needs a connection of its own and a fallback while it is
  * down; one mechanism serves both engines.)
  */
@@ -138,6 +155,32 @@ export class SqlNewsStore implements NewsStore {
       .select('version')
       .where('id', '=', SITE_VERSION_ROW)
       .compile()
+  }
+
+  changesSince(seq: number, limit: number): Promise<readonly NewsChange[]> {
+    return guardStorage(async () => {
+      if (limit < 1) return []
+      const rows = await this.db
+        .selectFrom('news_change')
+        .select(['seq', 'news_id', 'kind', 'revision', 'at'])
+        .where('seq', '>', seq)
+        .orderBy('seq')
+        .limit(limit)
+        .execute()
+      return rows.map(toChange)
+    }, this.onError)
+  }
+
+  changeLogBounds(): Promise<ChangeLogBounds> {
+    return guardStorage(async () => {
+      const row = await this.db
+        .selectFrom('site_version')
+        .select(['version', 'changes_purged_through'])
+        .where('id', '=', SITE_VERSION_ROW)
+        .executeTakeFirst()
+      if (row === undefined) throw new Error('site_version has no row')
+      return { version: Number(row.version), purgedThrough: Number(row.changes_purged_through) }
+    }, this.onError)
   }
 
   list(query: NewsPageQuery): Promise<NewsPage> {
@@ -233,7 +276,7 @@ export class SqlNewsStore implements NewsStore {
     }, this.onError)
   }
 
-  purge({ trashedBefore, keysBefore }: PurgeCutoffs): Promise<PurgeReport> {
+  purge({ trashedBefore, keysBefore, changesBefore }: PurgeCutoffs): Promise<PurgeReport> {
     return guardStorage(
       () =>
         this.run(async (db) => {
@@ -253,7 +296,7 @@ export class SqlNewsStore implements NewsStore {
             .deleteFrom('idempotency_key')
             .where('created_at', '<', keysBefore)
             .executeTakeFirst()
-          await raiseVersion(db)
+          await raiseVersion(db, [], await purgeChangeLog(db, changesBefore))
           return { posts: Number(posts.numDeletedRows), keys: Number(keys.numDeletedRows) }
         }),
       this.onError,
@@ -266,7 +309,7 @@ export class SqlNewsStore implements NewsStore {
         this.run(async (db) => {
           const tx = new SqlNewsTransaction(db, this.engine)
           const result = await work(tx)
-          if (tx.wrote) await raiseVersion(db)
+          if (tx.wrote) await raiseVersion(db, tx.appended)
           return result
         }),
       this.onError,
@@ -351,9 +394,19 @@ export class SharedReads {
   }
 }
 
+/** A revision a transaction appended, as the change log records it. */
+interface LoggedChange {
+  readonly newsId: string
+  readonly kind: NewsChangeKind
+  readonly revision: number
+  readonly at: string
+}
+
 class SqlNewsTransaction implements NewsStoreTransaction {
   /** Whether the work changed anything, so that the change signal must move. */
   wrote = false
+  /** The changes to log at the commit, in the order their revisions were appended. */
+  readonly appended: LoggedChange[] = []
 
   constructor(
     private readonly db: Db,
@@ -403,6 +456,12 @@ class SqlNewsTransaction implements NewsStoreTransaction {
 
   async appendRevision(newsId: string, revision: NewsRevision): Promise<void> {
     this.wrote = true
+    this.appended.push({
+      newsId,
+      kind: changeKindOf(revision.action, revision.restoredFrom),
+      revision: revision.revision,
+      at: revision.at,
+    })
     await this.db
       .insertInto('news_revision')
       .values({
@@ -467,13 +526,69 @@ class SqlNewsTransaction implements NewsStoreTransaction {
   }
 }
 
-/** Moves the change signal on, inside the caller's transaction; see SqlNewsStore. */
-async function raiseVersion(db: Db): Promise<void> {
-  await db
+/**
+ * Moves the change signal on, inside the caller's transaction, as its last update: by one per
+ * change appended (by one when none was, for a write of a key alone or the purge), then logs
+ * the changes under the versions they brought; see SqlNewsStore. `purgedThrough`, from the
+ * purge, moves the log's floor up with the same update.
+ */
+async function raiseVersion(
+  db: Db,
+  changes: readonly LoggedChange[],
+  purgedThrough?: number,
+): Promise<void> {
+  const by = Math.max(1, changes.length)
+  const floor = sql.ref('changes_purged_through')
+  const raised = await db
     .updateTable('site_version')
-    .set({ version: sql<number>`version + 1` })
+    .set({
+      version: sql<number>`version + ${by}`,
+      ...(purgedThrough === undefined
+        ? {}
+        : {
+            changes_purged_through: sql<number>`case when ${floor} < ${purgedThrough} then ${purgedThrough} else ${floor} end`,
+          }),
+    })
     .where('id', '=', SITE_VERSION_ROW)
-    .execute()
+    .returning('version')
+    .executeTakeFirst()
+  if (raised === undefined) throw new Error('site_version has no row')
+  const first = Number(raised.version) - changes.length + 1
+  const rows = changes.map((change, index) => ({
+    seq: first + index,
+    news_id: change.newsId,
+    kind: change.kind,
+    revision: change.revision,
+    at: change.at,
+  }))
+  // In batches, within what either engine binds in one statement.
+  for (let start = 0; start < rows.length; start += CHANGE_LOG_BATCH) {
+    await db
+      .insertInto('news_change')
+      .values(rows.slice(start, start + CHANGE_LOG_BATCH))
+      .execute()
+  }
+}
+
+/** Changes logged per statement: five values each, far below the engines' bound of bindings. */
+const CHANGE_LOG_BATCH = 1000
+
+/**
+ * Deletes the logged changes made before `before`, and every change numbered below them, so that
+ * what stays is all the log holds above one seq (a clock that went back on some server cannot
+ * leave a gap). Answers that seq, or undefined when nothing was old enough. Its scan of the
+ * log's `at` has no index: it runs once per purge over a day of changes.
+ */
+async function purgeChangeLog(db: Db, before: string): Promise<number | undefined> {
+  const oldest = await db
+    .selectFrom('news_change')
+    .select((eb) => eb.fn.max('seq').as('through'))
+    .where('at', '<', before)
+    .executeTakeFirst()
+  if (oldest?.through === null || oldest?.through === undefined) return undefined
+  const through = Number(oldest.through)
+  await db.deleteFrom('news_change').where('seq', '<=', through).execute()
+  return through
 }
 
 /** The newest creation instant at which a key is expired at `instant`. */
@@ -611,6 +726,27 @@ export function selectRevisionPage(db: Db, newsId: string, limit: number, before
  */
 export function selectChangedSince(db: Db, instant: string) {
   return db.selectFrom('news_revision').select('news_id').where('at', '>=', instant)
+}
+
+interface ChangeRow {
+  seq: number | string
+  news_id: string
+  kind: string
+  revision: number
+  at: Date | string
+}
+
+function toChange(row: ChangeRow): NewsChange {
+  const kind = NEWS_CHANGE_KINDS.find((known) => known === row.kind)
+  // The table's check constraint admits nothing else.
+  if (kind === undefined) throw new Error(`unknown change kind ${row.kind}`)
+  return {
+    seq: Number(row.seq),
+    id: row.news_id,
+    kind,
+    revision: Number(row.revision),
+    at: instantOf(row.at),
+  }
 }
 
 function toAction(value: string): RevisionAction {

@@ -12,6 +12,7 @@ import {
   closeServerContainer,
   resolveChangeSignal,
   resolveJournal,
+  resolveLiveStream,
   resolveUndoChangesSince,
   resolveUseCases,
 } from '@/composition/server/server.container'
@@ -19,6 +20,7 @@ import { loadPageRenderer } from '@/composition/server/page-renderer.loader'
 import { TOKENS } from '@/composition/server/server.tokens'
 import { buildApp, DEFAULT_DIST_DIR } from '@/server/app'
 import type { ServerConfig } from '@/server/config'
+import type { EventStreamSettings } from '@/server/event-stream'
 import type { PageRenderer } from '@/server/page-renderer'
 
 /** How often the trash and the idempotency keys are purged while the server runs. */
@@ -38,6 +40,8 @@ export interface ComposeOptions {
   readonly now?: () => Date
   /** How often to purge after the purge at start; PURGE_EVERY_MS unless given. */
   readonly purgeEveryMs?: number
+  /** The live streams' heartbeat, polling and caps; the app's defaults unless given (tests). */
+  readonly events?: Partial<EventStreamSettings>
 }
 
 export interface ComposedServer {
@@ -76,6 +80,10 @@ export async function composeServer(
       config,
       health: () => database.ping(),
       changeSignal: resolveChangeSignal(container),
+      // GET /api/events: the change log's reads, and its streams counted per client in the
+      // database, so that the cap holds across servers.
+      ...resolveLiveStream(container),
+      events: options.events,
       // The write limit counts in the database, so that N servers share one budget per client.
       rateLimitCounter: new SqlRateLimitStore(database, {
         onError: (error) => logStorageError(error),

@@ -1,4 +1,5 @@
 import { Container, ContainerModule } from 'inversify'
+import { ChangeFeed } from '@/application/change-feed'
 import { JournaledNewsRepository } from '@/application/journaled-news.repository'
 import { UndoChangesSince } from '@/application/undo-changes.use-case'
 import type { UseCases } from '@/application/use-cases'
@@ -6,11 +7,13 @@ import { SqlOutboxMailer } from '@/adapters/outbox/sql-outbox.mailer'
 import type { SqlDatabase } from '@/adapters/sql/database'
 import { SqlNewsStore } from '@/adapters/sql/sql-news.store'
 import { SqliteChangeSignal } from '@/adapters/sql/sqlite-change.signal'
+import { SqlStreamLeases } from '@/adapters/sql/sql-stream-leases'
 import type { StorageErrorListener } from '@/adapters/sql/storage-failure'
 import { USE_CASES, useCasesModule } from '@/composition/core.module'
 import { TOKENS } from '@/composition/server/server.tokens'
 import type { ChangeSignal } from '@/domain/ports/change-signal.port'
 import type { NewsStore } from '@/domain/ports/news-store.port'
+import type { StreamLeases } from '@/domain/ports/stream-leases.port'
 
 /**
  * The server's composition root: which adapter fills which port (the use cases are bound to
@@ -43,6 +46,17 @@ export const sqlAdaptersModule = new ContainerModule(({ bind }) => {
     })
   bind(TOKENS.journal)
     .toResolvedValue((store: NewsStore) => new JournaledNewsRepository(store), [TOKENS.newsStore])
+    .inSingletonScope()
+  // The live stream reads the change log the store writes in each write's transaction.
+  bind(TOKENS.changeFeed)
+    .toResolvedValue((store: NewsStore) => new ChangeFeed(store), [TOKENS.newsStore])
+    .inSingletonScope()
+  bind(TOKENS.streamLeases)
+    .toResolvedValue(
+      (database: SqlDatabase, onError: StorageErrorListener) =>
+        new SqlStreamLeases(database, { onError }),
+      [TOKENS.database, TOKENS.storageErrors],
+    )
     .inSingletonScope()
   bind(TOKENS.newsRepository).toService(TOKENS.journal)
   bind(TOKENS.mailer)
@@ -78,6 +92,17 @@ export function resolveUseCases(container: Container): UseCases {
 /** What the server checks what it keeps in memory against (the cached first page). */
 export function resolveChangeSignal(container: Container): ChangeSignal {
   return container.get(TOKENS.changeSignal)
+}
+
+/** The live stream's reads, and the leases that count its streams per client across servers. */
+export function resolveLiveStream(container: Container): {
+  readonly changeFeed: ChangeFeed
+  readonly streamLeases: StreamLeases
+} {
+  return {
+    changeFeed: container.get(TOKENS.changeFeed),
+    streamLeases: container.get(TOKENS.streamLeases),
+  }
 }
 
 /** Releases what the container opened beside the database (the change signal's connection). */

@@ -1,10 +1,12 @@
 import type { ServiceIdentifier } from 'inversify'
+import type { ChangeFeed } from '@/application/change-feed'
 import type { JournaledNewsRepository } from '@/application/journaled-news.repository'
 import type { SqlDatabase } from '@/adapters/sql/database'
 import type { StorageErrorListener } from '@/adapters/sql/storage-failure'
 import { PORTS } from '@/composition/core.module'
 import type { ChangeSignal } from '@/domain/ports/change-signal.port'
 import type { NewsStore } from '@/domain/ports/news-store.port'
+import type { StreamLeases } from '@/domain/ports/stream-leases.port'
 
 /** The server container's service identifiers: the shared ports, and what the SQL adapters need. */
 export const TOKENS = {
@@ -17,6 +19,10 @@ export const TOKENS = {
   newsStore: Symbol.for('newswire.server.NewsStore') as ServiceIdentifier<NewsStore>,
   /** The database's change signal, which every server reads alike: today, the store itself. */
   changeSignal: Symbol.for('newswire.server.ChangeSignal') as ServiceIdentifier<ChangeSignal>,
+  /** The live stream's reads of the store's change log. */
+  changeFeed: Symbol.for('newswire.server.ChangeFeed') as ServiceIdentifier<ChangeFeed>,
+  /** The live streams' leases in the database, so that the cap per client spans every server. */
+  streamLeases: Symbol.for('newswire.server.StreamLeases') as ServiceIdentifier<StreamLeases>,
   /**
    * The journal over the store: the same instance as PORTS.newsRepository, with the server's
    * own operations (purge) besides the port's.

@@ -1,3 +1,4 @@
+import type { NewsChange } from '@/domain/news-change.entity'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import type { ChangeSignal } from '@/domain/ports/change-signal.port'
 import type {
@@ -21,6 +22,7 @@ export interface NewsStoreTransaction {
   insert(item: StoredNews): Promise<void>
   /** Replaces the stored fields of the post with this id. */
   update(item: StoredNews): Promise<void>
+  /** Adds a version to the post's history, and its change to the change log (NewsChangeLog). */
   appendRevision(newsId: string, revision: NewsRevision): Promise<void>
   /** One version of a post, or undefined. */
   revision(newsId: string, revision: number): Promise<NewsRevision | undefined>
@@ -34,6 +36,33 @@ export interface PurgeReport {
   readonly keys: number
 }
 
+/** Where the change log stands. */
+export interface ChangeLogBounds {
+  /** The site's version now (the ChangeSignal's): no logged change has a higher seq. */
+  readonly version: number
+  /**
+   * Every change with a higher seq is still in the log; the purge may have removed those at or
+   * below it. 0 while it has removed none (or the version at which an upgraded database's log
+   * began).
+   */
+  readonly purgedThrough: number
+}
+
+/**
+ * The change log behind the live stream: one NewsChange for each revision a transaction
+ * appended, written in that transaction. A transaction that appends n revisions raises the
+ * version by n as its last statement, and its changes are numbered V-n+1 to V, V being the
+ * version it raised it to; a transaction that wrote without appending any (a key alone) and the
+ * purge raise it by 1 and log nothing. The version's row lock is held until the commit, so seq
+ * order is commit order: a reader that has seen seq S will never later find a change below S
+ * that it had not seen. Changes are kept EVENT_LOG_RETENTION_MS, then purged.
+ */
+export interface NewsChangeLog extends ChangeSignal {
+  /** The logged changes with a seq above `seq`, oldest first, at most `limit` of them. */
+  changesSince(seq: number, limit: number): Promise<readonly NewsChange[]>
+  changeLogBounds(): Promise<ChangeLogBounds>
+}
+
 /**
  * The server's persistence of posts, their histories and idempotency keys: SQLite, PostgreSQL,
  * or memory for tests. It keeps data; the rules of what a change records live in the domain.
@@ -43,7 +72,7 @@ export interface PurgeReport {
  * It is its own ChangeSignal: a transaction that wrote, and the purge, raise `version()` as part
  * of what they commit, so that no write path can forget to.
  */
-export interface NewsStore extends ChangeSignal {
+export interface NewsStore extends NewsChangeLog {
   /** Live posts, newest first (created_at, then id), keyset-paged. */
   list(query: NewsPageQuery): Promise<NewsPage>
   /**
@@ -64,7 +93,10 @@ export interface NewsStore extends ChangeSignal {
   revisions(newsId: string, query: NewsPageQuery): Promise<RevisionPage>
   /** The ids of posts with a revision made at or after `instant`, in no set order. */
   changedSince(instant: string): Promise<readonly string[]>
-  /** Deletes posts trashed before one cutoff, with their histories, and keys made before the other. */
+  /**
+   * Deletes posts trashed before one cutoff, with their histories, keys made before another, and
+   * logged changes made before the third (moving purgedThrough past them).
+   */
   purge(cutoffs: PurgeCutoffs): Promise<PurgeReport>
   /**
    * Runs `work` in one transaction: committed when it resolves, rolled back when it rejects.

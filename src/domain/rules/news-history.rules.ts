@@ -187,10 +187,20 @@ export function isIdempotencyKey(key: string): boolean {
   return key.length >= 1 && key.length <= IDEMPOTENCY_KEY_MAX_LENGTH && /^[\x21-\x7e]+$/.test(key)
 }
 
-/** What purging at `now` removes: posts trashed before one cutoff, keys made before the other. */
+/**
+ * How long the change log (NewsChange) keeps a change: a reader that comes back within it is
+ * told exactly what it missed; one away longer is told to reload (a `reset` on the live stream).
+ */
+export const EVENT_LOG_RETENTION_MS = 24 * 60 * 60 * 1000
+
+/**
+ * What purging at `now` removes: posts trashed before one cutoff, keys made before another,
+ * and changes logged before the third.
+ */
 export interface PurgeCutoffs {
   readonly trashedBefore: string
   readonly keysBefore: string
+  readonly changesBefore: string
 }
 
 export function purgeCutoffs(now: Date, trashDays: number = DEFAULT_TRASH_DAYS): PurgeCutoffs {
@@ -198,6 +208,7 @@ export function purgeCutoffs(now: Date, trashDays: number = DEFAULT_TRASH_DAYS):
   return {
     trashedBefore: new Date(now.getTime() - trashDays * day).toISOString(),
     keysBefore: new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS).toISOString(),
+    changesBefore: new Date(now.getTime() - EVENT_LOG_RETENTION_MS).toISOString(),
   }
 }
 

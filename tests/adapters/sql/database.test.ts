@@ -11,6 +11,9 @@ import {
   readDatabaseUrl,
 } from '@/application/database-target'
 import {
+  EVENT_STREAM_LEASE_CLIENT_INDEX,
+  EVENT_STREAM_LEASE_EXPIRES_INDEX,
+  EVENT_STREAM_LEASE_HOLDER_INDEX,
   IDEMPOTENCY_KEY_CREATED_AT_INDEX,
   NEWS_LIST_INDEX,
   NEWS_REVISION_AT_INDEX,
@@ -113,8 +116,10 @@ describe('openDatabase on SQLite', () => {
     try {
       const tables = await database.db.introspection.getTables()
       expect(tables.map((table) => table.name).sort()).toEqual([
+        'event_stream_lease',
         'idempotency_key',
         'news',
+        'news_change',
         'news_revision',
         // The full-text index and the shadow tables FTS5 keeps it in.
         'news_search',
@@ -137,6 +142,9 @@ describe('openDatabase on SQLite', () => {
           IDEMPOTENCY_KEY_CREATED_AT_INDEX,
           RATE_LIMIT_WINDOW_END_INDEX,
           NEWS_SEARCH_SEQ_INDEX,
+          EVENT_STREAM_LEASE_CLIENT_INDEX,
+          EVENT_STREAM_LEASE_HOLDER_INDEX,
+          EVENT_STREAM_LEASE_EXPIRES_INDEX,
         ].sort(),
       )
       const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(
@@ -149,6 +157,8 @@ describe('openDatabase on SQLite', () => {
         '0004-rate-limit',
         '0005-site-version',
         '0006-search',
+        '0007-change-log',
+        '0008-event-stream-leases',
       ])
     } finally {
       await database.close()

@@ -439,7 +439,11 @@ export function newsStoreContract(kind: NewsStoreKind): void {
         await tx.saveKey({ key: 'old', fingerprint: 'f', newsId: 'p4', createdAt: at(1) })
         await tx.saveKey({ key: 'young', fingerprint: 'f', newsId: 'p4', createdAt: at(2) })
       })
-      const report = await store.purge({ trashedBefore: at(20), keysBefore: at(2) })
+      const report = await store.purge({
+        trashedBefore: at(20),
+        keysBefore: at(2),
+        changesBefore: at(0),
+      })
       expect(report).toEqual({ posts: 1, keys: 1 })
       expect(await store.find('p1')).toBeUndefined()
       expect((await store.revisions('p1', {})).items).toEqual([])
@@ -450,7 +454,9 @@ export function newsStoreContract(kind: NewsStoreKind): void {
       expect((await store.revisions('p2', {})).items).toHaveLength(1)
       expect(await store.transaction((tx) => tx.findKey('old'))).toBeUndefined()
       expect(await store.transaction((tx) => tx.findKey('young'))).toBeDefined()
-      expect(await store.purge({ trashedBefore: at(20), keysBefore: at(2) })).toEqual({
+      expect(
+        await store.purge({ trashedBefore: at(20), keysBefore: at(2), changesBefore: at(0) }),
+      ).toEqual({
         posts: 0,
         keys: 0,
       })
@@ -473,7 +479,7 @@ export function newsStoreContract(kind: NewsStoreKind): void {
       )
       const keyed = await store.version()
       expect(keyed).toBeGreaterThan(edited)
-      await store.purge({ trashedBefore: at(0), keysBefore: at(0) })
+      await store.purge({ trashedBefore: at(0), keysBefore: at(0), changesBefore: at(0) })
       expect(await store.version()).toBeGreaterThan(keyed)
     })
 
@@ -490,6 +496,174 @@ export function newsStoreContract(kind: NewsStoreKind): void {
         }),
       ).rejects.toThrow(DomainErrorException)
       expect(await store.version()).toBe(before)
+    })
+  })
+  describe('the change log', () => {
+    /** Appends one revision of `id` in a transaction of its own, with `fields` over the post's. */
+    async function revise(
+      store: NewsStore,
+      id: string,
+      action: NewsRevision['action'],
+      fields: Partial<NewsRevision> = {},
+    ): Promise<void> {
+      await store.transaction(async (tx) => {
+        const stored = await tx.find(id)
+        if (stored === undefined) throw new Error(`no post ${id}`)
+        const next = { ...stored, revision: stored.revision + 1 }
+        await tx.update(next)
+        await tx.appendRevision(id, { ...revisionOf(next, action), ...fields })
+      })
+    }
+
+    it('logs each change with its kind and the revision it made, numbered by the version it raised', async () => {
+      const store = await open()
+      const start = await store.version()
+      const steps: [string, () => Promise<void>][] = [
+        ['created', () => put(store, post('q1', { updatedAt: at(1) }))],
+        ['edited', () => revise(store, 'q1', 'edit', { at: at(2) })],
+        ['deleted', () => revise(store, 'q1', 'delete', { at: at(3) })],
+        ['restored', () => revise(store, 'q1', 'restore', { at: at(4) })],
+        // A version brought back from the history is an edit to a reader.
+        ['edited', () => revise(store, 'q1', 'restore', { at: at(5), restoredFrom: 1 })],
+      ]
+      const versions: number[] = []
+      for (const [, step] of steps) {
+        await step()
+        versions.push(await store.version())
+      }
+      expect(await store.changesSince(start, 100)).toEqual(
+        steps.map(([kind], index) => ({
+          seq: versions[index],
+          id: 'q1',
+          kind,
+          revision: index + 1,
+          at: at(index + 1),
+        })),
+      )
+      expect(versions).toEqual([1, 2, 3, 4, 5].map((step) => start + step))
+    })
+
+    it('numbers the changes of one transaction from V-n+1 to V, in the order they were appended', async () => {
+      const store = await open()
+      await put(store, post('r0'))
+      const before = await store.version()
+      await put(store, post('r1'), post('r2'), post('r3'))
+      const version = await store.version()
+      expect(version).toBe(before + 3)
+      const changes = await store.changesSince(before, 100)
+      expect(changes.map((change) => [change.seq, change.id])).toEqual([
+        [version - 2, 'r1'],
+        [version - 1, 'r2'],
+        [version, 'r3'],
+      ])
+    })
+
+    it('logs nothing of a transaction that rolled back, nor of one that appended no revision', async () => {
+      const store = await open()
+      await put(store, post('s1'))
+      const before = await store.version()
+      await expect(
+        store.transaction(async (tx) => {
+          const item = post('s2')
+          await tx.insert(item)
+          await tx.appendRevision(item._id, revisionOf(item))
+          throw new DomainErrorException(notFound())
+        }),
+      ).rejects.toThrow(DomainErrorException)
+      expect(await store.version()).toBe(before)
+      expect(await store.changesSince(before, 100)).toEqual([])
+      // A key alone moves the version on, but there is no change to tell.
+      await store.transaction((tx) =>
+        tx.saveKey({ key: 'k', fingerprint: 'f', newsId: 's1', createdAt: at(1) }),
+      )
+      expect(await store.version()).toBe(before + 1)
+      expect(await store.changesSince(before - 1, 100)).toEqual([
+        expect.objectContaining({ seq: before, id: 's1', kind: 'created' }),
+      ])
+    })
+
+    it('reads the log after a seq, oldest first, at most `limit` changes', async () => {
+      const store = await open()
+      const start = await store.version()
+      for (const id of ['t1', 't2', 't3', 't4']) await put(store, post(id))
+      const ids = async (seq: number, limit: number) =>
+        (await store.changesSince(seq, limit)).map((change) => change.id)
+      expect(await ids(start, 2)).toEqual(['t1', 't2'])
+      expect(await ids(start + 2, 10)).toEqual(['t3', 't4'])
+      expect(await ids(start + 4, 10)).toEqual([])
+      expect(await ids(start, 0)).toEqual([])
+      expect(await store.changeLogBounds()).toEqual({
+        version: start + 4,
+        purgedThrough: expect.any(Number),
+      })
+    })
+
+    it('purges the changes made before the cutoff, and every change numbered below them', async () => {
+      const store = await open()
+      const start = await store.version()
+      const { purgedThrough: floor } = await store.changeLogBounds()
+      expect(floor).toBeLessThanOrEqual(start)
+      // The second change carries an older time than the first, as a server whose clock is
+      // behind would write it: the log keeps no hole below what it still holds.
+      await put(store, post('u1', { updatedAt: at(5) }))
+      await put(store, post('u2', { updatedAt: at(1) }))
+      await put(store, post('u3', { updatedAt: at(9) }))
+      await store.purge({ trashedBefore: at(0), keysBefore: at(0), changesBefore: at(2) })
+      expect((await store.changesSince(0, 100)).map((change) => change.id)).toEqual(['u3'])
+      const bounds = await store.changeLogBounds()
+      // The purge raised the version, and logged nothing.
+      expect(bounds).toEqual({ version: start + 4, purgedThrough: start + 2 })
+      // Nothing older is left: a later purge leaves the floor where it is.
+      await store.purge({ trashedBefore: at(0), keysBefore: at(0), changesBefore: at(2) })
+      expect((await store.changeLogBounds()).purgedThrough).toBe(start + 2)
+      await store.purge({ trashedBefore: at(0), keysBefore: at(0), changesBefore: at(10) })
+      expect(await store.changesSince(0, 100)).toEqual([])
+      expect((await store.changeLogBounds()).purgedThrough).toBe(start + 3)
+    })
+
+    it('hands out seqs in commit order to concurrent writers: a reader following the log misses none', async () => {
+      const store = await open()
+      const ids = ['w1', 'w2', 'w3', 'w4', 'w5', 'w6']
+      await put(store, ...ids.map((id) => post(id)))
+      const start = await store.version()
+      const seen: number[] = []
+      let cursor = start
+      let writing = true
+      // As the live stream's watcher does: read on from the last seq seen.
+      const follow = async () => {
+        for (const change of await store.changesSince(cursor, 1000)) {
+          seen.push(change.seq)
+          cursor = change.seq
+        }
+      }
+      const reader = (async () => {
+        while (writing) {
+          await follow()
+          await new Promise((resolve) => setTimeout(resolve, 1))
+        }
+        await follow()
+      })()
+      const pause = () => new Promise((resolve) => setTimeout(resolve, Math.random() * 8))
+      await Promise.all(
+        ids.map(async (id) => {
+          for (let edit = 0; edit < 5; edit += 1) {
+            await store.transaction(async (tx) => {
+              const stored = await tx.find(id)
+              if (stored === undefined) throw new Error('lost the post')
+              const next = { ...stored, title: `Edit ${edit}`, revision: stored.revision + 1 }
+              await tx.update(next)
+              await tx.appendRevision(id, revisionOf(next, 'edit'))
+              // Transactions that began in one order commit in another.
+              await pause()
+            })
+          }
+        }),
+      )
+      writing = false
+      await reader
+      const logged = (await store.changesSince(start, 1000)).map((change) => change.seq)
+      expect(logged).toEqual(Array.from({ length: 30 }, (_, index) => start + index + 1))
+      expect(seen).toEqual(logged)
     })
   })
 }

@@ -198,6 +198,25 @@ export function sqlDatabaseContract(kind: NewsStoreKind): void {
       expect(edited.revision).toBe(2)
     })
 
+    it('begins the change log of an upgraded database at its version, so an older position cannot be replayed', async () => {
+      const { url } = await open()
+      const db = rawDatabase(url)
+      cleanups.push(() => db.destroy())
+      const engine = kind.engine === 'postgres' ? 'postgres' : 'sqlite'
+      await resetSchema(db)
+      await migrateTo(db, engine, '0006-search')
+      await sql`update site_version set version = 41`.execute(db)
+      await migrateToLatest(db, engine)
+
+      const store = new SqlNewsStore(asDatabase(db, kind, url))
+      expect(await store.changeLogBounds()).toEqual({ version: 41, purgedThrough: 41 })
+      expect(await store.changesSince(0, 10)).toEqual([])
+      const item = await new JournaledNewsRepository(store).create(draft)
+      expect(await store.changesSince(41, 10)).toEqual([
+        expect.objectContaining({ seq: 42, id: item._id, kind: 'created', revision: 1 }),
+      ])
+    })
+
     it('answers ping while open, and not once closed', async () => {
       const { database } = await open()
       expect(await database.ping()).toBe(true)
@@ -227,6 +246,8 @@ export function sqlDatabaseContract(kind: NewsStoreKind): void {
         () => repository.restoreRevision(item._id, 1),
         () => repository.purge(30),
         () => store.changedSince(new Date(START).toISOString()),
+        () => store.changesSince(0, 10),
+        () => store.changeLogBounds(),
       ]
       for (const call of calls) await expect(call()).rejects.toEqual(unavailableError)
       expect(failures).toHaveLength(calls.length)

@@ -1,0 +1,140 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { sql, type Kysely } from 'kysely'
+import type { StreamLeases } from '@/domain/ports/stream-leases.port'
+import type { SqlDatabase } from '@/adapters/sql/database'
+import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
+import { withoutSyncAtCommit } from '@/adapters/sql/sqlite-wal-flush'
+import { guardStorage, type StorageErrorListener } from '@/adapters/sql/storage-failure'
+
+/** How long a lease counts without being renewed: a crashed server's streams stop counting then. */
+export const STREAM_LEASE_TERM_MS = 60_000
+
+/**
+ * The first key of PostgreSQL's advisory locks on a client's leases ('NWes'); the second is a
+ * hash of the client. Two-key locks live apart from Kysely's one-key migration lock.
+ */
+const LEASE_LOCK_CLASS = 0x4e576573
+
+export interface SqlStreamLeasesOptions {
+  /** Told about each database failure before it is reported as Unavailable. */
+  readonly onError?: StorageErrorListener
+  /** The clock in milliseconds since the epoch; Date.now unless given, so tests can move it. */
+  readonly now?: () => number
+  /** STREAM_LEASE_TERM_MS unless given. */
+  readonly termMs?: number
+}
+
+type Db = Kysely<NewsWireSchema>
+
+/**
+ * The live streams' leases in the `event_stream_lease` table, so that the cap on one client's
+ * open streams holds across every server on the database. A lease names the server process
+ * that holds it (a random id per instance), so that a server renews all of its leases in one
+ * statement, and a lease that is not renewed within its term (its server is gone) stops
+ * counting; the next lease taken for that client, or the next renewal's sweep, deletes it.
+ *
+ * Taking a lease counts the client's live leases and adds one as one step: SQLite's write lock
+ * (BEGIN IMMEDIATE) and, on PostgreSQL, a transaction-scoped advisory lock on the client (safe
+ * behind a transaction-pooling PgBouncer, unlike a session lock) keep two servers from both
+ * taking the last place. Leases are not a visitor's writing: on SQLite they commit without
+ * waiting for the disk, as the write limit's counts do (sqlite-wal-flush.ts).
+ */
+export class SqlStreamLeases implements StreamLeases {
+  private readonly holder = randomBytes(12).toString('base64url')
+  private readonly now: () => number
+  private readonly termMs: number
+  private readonly onError: StorageErrorListener | undefined
+  /** Before this instant this process does not sweep expired leases again. */
+  private nextSweepAt = 0
+
+  constructor(
+    private readonly database: SqlDatabase,
+    options: SqlStreamLeasesOptions = {},
+  ) {
+    this.now = options.now ?? Date.now
+    this.termMs = options.termMs ?? STREAM_LEASE_TERM_MS
+    this.onError = options.onError
+  }
+
+  acquire(client: string, cap: number): Promise<string | undefined> {
+    return guardStorage(async () => {
+      const now = this.now()
+      const id = randomBytes(16).toString('base64url')
+      const taken = await this.lockingClient(client, async (db) => {
+        await db
+          .deleteFrom('event_stream_lease')
+          .where('client', '=', client)
+          .where('expires_at', '<=', now)
+          .execute()
+        const held = await db
+          .selectFrom('event_stream_lease')
+          .select((eb) => eb.fn.countAll().as('count'))
+          .where('client', '=', client)
+          .executeTakeFirst()
+        if (Number(held?.count ?? 0) >= cap) return false
+        await db
+          .insertInto('event_stream_lease')
+          .values({ id, client, holder: this.holder, expires_at: now + this.termMs })
+          .execute()
+        return true
+      })
+      return taken ? id : undefined
+    }, this.onError)
+  }
+
+  renew(): Promise<void> {
+    return guardStorage(async () => {
+      const now = this.now()
+      await this.database.db
+        .updateTable('event_stream_lease')
+        .set({ expires_at: now + this.termMs })
+        .where('holder', '=', this.holder)
+        .execute()
+      await this.sweep(now)
+    }, this.onError)
+  }
+
+  release(id: string): Promise<void> {
+    return guardStorage(async () => {
+      await this.database.db.deleteFrom('event_stream_lease').where('id', '=', id).execute()
+    }, this.onError)
+  }
+
+  /**
+   * Deletes every expired lease, at most once a term per process: the leases of clients that
+   * never came back after their server went away. A range scan on the index of expiries.
+   */
+  private async sweep(now: number): Promise<void> {
+    if (now < this.nextSweepAt) return
+    this.nextSweepAt = now + this.termMs
+    await this.database.db.deleteFrom('event_stream_lease').where('expires_at', '<=', now).execute()
+  }
+
+  /** Runs `work` in a transaction that no other taker of `client`'s leases runs beside. */
+  private lockingClient<T>(client: string, work: (db: Db) => Promise<T>): Promise<T> {
+    const { db, engine } = this.database
+    if (engine === 'postgres') {
+      return db.transaction().execute(async (trx) => {
+        const key = createHash('sha256').update(client).digest().readInt32BE(0)
+        await sql`select pg_advisory_xact_lock(${LEASE_LOCK_CLASS}::int4, ${key}::int4)`.execute(
+          trx,
+        )
+        return work(trx)
+      })
+    }
+    // One connection held, with no other request's transaction open on it meanwhile.
+    return db.connection().execute((connection) =>
+      withoutSyncAtCommit(connection, async (locked) => {
+        await sql`begin immediate`.execute(locked)
+        try {
+          const result = await work(locked)
+          await sql`commit`.execute(locked)
+          return result
+        } catch (error) {
+          await sql`rollback`.execute(locked).catch(() => undefined)
+          throw error
+        }
+      }),
+    )
+  }
+}

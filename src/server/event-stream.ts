@@ -1,0 +1,159 @@
+import type { ServerResponse } from 'node:http'
+import { PassThrough } from 'node:stream'
+import { encode } from 'eventsource-encoder'
+import type { NewsChange } from '@/domain/news-change.entity'
+import type { FeedStart } from '@/application/change-feed'
+
+/** How the live streams behave unless the app is told otherwise (AppOptions.events). */
+export const EVENT_STREAM_DEFAULTS = {
+  /**
+   * A comment this often keeps proxies from closing an idle stream, and shows it alive. The
+   * leases are renewed as often, so keep it well under their term (STREAM_LEASE_TERM_MS, 60 s).
+   */
+  heartbeatMs: 15_000,
+  /** How often a server reads the change signal while it has streams open. */
+  pollMs: 250,
+  /** Open streams per client address, across every server on the database. */
+  perAddress: 20,
+  /**
+   * What may still wait unread for one reader at a heartbeat before it is dropped; a burst (a
+   * replay, a bulk write) may hold up to BURST_FACTOR times as much meanwhile.
+   */
+  maxBufferedBytes: 256 * 1024,
+} as const
+
+/** How far past maxBufferedBytes a burst may fill a reader's buffers before it is dropped at once. */
+export const BURST_FACTOR = 16
+
+export type EventStreamSettings = { readonly [Key in keyof typeof EVENT_STREAM_DEFAULTS]: number }
+
+/**
+ * The messages of GET /api/events (README, the live stream), framed by eventsource-encoder.
+ * Each carries its seq as the `id`, so that a reconnecting EventSource resumes with it.
+ */
+export const EVENT_MESSAGES = {
+  change: (change: NewsChange) =>
+    encode({ id: change.seq, event: 'change', data: JSON.stringify(changeData(change)) }),
+  ready: (seq: number) => encode({ id: seq, event: 'ready', data: JSON.stringify({ seq }) }),
+  reset: (seq: number) => encode({ id: seq, event: 'reset', data: JSON.stringify({ seq }) }),
+  heartbeat: encode({ comment: 'heartbeat' }),
+} as const
+
+/** The fields of a change in the order the protocol lists them. */
+function changeData({ seq, id, kind, revision, at }: NewsChange): NewsChange {
+  return { seq, id, kind, revision, at }
+}
+
+/**
+ * One open live stream: what its reader has been sent, and the body Fastify pipes to it.
+ *
+ * Until `open` has sent the start (the replay or reset, then `ready`), changes the watcher
+ * delivers wait here; then those the start did not cover follow, in order, and each later one
+ * is sent unless the reader has it already. So a reader sees every change exactly once, in seq
+ * order, whichever server made it.
+ *
+ * A reader that stops reading is dropped, so that one stalled client cannot hold the server's
+ * memory: at a heartbeat, once more than `maxBufferedBytes` still wait for it in the body and
+ * the response (the socket's own buffers are full by then), its connection is destroyed; and at
+ * once, whenever a burst leaves BURST_FACTOR times as much waiting. A healthy reader takes a
+ * replay or a burst of changes well within a heartbeat.
+ */
+export class EventStream {
+  readonly body = new PassThrough()
+  /** Resolves once the body has closed: ended, or the connection lost. */
+  readonly closed: Promise<void>
+  /** Resolves once the response is done: all of it handed to the system, or the connection lost. */
+  readonly sent: Promise<void>
+  private sentThrough: number | undefined
+  private waiting: NewsChange[] = []
+
+  constructor(
+    private readonly response: ServerResponse,
+    private readonly maxBufferedBytes: number,
+  ) {
+    this.closed = new Promise((resolve) => this.body.once('close', resolve))
+    this.sent = new Promise((resolve) => {
+      response.once('finish', resolve)
+      response.once('close', resolve)
+    })
+    // A write after the reader left is nothing to report.
+    this.body.on('error', () => undefined)
+    // A reader that leaves before the body is piped to it (while its start is read) closes it
+    // too, so that its lease is given back all the same.
+    response.once('close', () => this.body.destroy())
+  }
+
+  /** Whether the start has been sent, so that changes go out as they come. */
+  get isOpen(): boolean {
+    return this.sentThrough !== undefined && !this.isClosed
+  }
+
+  get isClosed(): boolean {
+    return this.body.destroyed || this.body.writableEnded
+  }
+
+  get isSent(): boolean {
+    return this.response.writableFinished || this.response.destroyed
+  }
+
+  /** Sends the start (the missed changes or a reset, then `ready`), then what waited meanwhile. */
+  open(start: FeedStart): void {
+    if (start.reset) this.write(EVENT_MESSAGES.reset(start.seq))
+    for (const change of start.missed) this.write(EVENT_MESSAGES.change(change))
+    this.write(EVENT_MESSAGES.ready(start.seq))
+    this.sentThrough = start.seq
+    const waiting = this.waiting
+    this.waiting = []
+    for (const change of waiting) this.deliver(change)
+  }
+
+  /** A change the watcher read: sent if the reader lacks it, kept until `open` otherwise. */
+  deliver(change: NewsChange): void {
+    if (this.sentThrough === undefined) {
+      this.waiting.push(change)
+      return
+    }
+    if (change.seq <= this.sentThrough) return
+    this.sentThrough = change.seq
+    this.write(EVENT_MESSAGES.change(change))
+  }
+
+  /**
+   * The site's version went back below what this reader was sent (a database put back from a
+   * backup): it must reload, and follows from `seq` on.
+   */
+  rewind(seq: number): void {
+    if (this.sentThrough === undefined || this.sentThrough <= seq) return
+    this.sentThrough = seq
+    this.write(EVENT_MESSAGES.reset(seq))
+  }
+
+  /** Sends a heartbeat, or drops the reader if what it was sent before still waits. */
+  heartbeat(): void {
+    if (!this.isOpen) return
+    if (this.waitingBytes > this.maxBufferedBytes) this.destroy()
+    else this.write(EVENT_MESSAGES.heartbeat)
+  }
+
+  /** Ends the stream once what was written has been sent; the reader will reconnect. */
+  end(): void {
+    if (!this.isClosed) this.body.end()
+  }
+
+  /** Ends the connection at once, without waiting for the reader. */
+  destroy(): void {
+    this.body.destroy()
+    this.response.destroy()
+  }
+
+  private write(message: string): void {
+    if (this.isClosed) return
+    this.body.write(message)
+    if (this.waitingBytes > BURST_FACTOR * this.maxBufferedBytes) this.destroy()
+  }
+
+  /** Bytes written that the reader has not taken yet, as far as Node holds them. */
+  get waitingBytes(): number {
+    return this.body.writableLength + this.body.readableLength + this.response.writableLength
+  }
+}

@@ -1,0 +1,104 @@
+import { normalizeIP } from '@fastify/rate-limit'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { ChangeSignal } from '@/domain/ports/change-signal.port'
+import type { StreamLeases } from '@/domain/ports/stream-leases.port'
+import { attempt } from '@/domain/result'
+import { ChangeWatcher } from '@/server/change-watcher'
+import { EVENT_STREAM_DEFAULTS, EventStream, type EventStreamSettings } from '@/server/event-stream'
+import { EVENTS_SCHEMA, MAX_RESUME_POINT } from '@/server/events.schema'
+import { problem, problemOf, sendProblem } from '@/server/problem'
+
+export interface EventsRoutesOptions {
+  /** The change signal the watcher reads while streams are open. */
+  readonly signal: ChangeSignal
+  /** Where open streams are counted per client, shared by every server on the database. */
+  readonly leases: StreamLeases
+  /** EVENT_STREAM_DEFAULTS unless given; tests shorten the heartbeat. */
+  readonly settings?: Partial<EventStreamSettings>
+}
+
+/** Seconds a client over the cap is told to wait: by then any lease no server renews has expired. */
+export const STREAM_RETRY_AFTER_S = 60
+
+const RESUME_POINT = /^\d{1,16}$/
+
+export const BAD_RESUME_POINT = `Last-Event-ID and since must each be a whole number from 0 to ${MAX_RESUME_POINT}.`
+
+export const tooManyStreamsDetail = (cap: number) =>
+  `This address has ${cap} live streams open already. Close one, or retry in ${STREAM_RETRY_AFTER_S} s.`
+
+/**
+ * GET /api/events, the live stream (README, the live stream; docs/architecture.md). The
+ * stream's reads go through the ChangeFeed the app is decorated with; this process's streams
+ * share one ChangeWatcher, which the server's close stops first, ending every stream so that a
+ * stop is not held up by them.
+ *
+ * The framing is eventsource-encoder's (event-stream.ts), and the body a stream that Fastify
+ * pipes to the response, so that the response keeps the app's headers and its log line.
+ * @fastify/sse was weighed and left: its current release needs Node 20.20.2 (NewsWire supports
+ * 20.19), it leaves out an `id` of 0, its per-stream heartbeat timers write past a full buffer,
+ * and the route would still need its own headers, close and lease handling. The
+ * route opts out of compression, which would hold messages back until a block fills. Node's
+ * request and headers timeouts end once a GET's headers have arrived, and the keep-alive timeout
+ * only runs between requests, so none of them cuts a stream; a reader that stops reading is
+ * dropped by EventStream instead.
+ */
+export const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = async (
+  app,
+  options,
+) => {
+  const { changeFeed: feed } = app
+  const { leases } = options
+  const settings: EventStreamSettings = { ...EVENT_STREAM_DEFAULTS, ...options.settings }
+  const watcher = new ChangeWatcher(options.signal, feed, leases, settings, app.log)
+  app.addHook('preClose', () => watcher.close())
+
+  app.get('/api/events', { schema: EVENTS_SCHEMA, compress: false }, async (request, reply) => {
+    const since = resumePointOf(request.headers['last-event-id'], request.query.since)
+    if (since === null) return sendProblem(reply, problem(400, BAD_RESUME_POINT))
+
+    // Counted by address as the write limit counts (an IPv6 client by its /64); request.ip
+    // honours TRUST_PROXY.
+    const leased = await attempt(() => leases.acquire(normalizeIP(request.ip), settings.perAddress))
+    if (!leased.ok) return sendProblem(reply, problemOf(leased.error))
+    const lease = leased.value
+    if (lease === undefined) {
+      reply.header('retry-after', STREAM_RETRY_AFTER_S)
+      return sendProblem(reply, problem(429, tooManyStreamsDetail(settings.perAddress)))
+    }
+
+    const stream = new EventStream(reply.raw, settings.maxBufferedBytes)
+    const joined = await attempt(() => watcher.join(stream, () => leases.release(lease)))
+    if (!joined.ok) return sendProblem(reply, problemOf(joined.error))
+    const start = await feed.start(since)
+    if (!start.ok) {
+      watcher.leave(stream)
+      return sendProblem(reply, problemOf(start.error))
+    }
+
+    reply.headers({
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      // nginx and others buffer proxied answers unless told not to (docs/operations.md).
+      'x-accel-buffering': 'no',
+    })
+    stream.open(start.value)
+    // A stream that arrives while the server stops gets its start; its reader reconnects.
+    if (watcher.closing) stream.end()
+    return reply.send(stream.body)
+  })
+}
+
+/**
+ * The resume point of a request: Last-Event-ID (an EventSource's own reconnect) over `since`
+ * (a page's new EventSource); undefined when neither is given, null when either is malformed.
+ */
+export function resumePointOf(
+  header: string | undefined,
+  query: string | undefined,
+): number | undefined | null {
+  const given = [header, query].flatMap((value) => (value === undefined ? [] : [value]))
+  const positions = given.map((value) => (RESUME_POINT.test(value) ? Number(value) : Number.NaN))
+  if (positions.some((position) => !(position <= MAX_RESUME_POINT))) return null
+  return positions[0]
+}

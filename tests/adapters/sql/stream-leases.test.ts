@@ -1,0 +1,108 @@
+import { DomainErrorException } from '@/domain/domain-error'
+import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
+import { SqlStreamLeases, STREAM_LEASE_TERM_MS } from '@/adapters/sql/sql-stream-leases'
+import {
+  POSTGRES_SKIPPED,
+  postgresSchema,
+  sqliteFile,
+  TEST_POSTGRES_URL,
+  type TestStoreKind,
+} from './sql-test-stores'
+
+if (TEST_POSTGRES_URL === undefined) console.warn(POSTGRES_SKIPPED)
+
+const KINDS: readonly TestStoreKind[] = [
+  sqliteFile,
+  ...(TEST_POSTGRES_URL === undefined ? [] : [postgresSchema(TEST_POSTGRES_URL)]),
+]
+
+const CLIENT = '192.0.2.1'
+const OTHER = '198.51.100.7'
+
+describe.each(KINDS)('SqlStreamLeases on $name', (kind) => {
+  let dispose: () => Promise<void>
+  let databases: SqlDatabase[]
+  let now: number
+
+  beforeEach(async () => {
+    const place = await kind.create()
+    // Two servers on one database, each with its own pool or connection.
+    databases = [await openDatabase(place.url), await openDatabase(place.url)]
+    dispose = () => place.dispose()
+    now = Date.UTC(2026, 0, 1)
+  })
+  afterEach(async () => {
+    for (const database of databases) await database.close()
+    await dispose()
+  })
+
+  /** The leases of one server process. */
+  const server = (index = 0) =>
+    new SqlStreamLeases(databases[index] as SqlDatabase, { now: () => now })
+
+  it('takes leases up to the cap per client, counted across servers, and gives places back on release', async () => {
+    const [a, b] = [server(0), server(1)]
+    const taken = [
+      await a.acquire(CLIENT, 3),
+      await b.acquire(CLIENT, 3),
+      await a.acquire(CLIENT, 3),
+    ]
+    for (const id of taken) expect(id).toEqual(expect.any(String))
+    expect(new Set(taken).size).toBe(3)
+    expect(await b.acquire(CLIENT, 3)).toBeUndefined()
+    expect(await a.acquire(CLIENT, 3)).toBeUndefined()
+    // Another client counts apart.
+    expect(await b.acquire(OTHER, 3)).toEqual(expect.any(String))
+    await a.release(taken[0] as string)
+    expect(await b.acquire(CLIENT, 3)).toEqual(expect.any(String))
+    expect(await a.acquire(CLIENT, 3)).toBeUndefined()
+  })
+
+  it('stops counting the leases a server no longer renews, and keeps those it does', async () => {
+    const [crashed, living] = [server(0), server(1)]
+    await crashed.acquire(CLIENT, 2)
+    await living.acquire(CLIENT, 2)
+    now += STREAM_LEASE_TERM_MS - 1_000
+    await living.renew()
+    expect(await living.acquire(CLIENT, 2)).toBeUndefined()
+    now += 1_000
+    // The crashed server's lease has expired; the renewed one still counts.
+    expect(await living.acquire(CLIENT, 2)).toEqual(expect.any(String))
+    expect(await living.acquire(CLIENT, 2)).toBeUndefined()
+  })
+
+  it('never lets servers taking leases at once pass the cap together', async () => {
+    // Two SQLite connections in one thread would wait for each other's lock while blocking the
+    // thread; across processes SQLite's write lock keeps takers apart, as the store relies on.
+    const servers = kind.name === 'PostgreSQL' ? [server(0), server(1)] : [server(0), server(0)]
+    const attempts = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => servers[index % 2]?.acquire(CLIENT, 5)),
+    )
+    expect(attempts.filter((id) => id !== undefined)).toHaveLength(5)
+  })
+
+  it('sweeps expired leases of every client when it renews', async () => {
+    const a = server(0)
+    await a.acquire(CLIENT, 2)
+    await a.acquire(OTHER, 2)
+    now += STREAM_LEASE_TERM_MS
+    await server(1).renew()
+    const left = await (databases[0] as SqlDatabase).db
+      .selectFrom('event_stream_lease')
+      .select('id')
+      .execute()
+    expect(left).toEqual([])
+  })
+
+  it('reports Unavailable when the database fails', async () => {
+    const leases = server(0)
+    await (databases[0] as SqlDatabase).close()
+    for (const call of [
+      () => leases.acquire(CLIENT, 2),
+      () => leases.renew(),
+      () => leases.release('x'),
+    ]) {
+      await expect(call()).rejects.toBeInstanceOf(DomainErrorException)
+    }
+  })
+})
