@@ -8,6 +8,7 @@ import {
   type FieldRule,
 } from '@/domain/rules/field-rule'
 import { wellFormed } from '@/domain/rules/normalise'
+import { SEARCH_FIELD } from '@/domain/rules/search-field'
 
 /**
  * The rules of full-text search, the same for every store: what a query may be, which words it
@@ -22,8 +23,7 @@ import { wellFormed } from '@/domain/rules/normalise'
 /** A query's bounds: its length as a reader counts it, its distinct words, and a word's length. */
 export const SEARCH_LIMITS = { length: 200, terms: 10, termLength: 64 } as const
 
-/** The query's name where a message is given for it, as the API and the search page's URL call it. */
-export const SEARCH_FIELD = 'q'
+export { SEARCH_FIELD }
 
 /** A one-line field like a title: a query with a control character is refused, not guessed at. */
 export const SEARCH_RULE: FieldRule = {

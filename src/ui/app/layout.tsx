@@ -1,6 +1,7 @@
 import { Link, NavLink, Outlet } from 'react-router-dom'
 import '@/ui/app/app.css'
 import { Toasts } from '@/ui/app/toaster'
+import { SearchForm } from '@/ui/features/search/search-form'
 import bannerUrl from '@/ui/shared/assets/banner.svg'
 import { paths } from '@/ui/shared/paths'
 import { useFocusHeadingOnNavigation } from '@/ui/shared/use-focus-heading'
@@ -11,7 +12,10 @@ const navLinks = [
   { to: paths.contact(), label: 'Contact' },
 ] as const
 
-/** The frame of every page: header, nav, the page, the footer, and the toasts. */
+/**
+ * The frame of every page: header (with the search field), nav, the page, the footer, and the
+ * toasts.
+ */
 export function Layout() {
   const main = useFocusHeadingOnNavigation()
   return (
@@ -27,6 +31,7 @@ export function Layout() {
           <p className="site-title">NewsWire</p>
           <p className="site-tagline">Discover the world through our news</p>
         </div>
+        <SearchForm />
       </header>
       <nav className="site-nav" aria-label="Main">
         <ul>

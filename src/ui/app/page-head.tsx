@@ -1,6 +1,7 @@
 import { matchPath } from 'react-router-dom'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { excerpt } from '@/domain/rules/excerpt'
+import { parseSearchQuery } from '@/domain/rules/search-query.rules'
 import { articleImage } from '@/ui/shared/images'
 import type { PageData, PageNeed } from '@/application/page-data'
 import { isMissing } from '@/ui/app/page-routes'
@@ -42,6 +43,16 @@ function headOf({ pathname, need, data }: PageHeadProps): Head {
       description: SITE.description,
       canonical: paths.home(),
       noindex: false,
+    }
+  }
+  if (need.kind === 'search') {
+    // Results pages are as many as the queries: none of them is for search engines.
+    const query = parseSearchQuery(need.q)
+    return {
+      title: pageTitle(PAGE_TITLES.search(query.ok ? query.value.text : '')),
+      description: SITE.description,
+      canonical: undefined,
+      noindex: true,
     }
   }
   const item = need.kind === 'item' ? data.item?.item : undefined

@@ -1,5 +1,6 @@
 import { matchRoutes } from 'react-router-dom'
 import type { PageData, PageNeed } from '@/application/page-data'
+import { SEARCH_FIELD } from '@/domain/rules/search-query.rules'
 import { routes } from '@/ui/shared/paths'
 
 /*
@@ -17,16 +18,23 @@ const PAGE_ROUTES = [
   { path: `/${routes.history}` },
   { path: `/${routes.trash}` },
   { path: `/${routes.contact}` },
+  { path: `/${routes.search}`, search: true },
 ] as const
 
 /** The app's page paths, for the server's routes (React Router and Fastify write them alike). */
 export const PAGE_PATHS: readonly string[] = PAGE_ROUTES.map((route) => route.path)
 
-/** Which data the page at `pathname` is rendered with, or that no page lives there. */
-export function pageNeed(pathname: string): PageNeed {
+/**
+ * Which data the page at `pathname` is rendered with, or that no page lives there; `search` is
+ * the URL's query string ('?q=café'), which only the search page reads.
+ */
+export function pageNeed(pathname: string, search = ''): PageNeed {
   const [match] = matchRoutes([...PAGE_ROUTES], pathname) ?? []
   if (match === undefined) return { kind: 'unknown' }
   if (match.route.path === '/') return { kind: 'home' }
+  if ('search' in match.route) {
+    return { kind: 'search', q: new URLSearchParams(search).get(SEARCH_FIELD) ?? '' }
+  }
   const id = match.params.id
   return 'item' in match.route && id !== undefined ? { kind: 'item', id } : { kind: 'none' }
 }

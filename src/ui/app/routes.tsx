@@ -24,6 +24,9 @@ const TrashPage = lazyScreen(async () => (await import('@/ui/features/trash/tras
 const ContactPage = lazyScreen(
   async () => (await import('@/ui/features/contact/contact.page')).ContactPage,
 )
+const SearchPage = lazyScreen(
+  async () => (await import('@/ui/features/search/search.page')).SearchPage,
+)
 const UnknownRoutePage = lazyScreen(
   async () => (await import('@/ui/features/not-found/unknown-route.page')).UnknownRoutePage,
 )
@@ -39,6 +42,7 @@ export function AppRoutes() {
         <Route path={routes.history} element={<Screen page={HistoryPage} />} />
         <Route path={routes.trash} element={<Screen page={TrashPage} />} />
         <Route path={routes.contact} element={<Screen page={ContactPage} />} />
+        <Route path={routes.search} element={<Screen page={SearchPage} />} />
         <Route path="*" element={<Screen page={UnknownRoutePage} />} />
       </Route>
     </Routes>

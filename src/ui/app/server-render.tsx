@@ -45,9 +45,9 @@ export async function renderPage({
   useCases,
   data,
 }: RenderRequest): Promise<RenderedPage> {
-  const pathname = new URL(url, origin).pathname
+  const { pathname, search } = new URL(url, origin)
   const head = renderToStaticMarkup(
-    <PageHead origin={origin} pathname={pathname} need={pageNeed(pathname)} data={data} />,
+    <PageHead origin={origin} pathname={pathname} need={pageNeed(pathname, search)} data={data} />,
   )
   // React answers an error inside a screen with an inline script that hands the screen to the
   // browser, which the Content-Security-Policy forbids: so any error fails the whole render,

@@ -17,8 +17,15 @@ export function overlay(item: NewsItem, pending: readonly PendingEdit[]): NewsIt
     .reduce<NewsItem>((shown, edit) => ({ ...shown, ...edit.changes }), item)
 }
 
-/** Replaces the items with the same id and keeps the order; new items go at the end. */
-export function mergeItems(list: readonly NewsItem[], incoming: readonly NewsItem[]): NewsItem[] {
+/**
+ * Replaces the items with the same id and keeps the order; new items go at the end. A page
+ * loaded after others may repeat a post that an edit, delete or restore shifted between
+ * pages: it shows once, as it now is.
+ */
+export function mergeItems<T extends { readonly _id: string }>(
+  list: readonly T[],
+  incoming: readonly T[],
+): T[] {
   const byId = new Map(incoming.map((item) => [item._id, item]))
   const merged = list.map((item) => byId.get(item._id) ?? item)
   const known = new Set(list.map((item) => item._id))

@@ -11,10 +11,12 @@ export type { PageData, PageNeed }
 export interface PageDataClaims {
   readonly home: () => NewsPage | undefined
   readonly item: (id: string) => NewsItem | null | undefined
+  /** The first page of results, when the server rendered the search for this very query. */
+  readonly search: (q: string) => NewsPage | undefined
 }
 
 export function pageDataClaims(data: PageData = {}): PageDataClaims {
-  let { home, item } = data
+  let { home, item, search } = data
   return {
     home: () => {
       const claimed = home
@@ -25,6 +27,12 @@ export function pageDataClaims(data: PageData = {}): PageDataClaims {
       if (item?.id !== id) return undefined
       const claimed = item.item
       item = undefined
+      return claimed
+    },
+    search: (q) => {
+      if (search?.q !== q) return undefined
+      const claimed = search.page
+      search = undefined
       return claimed
     },
   }

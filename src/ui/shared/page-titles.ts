@@ -12,6 +12,8 @@ export const PAGE_TITLES = {
   history: (item?: NewsItem) => (item === undefined ? 'History' : `History of ${item.title}`),
   trash: 'Recently deleted',
   contact: 'Contact us',
+  /** The query as the domain reads it; '' when there is none, or it is refused. */
+  search: (query: string) => (query === '' ? 'Search' : `Search: ${query}`),
   notAvailable: 'Page not available',
 } as const
 

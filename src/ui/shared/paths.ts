@@ -1,3 +1,5 @@
+import { SEARCH_FIELD } from '@/domain/rules/search-field'
+
 /** Every URL of the app, built in one place; ids are always encoded. */
 const news = (id: string) => `/news/${encodeURIComponent(id)}`
 
@@ -9,6 +11,12 @@ export const paths = {
   history: (id: string) => `${news(id)}/history`,
   trash: () => '/trash',
   contact: () => '/contact',
+  /**
+   * The search page; with a query, its results. The query is written as the header's form
+   * writes it without JavaScript (`q=caf%C3%A9+au+lait`), so both give the same address.
+   */
+  search: (query?: string) =>
+    query === undefined ? '/search' : `/search?${new URLSearchParams({ [SEARCH_FIELD]: query })}`,
 } as const
 
 /** The route patterns React Router matches, beside the builders above. */
@@ -19,4 +27,5 @@ export const routes = {
   history: 'news/:id/history',
   trash: 'trash',
   contact: 'contact',
+  search: 'search',
 } as const

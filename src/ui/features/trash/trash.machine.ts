@@ -9,6 +9,7 @@ import {
   stubUseCase,
 } from '@/ui/shared/machine-effects'
 import { NOTICES } from '@/ui/shared/notices'
+import { mergeItems } from '@/ui/shared/news-store.logic'
 
 /** A post that came back from the trash: what the page needs for a link to it. */
 export interface RestoredPost {
@@ -106,13 +107,7 @@ export const trashMachine = setup({
         onDone: {
           target: 'ready',
           actions: assign({
-            // A post restored or deleted meanwhile may shift the pages; show each post once.
-            items: ({ context, event }) => [
-              ...context.items,
-              ...event.output.items.filter(
-                (item) => !context.items.some((shown) => shown._id === item._id),
-              ),
-            ],
+            items: ({ context, event }) => mergeItems(context.items, event.output.items),
             next: ({ event }) => event.output.next,
           }),
         },

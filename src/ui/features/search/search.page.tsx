@@ -1,0 +1,104 @@
+import { useMemo, useState, type ReactNode } from 'react'
+import { useSearchParams } from 'react-router-dom'
+import { SEARCH_FIELD } from '@/domain/rules/search-query.rules'
+import { useAppServices, useProvidedMachine } from '@/ui/shared/app-context'
+import { NewsCard } from '@/ui/features/news-list/news-card'
+import { provideSearch } from '@/ui/features/search/search.provide'
+import { searchContext, type SearchContext } from '@/ui/features/search/search.machine'
+import { useInspectedMachine } from '@/ui/shared/inspection'
+import { cardHighlight } from '@/ui/shared/highlighted-text'
+import { LoadFailed } from '@/ui/shared/load-failed'
+import { LoadMore } from '@/ui/shared/load-more'
+import { PAGE_TITLES } from '@/ui/shared/page-titles'
+import { useHydrated } from '@/ui/shared/use-hydrated'
+import { usePageTitle } from '@/ui/shared/use-page-title'
+
+const EAGER_CARDS = 3
+
+/** The search page: the query lives in the address, so results can be shared and Back works. */
+export function SearchPage() {
+  const [params] = useSearchParams()
+  const q = params.get(SEARCH_FIELD) ?? ''
+  // A new query is a new search: the screen, and its machine, start again.
+  return <SearchScreen key={q} q={q} />
+}
+
+function SearchScreen({ q }: { readonly q: string }) {
+  const { pageData } = useAppServices()
+  const machine = useProvidedMachine(provideSearch)
+  // The first page of results the server rendered: the search starts ready with it.
+  const [rendered] = useState(() => pageData.search(q))
+  const [state, send] = useInspectedMachine(
+    machine,
+    rendered === undefined
+      ? { input: { q } }
+      : { snapshot: machine.resolveState({ value: 'ready', context: searchContext(q, rendered) }) },
+  )
+  const { query, refusal, items, next } = state.context
+  const highlight = useMemo(() => cardHighlight(query?.terms ?? []), [query])
+  usePageTitle(PAGE_TITLES.search(query?.text ?? ''))
+  const hydrated = useHydrated()
+  const loading = state.matches('loading')
+  const loadingMore = state.matches('loadingMore')
+  const settled = state.matches('ready') || state.matches('loadMoreFailed')
+
+  return (
+    <section className="search" aria-labelledby="search-heading" aria-busy={state.hasTag('busy')}>
+      <h1 id="search-heading" className="search-heading">
+        {query === undefined ? (
+          'Search'
+        ) : (
+          <>
+            Results for “<bdi>{query.text}</bdi>”
+          </>
+        )}
+      </h1>
+      {/* Says what the search found, and says it again to screen readers as it changes. */}
+      <p className="search-summary" role="status">
+        {refusal ?? (loading ? 'Searching…' : summary(state.context, state.matches('failed')))}
+      </p>
+      {state.matches('failed') && (
+        <LoadFailed what="The results" onRetry={() => send({ type: 'search.retry' })} />
+      )}
+      {settled && items.length === 0 && (
+        <p className="search-hint">Every word must appear in a post: try fewer or other words.</p>
+      )}
+      {items.length > 0 && (
+        <ol className="search-results" aria-labelledby="search-heading">
+          {items.map((item, index) => (
+            <li key={item._id}>
+              <NewsCard item={item} eager={index < EAGER_CARDS} highlight={highlight} />
+            </li>
+          ))}
+        </ol>
+      )}
+      {state.matches('loadMoreFailed') && (
+        <p className="inline-error" role="alert">
+          More results could not be loaded. Press Load more to try again.
+        </p>
+      )}
+      {(next !== undefined || loadingMore) && (
+        <LoadMore
+          loading={loadingMore}
+          // A server-rendered page's button works once the app runs.
+          ready={settled && hydrated}
+          onLoadMore={() => send({ type: 'search.loadMore' })}
+        />
+      )}
+    </section>
+  )
+}
+
+/** What the results come to: how many posts (so far), or that none matches. */
+function summary({ query, items, next }: SearchContext, failed: boolean): ReactNode {
+  if (failed || query === undefined) return ''
+  if (items.length === 0) {
+    return (
+      <>
+        No posts match “<bdi>{query.text}</bdi>”
+      </>
+    )
+  }
+  const posts = items.length === 1 ? '1 post' : `${items.length} posts`
+  return next === undefined ? `${posts} found` : `More than ${posts} found`
+}
