@@ -9,7 +9,7 @@ import type { PageData, PageNeed } from '@/application/page-data'
  * uses it: the server never imports the UI, the composition root hands this in.
  */
 export interface PageRenderer {
-  readonly pageNeed: (pathname: string) => PageNeed
+  readonly pageNeed: (pathname: string, search?: string) => PageNeed
   readonly isMissing: (need: PageNeed, data: PageData) => boolean
   readonly embedPageData: (data: PageData) => string
   readonly PAGE_DATA_ID: string
@@ -80,6 +80,11 @@ async function loadPageData(useCases: UseCases, need: PageNeed): Promise<PageDat
     const page = await useCases.listNews.execute({})
     return page.ok ? { home: page.value } : {}
   }
+  if (need.kind === 'search') {
+    // A refused query has no data: the page says why, from the domain's rules.
+    const found = await useCases.searchNews.execute({ q: need.q })
+    return found.ok ? { search: { q: need.q, page: found.value } } : {}
+  }
   if (need.kind === 'item') {
     const found = await useCases.getNewsItem.execute(need.id)
     if (found.ok) return { item: { id: need.id, item: found.value } }
@@ -92,7 +97,8 @@ async function loadPageData(useCases: UseCases, need: PageNeed): Promise<PageDat
  * Answers a page request with the page rendered on the server: the template's head gains the
  * page's tags, its root element the app's HTML, and its body the data the browser starts from
  * (a JSON block, which the Content-Security-Policy allows because it never runs). Unknown
- * paths and missing posts answer 404 with the site's own 'not available' page.
+ * paths and missing posts answer 404 with the site's own 'not available' page; a search
+ * answers 200 whatever it finds, or refuses, since the page shows it.
  */
 export async function sendRenderedPage(
   app: FastifyInstance,
@@ -102,8 +108,11 @@ export async function sendRenderedPage(
   template: PageTemplate,
 ): Promise<FastifyReply> {
   const pathname = request.url.split('?', 1)[0] ?? '/'
-  const need = renderer.pageNeed(pathname)
-  const data = await loadPageData(app.useCases, need)
+  const need = renderer.pageNeed(pathname, request.url.slice(pathname.length))
+  // The site's version first: the page's live stream resumes from it (PageData.seq).
+  const seq = app.hasDecorator('changeFeed') ? await app.changeFeed.position() : undefined
+  const loaded = await loadPageData(app.useCases, need)
+  const data = seq?.ok === true ? { ...loaded, seq: seq.value } : loaded
   let page: { readonly head: string; readonly html: string; readonly embedded: string }
   try {
     const { head, html } = await renderer.renderPage({

@@ -34,6 +34,19 @@ const checks: StateChecks = {
       return
     }
     const error = payload<DomainError>(event, 'error')
+    if (event.type.includes('refreshing')) {
+      // The new version did not load: the article stays as it was; a post found gone is marked
+      // deleted in the store, any other failure says to try again.
+      expect(shown).toEqual(HARBOUR)
+      if (error.code === 'NotFound') {
+        expect(effects.toasts).toEqual([])
+        const latest = rig.services.store.getSnapshot().context.latest[HARBOUR._id]
+        expect(latest?.deleted).toBe(true)
+      } else {
+        expect(effects.toasts).toEqual([{ kind: 'error', message: NOTICES.tryAgainLater }])
+      }
+      return
+    }
     if (error.code === 'Stale') {
       // A delete from a stale copy deletes nothing: the stored post shows, with a way to review.
       expect(shown).toEqual(HARBOUR_CHANGED)
@@ -56,6 +69,9 @@ const checks: StateChecks = {
     }
     expect(effects.navigations).toEqual([])
   },
+  // The post loads again, for its new version.
+  refreshing: ({ rig }) =>
+    expect(rig.ports.pending('get').map((call) => call.input)).toEqual([HARBOUR._id]),
   deleting: ({ rig }) =>
     // Only the revision the article showed may be deleted.
     expect(rig.ports.pending('remove').map((call) => call.input)).toEqual([

@@ -13,6 +13,7 @@ import { contactFormMachine } from '@/ui/features/contact/contact-form.machine'
 import { newsFormMachine } from '@/ui/features/news-form/news-form.machine'
 import { newsListMachine } from '@/ui/features/news-list/news-list.machine'
 import { unknownRouteMachine } from '@/ui/features/not-found/unknown-route.machine'
+import { searchMachine } from '@/ui/features/search/search.machine'
 import type { NewsStoreContext } from '@/ui/shared/news-store.machine'
 import { newsStoreMachine } from '@/ui/shared/news-store.machine'
 import { overlay } from '@/ui/shared/news-store.logic'
@@ -111,7 +112,8 @@ const errorLabel = (event: AnyEventObject): string | undefined => {
 
 export const newsListModel: Model = {
   machine: newsListMachine,
-  events: () => [{ type: 'news.retry' }, { type: 'news.loadMore' }],
+  // news.reload: the live stream missed changes (a reset), sent in any state.
+  events: () => [{ type: 'news.retry' }, { type: 'news.loadMore' }, { type: 'news.reload' }],
   answers: {
     listNews: {
       done: (snapshot) => [snapshot.matches('loading') ? FIRST_PAGE : LAST_PAGE],
@@ -120,10 +122,28 @@ export const newsListModel: Model = {
   },
 }
 
+/** The search for `q`: a query the rules refuse asks nothing, any other pages like the list. */
+export const searchModel = (q: string): Model => ({
+  machine: searchMachine,
+  input: { q },
+  events: () => [{ type: 'search.retry' }, { type: 'search.loadMore' }],
+  answers: {
+    searchNews: {
+      done: (snapshot) => [snapshot.matches('loading') ? FIRST_PAGE : LAST_PAGE],
+      errors: [unavailable()],
+    },
+  },
+})
+
 export const articleModel = (id: string): Model => ({
   machine: articleMachine,
   input: { id },
-  events: () => [{ type: 'article.retry' }, { type: 'article.delete', revision: HARBOUR.revision }],
+  events: () => [
+    { type: 'article.retry' },
+    { type: 'article.delete', revision: HARBOUR.revision },
+    // 'Show the new version', or a reset of the live stream.
+    { type: 'article.refresh' },
+  ],
   answers: {
     getNewsItem: { done: () => [HARBOUR], errors: [notFound(), unavailable()] },
     deleteNews: {

@@ -9,19 +9,23 @@ const coverage = new CoverageRecorder(newsListMachine)
 const paths = transitionPaths(newsListModel)
 
 const checks: StateChecks = {
+  // A reload abandons the load in flight (its answer reaches no one) and asks for the first
+  // page again.
   loading: ({ rig }) => {
-    expect(rig.ports.pending('list').map((call) => call.input)).toEqual([{ limit: 24 }])
+    expect(rig.ports.pending('list').at(-1)?.input).toEqual({ limit: 24 })
   },
-  failed: ({ rig }) => expect(rig.services.store.getSnapshot().context.news).toEqual([]),
+  // A failed load changes nothing the store shows: nothing, or the pages loaded before.
+  failed: ({ rig }) =>
+    expect([[], FIRST_PAGE.items, [...FIRST_PAGE.items, ...LAST_PAGE.items]]).toContainEqual(
+      rig.services.store.getSnapshot().context.news,
+    ),
   ready: ({ snapshot, rig }) => {
     const shown = rig.services.store.getSnapshot().context.news
     const more = snapshot.context.next !== undefined
     expect(shown).toEqual(more ? FIRST_PAGE.items : [...FIRST_PAGE.items, ...LAST_PAGE.items])
   },
   loadingMore: ({ rig }) => {
-    expect(rig.ports.pending('list').map((call) => call.input)).toEqual([
-      { cursor: FIRST_PAGE.next, limit: 24 },
-    ])
+    expect(rig.ports.pending('list').at(-1)?.input).toEqual({ cursor: FIRST_PAGE.next, limit: 24 })
   },
   loadMoreFailed: ({ rig }) => {
     expect(rig.services.store.getSnapshot().context.news).toEqual(FIRST_PAGE.items)

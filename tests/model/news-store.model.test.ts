@@ -4,7 +4,8 @@ import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
 import type { NewsStoreContext } from '@/ui/shared/news-store.machine'
 import { newsStoreMachine } from '@/ui/shared/news-store.machine'
 import { overlay } from '@/ui/shared/news-store.logic'
-import { runPath, type StepContext } from './machine-rig'
+import { newsStoreLiveModel } from './live-models'
+import { runPath, type Rig, type StepContext } from './machine-rig'
 import {
   CoverageRecorder,
   describePath,
@@ -16,6 +17,7 @@ import { HARBOUR, HARBOUR_CHANGED, newsStoreModel, RETRY_AFTER_SECONDS } from '.
 
 const coverage = new CoverageRecorder(newsStoreMachine)
 const paths = transitionPaths(newsStoreModel)
+const livePaths = transitionPaths(newsStoreLiveModel)
 
 function shown(context: NewsStoreContext): NewsItem[] {
   return [...context.news, ...(context.newsItem === null ? [] : [context.newsItem])]
@@ -124,12 +126,65 @@ const checkStore = (step: StepContext) => {
   }
 }
 
-/** Every combination of the two regions gets the same checks. */
-const checks = Object.fromEntries(
+/** The names of every combination of the three regions' states. */
+const everyState = (): string[] =>
   ['idle', 'saving'].flatMap((edits) =>
-    ['idle', 'restoring'].map((restores) => [`edits.${edits}, restores.${restores}`, checkStore]),
-  ),
-)
+    ['idle', 'restoring'].flatMap((restores) =>
+      ['idle', 'loading'].map(
+        (refreshes) => `edits.${edits}, restores.${restores}, refreshes.${refreshes}`,
+      ),
+    ),
+  )
+
+/** Every combination of the regions gets the same checks. */
+const checks = Object.fromEntries(everyState().map((name) => [name, checkStore]))
+
+/** How often the store asked the screens to load again, for each rig. */
+const reloads = new WeakMap<Rig, number>()
+
+const ids = (items: readonly NewsItem[]) => items.map((item) => item._id)
+const isRefresh = (event: { readonly type: string }) => event.type.includes('.refreshes.loading')
+
+/** What the stream's changes do to the store, whatever the state. */
+function checkLive(step: StepContext) {
+  const { event, snapshot, previous, rig, effects } = step
+  const context = storeOf(step)
+  const before = previous.context as NewsStoreContext
+  // A post waits behind 'N new posts' only while the list does not hold it, and never once the
+  // stream said it was deleted.
+  for (const item of context.arrivals) {
+    expect(ids(context.news)).not.toContain(item._id)
+    expect(context.latest[item._id]?.deleted ?? false).toBe(false)
+  }
+  // One load at a time, of the first post queued.
+  if (snapshot.matches({ refreshes: 'loading' })) {
+    expect(rig.ports.pending('get').at(-1)?.input).toBe(context.fetches[0]?.id)
+  }
+  // Live changes never move what the reader looks at: the article's post stays, the list keeps
+  // its order and only shows newer versions in place, and no toast pops up.
+  if (event.type === 'news.changed' || event.type === 'news.gone' || isRefresh(event)) {
+    expect(context.newsItem).toEqual(before.newsItem)
+    expect(ids(context.news)).toEqual(ids(before.news))
+    expect(effects.toasts).toEqual([])
+  }
+  if (isRefresh(event) && event.type.startsWith('xstate.done.')) {
+    const loaded = payload<NewsItem>(event, 'output')
+    const listed = context.news.find((item) => item._id === loaded._id)
+    const waiting = context.arrivals.find((item) => item._id === loaded._id)
+    const deleted = before.latest[loaded._id]?.deleted ?? false
+    if (!deleted) expect(listed ?? waiting).toEqual(loaded)
+  }
+  if (event.type === 'news.showArrivals') {
+    expect(context.arrivals).toEqual([])
+    expect(ids(context.news)).toEqual([...ids(before.arrivals), ...ids(before.news)])
+  }
+  if (event.type === 'news.reset') {
+    expect(context.arrivals).toEqual([])
+    expect(reloads.get(rig)).toBeGreaterThan(0)
+  }
+}
+
+const liveChecks = Object.fromEntries(everyState().map((name) => [name, checkLive]))
 
 describe('news store machine, model-based', () => {
   it.each(paths.map((path) => [describePath(newsStoreModel, path), path] as const))(
@@ -138,7 +193,22 @@ describe('news store machine, model-based', () => {
       await runPath(newsStoreModel, path, coverage, (rig) => rig.services.store, checks)
     },
   )
+})
 
+describe('news store machine, as the live stream drives it, model-based', () => {
+  it.each(livePaths.map((path) => [describePath(newsStoreLiveModel, path), path] as const))(
+    '%s',
+    async (_, path) => {
+      const start = (rig: Rig) => {
+        rig.services.store.on('news.reload', () => reloads.set(rig, (reloads.get(rig) ?? 0) + 1))
+        return rig.services.store
+      }
+      await runPath(newsStoreLiveModel, path, coverage, start, liveChecks)
+    },
+  )
+})
+
+describe('news store machine, coverage', () => {
   it('visits every state and takes every transition', () => {
     const report = coverage.report()
     console.info(formatCoverage(newsStoreMachine, report))

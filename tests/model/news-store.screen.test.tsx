@@ -37,11 +37,19 @@ const paths = screenPaths(newsStoreModel, (snapshot, event) => {
 const ELSEWHERE = [
   'newsStore on get_news #1',
   'newsStore on news.removed #1',
+  // The live stream's changes: tests/ui/live-updates.test.tsx takes them through the screens.
+  'newsStore on news.changed #1',
+  'newsStore on news.reset #1',
+  'newsStore on news.showArrivals #1',
+  'newsStore on news.gone #1',
   'newsStore.restores.idle on news.restore #1',
   'newsStore.restores.restoring on xstate.done.actor.0.newsStore.restores.restoring #1',
   'newsStore.restores.restoring on xstate.error.actor.0.newsStore.restores.restoring #1',
+  'newsStore.refreshes.idle on always #1',
+  'newsStore.refreshes.loading on xstate.done.actor.0.newsStore.refreshes.loading #1',
+  'newsStore.refreshes.loading on xstate.error.actor.0.newsStore.refreshes.loading #1',
 ]
-const UNDONE_ELSEWHERE = ['newsStore.restores.restoring']
+const UNDONE_ELSEWHERE = ['newsStore.restores.restoring', 'newsStore.refreshes.loading']
 
 const driver: ScreenDriver = {
   open: () => ({ url: `/news/${HARBOUR._id}/edit`, seed: [HARBOUR] }),

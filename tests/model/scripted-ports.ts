@@ -89,12 +89,16 @@ export class ScriptedPorts {
     )
   }
 
-  /** Answers the oldest open call of `operation`, as the model's outcome says. */
+  /**
+   * Answers the newest open call of `operation`, as the model's outcome says. A machine makes
+   * one call of an operation at a time, except that a transition may abandon a call and make it
+   * again (the list's reload): the abandoned call's answer would reach no one.
+   */
   answer(
     operation: Operation,
     outcome: { ok: true; value: unknown } | { ok: false; error: DomainError },
   ): PortCall {
-    const [call] = this.pending(operation)
+    const call = this.pending(operation).at(-1)
     if (call === undefined) throw new Error(`the machine made no ${operation} call to answer`)
     call.answered = true
     if (outcome.ok) call.resolve(outcome.value)

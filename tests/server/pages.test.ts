@@ -122,7 +122,18 @@ describe('server-rendered pages', () => {
       mainEntityOfPage: url,
       publisher: { '@type': 'Organization', name: 'NewsWire' },
     })
-    expect(article.data).toEqual({ item: { id: item._id, item } })
+    expect(article.data).toEqual({ item: { id: item._id, item }, seq: expect.any(Number) })
+  })
+
+  it("embeds the site's version the page was read at, where the page's live stream resumes", async () => {
+    const before = await page('/')
+    const { seq } = before.data as { seq: number }
+    const item = await create('Ferry timetable changes')
+
+    const after = await page(`/news/${item._id}`)
+
+    // Creating the post raised the version by one: the page holds every change up to its seq.
+    expect((after.data as { seq: number }).seq).toBe(seq + 1)
   })
 
   it('keeps a hostile title inside the embedded data, the JSON-LD and the head', async () => {
@@ -162,12 +173,12 @@ describe('server-rendered pages', () => {
     const form = await page(path)
 
     expect(form.response.statusCode).toBe(200)
-    expect(form.document.querySelectorAll('#root form input, #root form textarea').length).toBe(
-      path === '/contact' ? 3 : 3,
-    )
+    expect(
+      form.document.querySelectorAll('#root main form input, #root main form textarea').length,
+    ).toBe(path === '/contact' ? 3 : 3)
     // The submit button waits for the app, so that an early press cannot send the form as a page load.
     expect(
-      form.document.querySelector<HTMLButtonElement>('#root button[type="submit"]')?.disabled,
+      form.document.querySelector<HTMLButtonElement>('#root main button[type="submit"]')?.disabled,
     ).toBe(true)
   })
 

@@ -132,9 +132,11 @@ describe('npm run statecharts', { timeout: CLI_TIMEOUT }, () => {
       'article.md',
       'contact-form.md',
       'history.md',
+      'live-updates.md',
       'news-form.md',
       'news-list.md',
       'news-store.md',
+      'search.md',
       'trash.md',
       'unknown-route.md',
     ])

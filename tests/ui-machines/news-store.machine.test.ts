@@ -157,7 +157,11 @@ describe('news store', () => {
     const { actor, saves } = startStore()
     actor.send({ type: 'news.edit', id: 'unknown', changes: { title: 'New' } })
     expect(saves).toHaveLength(0)
-    expect(actor.getSnapshot().value).toEqual({ edits: 'idle', restores: 'idle' })
+    expect(actor.getSnapshot().value).toEqual({
+      edits: 'idle',
+      restores: 'idle',
+      refreshes: 'idle',
+    })
   })
 
   it('forgets a deleted item', () => {

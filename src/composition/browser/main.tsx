@@ -1,9 +1,10 @@
 /**
- * The app's entry: builds the use cases from the browser container and hydrates the page the
- * server rendered, starting from the data it was rendered with. Without server-rendered content
- * (the Vite dev server), it renders the app itself.
+ * The app's entry: builds the use cases from the browser container and the live change feed,
+ * and hydrates the page the server rendered, starting from the data it was rendered with.
+ * Without server-rendered content (the Vite dev server), it renders the app itself.
  */
 import { createRoot, hydrateRoot } from 'react-dom/client'
+import { browserNewsChanges } from '@/composition/browser/browser.news-changes'
 import { browserUseCases } from '@/composition/browser/browser.use-cases'
 import { NewsWireApp } from '@/ui/app/news-wire-app'
 import { readPageData } from '@/ui/shared/page-data'
@@ -20,9 +21,11 @@ const inspect =
     : undefined
 
 const pageData = readPageData(document)
+const browser = { apiUrl: import.meta.env.VITE_API_URL ?? '' }
 const app = (
   <NewsWireApp
-    useCases={browserUseCases({ apiUrl: import.meta.env.VITE_API_URL ?? '' })}
+    useCases={browserUseCases(browser)}
+    changes={browserNewsChanges(browser)}
     inspect={inspect}
     pageData={pageData}
   />

@@ -1,6 +1,6 @@
 /**
  * A composition root for UI tests: the same use cases on in-memory adapters, which a test can
- * seed, make fail (`faults`) or hold, with no network.
+ * seed, make fail (`faults`) or hold, with no network, and a live change feed it drives.
  */
 import { Container, ContainerModule } from 'inversify'
 import type { UseCases } from '@/application/use-cases'
@@ -10,6 +10,7 @@ import {
   type MemoryNewsOptions,
 } from '@/adapters/memory/memory-news.repository'
 import type { MemoryNewsStore } from '@/adapters/memory/memory-news.store'
+import { MemoryNewsChanges } from '@/adapters/memory/memory-news.changes'
 import { PORTS, USE_CASES, useCasesModule } from '@/composition/core.module'
 
 export interface MemoryApp {
@@ -19,6 +20,8 @@ export interface MemoryApp {
   /** Where `news` keeps posts and their histories, to arrange or inspect without faults. */
   readonly store: MemoryNewsStore
   readonly mailer: MemoryMailer
+  /** A live change feed a test publishes to (it does not watch `store` by itself). */
+  readonly changes: MemoryNewsChanges
 }
 
 export function createMemoryApp(options: MemoryNewsOptions = {}): MemoryApp {
@@ -32,5 +35,11 @@ export function createMemoryApp(options: MemoryNewsOptions = {}): MemoryApp {
     }),
     useCasesModule,
   )
-  return { useCases: container.get(USE_CASES), news, store: news.store, mailer }
+  return {
+    useCases: container.get(USE_CASES),
+    news,
+    store: news.store,
+    mailer,
+    changes: new MemoryNewsChanges(),
+  }
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState, type ComponentType, type ReactNode } from 'react'
 import { BrowserRouter, useNavigate } from 'react-router-dom'
 import type { UseCases } from '@/application/use-cases'
+import type { NewsChangeFeed } from '@/domain/ports/news-changes.port'
 import { AppServicesContext } from '@/ui/shared/app-context'
 import { createAppServices, type AppEffects, type AppServices } from '@/ui/shared/app-services'
 import type { PageData } from '@/ui/shared/page-data'
@@ -26,13 +27,18 @@ export interface NewsWireAppProps {
   readonly inspect?: Inspect
   /** Where the forms keep drafts; the browser's local storage unless a test passes its own. */
   readonly drafts?: DraftStorage
+  /**
+   * The site's live changes, which the app follows once it runs (never while the server
+   * renders); without it, it shows only what it loads.
+   */
+  readonly changes?: NewsChangeFeed
 }
 
 interface Navigator {
   navigate: (params: NavigateParams) => void
 }
 
-function createApp({ useCases, effects, inspect, drafts, pageData }: NewsWireAppProps) {
+function createApp({ useCases, effects, inspect, drafts, pageData, changes }: NewsWireAppProps) {
   // Machines navigate through whatever the router last handed over (see RouterBridge).
   const navigator: Navigator = { navigate: () => undefined }
   // A toast's button acts through the services, which are made below with the toaster.
@@ -44,7 +50,7 @@ function createApp({ useCases, effects, inspect, drafts, pageData }: NewsWireApp
       showToast: effects?.showToast ?? toaster.show,
       navigate: effects?.navigate ?? ((params) => navigator.navigate(params)),
     },
-    { inspect, drafts: drafts ?? localDraftStorage(), pageData },
+    { inspect, drafts: drafts ?? localDraftStorage(), pageData, changes },
   )
   buttons.perform = services.perform
   return { services, navigator, toaster }
@@ -64,6 +70,8 @@ export function NewsWireApp(props: NewsWireAppProps) {
   const [{ services, navigator, toaster }] = useState(() => createApp(props))
   useEffect(() => () => void services.store.stop(), [services])
   useEffect(() => markRunning(), [])
+  // Effects run in the browser only: the live stream opens once the page has hydrated.
+  useEffect(() => services.followChanges(), [services])
 
   const content = (
     <AppServicesContext value={services}>

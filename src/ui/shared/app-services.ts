@@ -1,6 +1,7 @@
 import { createActor, type ActorRefFrom, type PromiseActorLogic } from 'xstate'
 import type { UseCases } from '@/application/use-cases'
 import type { NewsItem } from '@/domain/news-item.entity'
+import type { NewsChangeFeed } from '@/domain/ports/news-changes.port'
 import type { NewsPage, NewsPageQuery } from '@/domain/ports/news-repository.port'
 import { pageDataClaims, type PageData, type PageDataClaims } from '@/ui/shared/page-data'
 import { draftKeys, memoryDraftStorage, type DraftStorage } from '@/ui/shared/draft-storage'
@@ -25,6 +26,8 @@ export interface AppServicesOptions {
   readonly drafts?: DraftStorage
   /** What the server rendered the page with: the store and the first screen start from it. */
   readonly pageData?: PageData
+  /** The site's live changes; without it the app shows only what it loads. */
+  readonly changes?: NewsChangeFeed
 }
 
 export type NewsStoreRef = ActorRefFrom<typeof newsStoreMachine>
@@ -56,13 +59,19 @@ export interface AppServices {
     readonly listNews: PromiseActorLogic<NewsPage, NewsPageQuery>
     readonly storePage: (_: unknown, page: StorePageParams) => void
   }
+  /**
+   * Starts following the site's live changes into the news store (the live-updates machine),
+   * and gives the function that stops it. The browser calls it once the app runs: the server's
+   * render never opens a stream.
+   */
+  readonly followChanges: () => () => void
 }
 
 /** Builds the services and starts the long-lived news store. */
 export function createAppServices(
   useCases: UseCases,
   effects: AppEffects,
-  { inspect, drafts = memoryDraftStorage(), pageData }: AppServicesOptions = {},
+  { inspect, drafts = memoryDraftStorage(), pageData, changes }: AppServicesOptions = {},
 ): AppServices {
   const edge = {
     showToast: (_: unknown, params: ToastParams) => effects.showToast(params),
@@ -73,6 +82,7 @@ export function createAppServices(
       actors: {
         editNews: fromUseCase((input) => useCases.editNews.execute(input)),
         restoreNews: fromUseCase((id: string) => useCases.restoreNews.execute(id)),
+        getNewsItem: fromUseCase((id: string) => useCases.getNewsItem.execute(id)),
       },
       actions: {
         ...edge,
@@ -116,6 +126,27 @@ export function createAppServices(
           return useCases.listNews.execute(query)
         }),
         storePage: (_, page) => store.send({ type: 'get_news', ...page, since }),
+      }
+    },
+    followChanges: () => {
+      if (changes === undefined) return () => undefined
+      let stopped = false
+      let live: { stop: () => void } | undefined
+      // The machine loads once the page runs, as a chunk of its own: the first visit's bundle
+      // holds none of it. Where it cannot load, the page shows what it loaded, as without it.
+      import('@/ui/shared/live-updates.provide').then(
+        ({ provideLiveUpdates }) => {
+          if (stopped) return
+          const machine = provideLiveUpdates(changes, (event) => store.send(event))
+          // From the version the page was rendered at: what changed since is told first.
+          const since = Number.isSafeInteger(pageData?.seq) ? pageData?.seq : undefined
+          live = createActor(machine, { inspect, input: { since } }).start()
+        },
+        () => undefined,
+      )
+      return () => {
+        stopped = true
+        live?.stop()
       }
     },
   }

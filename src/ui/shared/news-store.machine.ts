@@ -1,4 +1,5 @@
-import { assign, setup } from 'xstate'
+import { assign, emit, setup } from 'xstate'
+import type { NewsChange } from '@/domain/news-change.entity'
 import type { NewsChanges, NewsItem } from '@/domain/news-item.entity'
 import type { WriteCondition } from '@/domain/rules/news-history.rules'
 import {
@@ -16,6 +17,14 @@ import {
   storedValues,
   type PendingEdit,
 } from '@/ui/shared/news-store.logic'
+import {
+  notListed,
+  queueFetch,
+  recordChange,
+  replaceIfNewer,
+  type LatestChange,
+  type LiveFetch,
+} from '@/ui/shared/live-updates.logic'
 import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
 import { paths } from '@/ui/shared/paths'
 
@@ -38,6 +47,15 @@ export interface NewsStoreContext {
   readonly savedAt: Readonly<Record<string, number>>
   /** The post being brought back from the trash (the delete toast's Undo), if any. */
   readonly restoring: string | null
+  /**
+   * Posts created or restored elsewhere, loaded and waiting behind the list's 'N new posts'
+   * button, newest first: nothing moves under the reader until they ask.
+   */
+  readonly arrivals: readonly NewsItem[]
+  /** What the live stream last said of each post the store shows (see liveStatusOf). */
+  readonly latest: Readonly<Record<string, LatestChange>>
+  /** Posts to load because the stream named them, oldest first; the first is loading. */
+  readonly fetches: readonly LiveFetch[]
 }
 
 export type NewsStoreEvent =
@@ -64,6 +82,24 @@ export type NewsStoreEvent =
   | { readonly type: 'news.removed'; readonly id: string }
   /** Bring a deleted post back (the delete toast's Undo). */
   | { readonly type: 'news.restore'; readonly id: string }
+  /**
+   * The live stream told of a change, made here or elsewhere: a post shown in the list is
+   * loaded again in place; a new one waits in `arrivals`; any post shown notes it in `latest`,
+   * which tells the article and the forms that they show an old or deleted version.
+   */
+  | { readonly type: 'news.changed'; readonly change: NewsChange }
+  /**
+   * The stream cannot tell what was missed (it was away too long): the store emits
+   * `news.reload`, on which the screens load again what they show.
+   */
+  | { readonly type: 'news.reset' }
+  /** The reader pressed 'N new posts': the arrivals go to the top of the list. */
+  | { readonly type: 'news.showArrivals' }
+  /** A load found the post gone (deleted while the stream could not say so). */
+  | { readonly type: 'news.gone'; readonly id: string }
+
+/** What the store tells its listeners (`store.on(type, …)`). */
+export type NewsStoreEmitted = { readonly type: 'news.reload' }
 
 export interface EditRequest {
   readonly id: string
@@ -104,6 +140,66 @@ function refreshStored(pending: readonly PendingEdit[], items: readonly NewsItem
   return pending.map((edit) => ({ ...edit, stored: byId.get(edit.id) ?? edit.stored }))
 }
 
+/** Whether the store shows the post: in the list, as newsItem, or waiting as an arrival. */
+function shows(context: NewsStoreContext, id: string): boolean {
+  return [context.newsItem, ...context.news, ...context.arrivals].some((item) => item?._id === id)
+}
+
+/** What a change the stream told does to the store (see the `news.changed` event). */
+function hear(context: NewsStoreContext, change: NewsChange): Partial<NewsStoreContext> {
+  const { id } = change
+  const listed = context.news.find((item) => item._id === id)
+  const arriving = context.fetches.some((fetch) => fetch.id === id && fetch.arrival)
+  const waiting = arriving || context.arrivals.some((item) => item._id === id)
+  // An edit or delete of a post this page does not show is no news: it loads as it is now.
+  if (change.kind === 'edited' || change.kind === 'deleted') {
+    if (!waiting && !shows(context, id)) return {}
+  }
+  const latest = recordChange(context.latest, change)
+  if (change.kind === 'deleted') {
+    return { latest, arrivals: context.arrivals.filter((item) => item._id !== id) }
+  }
+  // The visitor's own Undo: the restore's answer puts the post back in its place.
+  if (context.restoring === id) return { latest }
+  // Already listed at that revision (the visitor's own edit, saved): nothing to load.
+  if (listed !== undefined && listed.revision >= change.revision) return { latest }
+  // A post shown only on its own page (the article, the edit form) keeps what it shows: the
+  // page says that it was edited, and loads the new version when the reader asks.
+  if (change.kind === 'edited' && listed === undefined && !waiting) return { latest }
+  return { latest, fetches: queueFetch(context.fetches, { id, arrival: listed === undefined }) }
+}
+
+/** A post the stream named has loaded: refresh it in place, or add it to the arrivals. */
+function loaded(context: NewsStoreContext, item: NewsItem): Partial<NewsStoreContext> {
+  const [fetch, ...fetches] = context.fetches
+  const latest = context.latest[item._id]
+  if (latest?.deleted === true && latest.revision > item.revision) return { fetches }
+  if (context.news.some((each) => each._id === item._id)) {
+    const pending = refreshStored(context.pending, [item])
+    return {
+      fetches,
+      pending,
+      news: replaceIfNewer(context.news, overlay(item, pending)),
+    }
+  }
+  if (context.arrivals.some((each) => each._id === item._id)) {
+    return { fetches, arrivals: replaceIfNewer(context.arrivals, item) }
+  }
+  if (fetch?.arrival !== true) return { fetches }
+  return { fetches, arrivals: insertInOrder(context.arrivals, item) }
+}
+
+/** Notes that a post on screen is gone: the revision after the newest the store shows. */
+function gone(context: NewsStoreContext, id: string): Partial<NewsStoreContext> {
+  const shown = [context.newsItem, ...context.news].filter((item) => item?._id === id)
+  const revision = Math.max(0, ...shown.map((item) => item?.revision ?? 0)) + 1
+  const change: NewsChange = { seq: 0, id, kind: 'deleted', revision, at: '' }
+  return {
+    latest: recordChange(context.latest, change),
+    arrivals: context.arrivals.filter((item) => item._id !== id),
+  }
+}
+
 /**
  * The long-lived store behind every screen. It merges what the list and single-item loads
  * return, and it owns edits, because an edit outlives the form that sent it: the visitor is
@@ -111,15 +207,23 @@ function refreshStored(pending: readonly PendingEdit[], items: readonly NewsItem
  * edit refused because the post changed meanwhile shows the stored post and offers to review;
  * the visitor's text stays in the edit form's draft. It also brings deleted posts back (the
  * delete toast's Undo), while edits save.
+ *
+ * The live stream's changes come in as `news.changed`: posts shown in the list are loaded again
+ * and updated in place, new ones are loaded and wait behind the list's 'N new posts' button,
+ * and `latest` remembers what was heard of every post shown, so that the article and the edit
+ * form can say that they show an old or deleted version without changing under the reader.
  */
 export const newsStoreMachine = setup({
   types: {
     context: {} as NewsStoreContext,
     events: {} as NewsStoreEvent,
+    emitted: {} as NewsStoreEmitted,
   },
   actors: {
     editNews: stubUseCase<NewsItem, EditRequest>(),
     restoreNews: stubUseCase<NewsItem, string>(),
+    /** Loads a post the live stream named. */
+    getNewsItem: stubUseCase<NewsItem, string>(),
   },
   actions: {
     ...effectStubs,
@@ -128,6 +232,7 @@ export const newsStoreMachine = setup({
   },
   guards: {
     hasPendingEdit: ({ context }) => context.pending.length > 0,
+    hasFetches: ({ context }) => context.fetches.length > 0,
     isStale: ({ event }) => 'error' in event && isStale(event.error),
     knowsItem: ({ context, event }) =>
       event.type === 'news.edit' &&
@@ -135,7 +240,17 @@ export const newsStoreMachine = setup({
   },
 }).createMachine({
   id: 'newsStore',
-  context: { news: [], newsItem: null, pending: [], saves: 0, savedAt: {}, restoring: null },
+  context: {
+    news: [],
+    newsItem: null,
+    pending: [],
+    saves: 0,
+    savedAt: {},
+    restoring: null,
+    arrivals: [],
+    latest: {},
+    fetches: [],
+  },
   type: 'parallel',
   on: {
     get_news: {
@@ -143,7 +258,12 @@ export const newsStoreMachine = setup({
         const items = newerThanSaves(context, event.items, event.since)
         const pending = refreshStored(context.pending, items)
         const shown = items.map((item) => overlay(item, pending))
-        return { pending, news: event.append ? mergeItems(context.news, shown) : shown }
+        return {
+          pending,
+          news: event.append ? mergeItems(context.news, shown) : shown,
+          // A post the page brings is no longer new.
+          arrivals: notListed(context.arrivals, shown),
+        }
       }),
     },
     get_news_by_id: {
@@ -173,6 +293,22 @@ export const newsStoreMachine = setup({
         news: context.news.filter((item) => item._id !== event.id),
         newsItem: context.newsItem?._id === event.id ? null : context.newsItem,
       })),
+    },
+    'news.changed': {
+      actions: assign(({ context, event }) => hear(context, event.change)),
+    },
+    'news.reset': {
+      // The screens load again; the reloaded first page brings what the arrivals held.
+      actions: [assign({ arrivals: [] }), emit({ type: 'news.reload' as const })],
+    },
+    'news.showArrivals': {
+      actions: assign(({ context }) => ({
+        news: [...notListed(context.arrivals, context.news), ...context.news],
+        arrivals: [],
+      })),
+    },
+    'news.gone': {
+      actions: assign(({ context, event }) => gone(context, event.id)),
     },
   },
   states: {
@@ -299,6 +435,30 @@ export const newsStoreMachine = setup({
                 assign({ restoring: null }),
                 { type: 'showToast', params: failureToast(NOTICES.restoreFailed) },
               ],
+            },
+          },
+        },
+      },
+    },
+    refreshes: {
+      initial: 'idle',
+      states: {
+        idle: {
+          always: { guard: 'hasFetches', target: 'loading' },
+        },
+        loading: {
+          invoke: {
+            src: 'getNewsItem',
+            input: ({ context }) => context.fetches[0]?.id ?? '',
+            onDone: {
+              target: 'idle',
+              actions: assign(({ context, event }) => loaded(context, event.output)),
+            },
+            // Gone meanwhile (the stream says so too), or an outage: the next change or the
+            // next load brings it.
+            onError: {
+              target: 'idle',
+              actions: assign(({ context }) => ({ fetches: context.fetches.slice(1) })),
             },
           },
         },

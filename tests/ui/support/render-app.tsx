@@ -52,6 +52,8 @@ export interface RenderAppOptions {
   readonly drafts?: DraftStorage
   /** Route with jsdom's address bar and history (Back), instead of in memory. */
   readonly browser?: boolean
+  /** Follow the memory app's live change feed (`app.changes`), as the browser does. */
+  readonly live?: boolean
 }
 
 /** Renders the whole app at `path` on the in-memory composition root. */
@@ -63,6 +65,7 @@ export function renderApp({
   useCases,
   drafts = memoryDraftStorage(),
   browser = false,
+  live = false,
 }: RenderAppOptions = {}) {
   const memory = app ?? createMemoryApp({ seed, now: () => new Date('2024-06-01T12:00:00.000Z') })
   const user = userEvent.setup()
@@ -77,6 +80,7 @@ export function renderApp({
       }
       effects={effects}
       drafts={drafts}
+      changes={live ? memory.changes : undefined}
     />,
   )
   return { app: memory, user, drafts, ...result }

@@ -1,7 +1,7 @@
 import { assign, setup } from 'xstate'
 import type { WriteCondition } from '@/domain/rules/news-history.rules'
 import { itemImplementations, loadStates, submitState } from '@/ui/shared/item-machine.fragment'
-import { isStale, staleCurrent, stubUseCase } from '@/ui/shared/machine-effects'
+import { failureToast, isStale, staleCurrent, stubUseCase } from '@/ui/shared/machine-effects'
 import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
 import { paths } from '@/ui/shared/paths'
 
@@ -14,6 +14,8 @@ export interface ArticleContext {
 export type ArticleEvent =
   | { readonly type: 'article.retry' }
   | { readonly type: 'article.delete'; readonly revision?: number }
+  /** Load the post again: its newer version ('Show the new version'), or after a reset. */
+  | { readonly type: 'article.refresh' }
 
 export interface DeleteRequest {
   readonly id: string
@@ -30,7 +32,9 @@ interface Failure {
 /**
  * One article: load it, show it, delete it. A delete moves the post to the trash, and its toast
  * offers Undo. A delete from a stale copy (someone changed the post meanwhile) deletes nothing:
- * the article shows the stored post and the toast offers to review its history.
+ * the article shows the stored post and the toast offers to review its history. The article
+ * never changes under the reader: when the post was edited elsewhere, the reader asks for the
+ * new version (`article.refresh`), and a post found gone meanwhile is marked deleted.
  */
 export const articleMachine = setup({
   types: {
@@ -46,6 +50,8 @@ export const articleMachine = setup({
     ...itemImplementations.actions,
     /** Tells the news store the item is gone. */
     forgetItem: (_, _id: string): void => undefined,
+    /** Tells the news store that the post was deleted elsewhere (a load found it gone). */
+    markGone: (_, _id: string): void => undefined,
   },
   guards: {
     ...itemImplementations.guards,
@@ -63,6 +69,28 @@ export const articleMachine = setup({
           target: 'deleting',
           actions: assign({ revision: ({ event }) => event.revision }),
         },
+        'article.refresh': { target: 'refreshing' },
+      },
+    },
+    refreshing: {
+      invoke: {
+        src: 'getNewsItem',
+        input: ({ context }) => context.id,
+        onDone: {
+          target: 'viewing',
+          actions: { type: 'storeItem', params: ({ event }) => event.output },
+        },
+        onError: [
+          {
+            guard: 'isNotFound',
+            target: 'viewing',
+            actions: { type: 'markGone', params: ({ context }) => context.id },
+          },
+          {
+            target: 'viewing',
+            actions: { type: 'showToast', params: failureToast(NOTICES.tryAgainLater) },
+          },
+        ],
       },
     },
     deleting: submitState({

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react'
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { Link, useParams } from 'react-router-dom'
 import { LoadFailed } from '@/ui/shared/load-failed'
 import { useAppServices, useProvidedMachine } from '@/ui/shared/app-context'
@@ -12,6 +12,8 @@ import { RemoteImage } from '@/ui/shared/remote-image'
 import { useHydrated } from '@/ui/shared/use-hydrated'
 import { formatDay } from '@/ui/shared/dates'
 import { NotAvailablePage } from '@/ui/features/not-found/unknown-route.page'
+import { DELETED_ELSEWHERE, useReloadOnReset } from '@/ui/shared/live-updates.hooks'
+import { useLiveStatus } from '@/ui/shared/live-updates.status'
 
 export function ArticlePage() {
   const { id = '' } = useParams()
@@ -49,6 +51,13 @@ function Article({ id, rendered }: { readonly id: string; readonly rendered: boo
   )
   const hydrated = useHydrated()
   const deleting = state.matches('deleting')
+  const refreshing = state.matches('refreshing')
+  // Changes made elsewhere are told, never shown unasked; this page's own delete is no news.
+  const status = useLiveStatus(item, deleting)
+  useReloadOnReset(() => send({ type: 'article.refresh' }))
+  const { heading, showNewVersion } = useShowNewVersion(refreshing, () =>
+    send({ type: 'article.refresh' }),
+  )
   usePageTitle(item?.title ?? 'Article')
 
   if (state.matches('failed')) {
@@ -69,7 +78,29 @@ function Article({ id, rendered }: { readonly id: string; readonly rendered: boo
   const image = articleImage(item._id)
   return (
     <article className="article" aria-labelledby="article-title">
-      <h1 id="article-title" dir="auto" tabIndex={-1}>
+      <div className="live-notices" aria-live="polite">
+        {status === 'edited' && (
+          <div className="live-notice">
+            <p>This post was edited elsewhere.</p>
+            <button
+              type="button"
+              className="button"
+              onClick={showNewVersion}
+              disabled={refreshing}
+              aria-busy={refreshing}
+            >
+              Show the new version
+            </button>
+          </div>
+        )}
+        {status === 'deleted' && (
+          <div className="live-notice live-notice-deleted">
+            <p>{DELETED_ELSEWHERE}</p>
+            <Link to={paths.trash()}>Recently deleted</Link>
+          </div>
+        )}
+      </div>
+      <h1 id="article-title" dir="auto" tabIndex={-1} ref={heading}>
         {item.title}
       </h1>
       <RemoteImage className="article-image" {...image} alt="" fetchPriority="high" />
@@ -79,23 +110,46 @@ function Article({ id, rendered }: { readonly id: string; readonly rendered: boo
       </p>
       <div className="article-body">{item.body}</div>
       <div className="article-actions">
-        <Link className="button" to={paths.editNews(item._id)}>
-          Edit
-        </Link>
+        {status !== 'deleted' && (
+          <Link className="button" to={paths.editNews(item._id)}>
+            Edit
+          </Link>
+        )}
         <Link className="button" to={paths.history(item._id)}>
           History
         </Link>
-        <button
-          type="button"
-          className="button button-danger"
-          onClick={() => send({ type: 'article.delete', revision: item.revision })}
-          // A server-rendered page's button works once the app runs; until then it says so.
-          disabled={deleting || !hydrated}
-          aria-busy={deleting}
-        >
-          Delete
-        </button>
+        {status !== 'deleted' && (
+          <button
+            type="button"
+            className="button button-danger"
+            onClick={() => send({ type: 'article.delete', revision: item.revision })}
+            // A server-rendered page's button works once the app runs; until then it says so.
+            disabled={deleting || !hydrated}
+            aria-busy={deleting}
+          >
+            Delete
+          </button>
+        )}
       </div>
     </article>
   )
+}
+
+/**
+ * 'Show the new version': loads it, then takes the reader to the top of it (the button they
+ * pressed is gone). A reload after a reset moves no focus.
+ */
+function useShowNewVersion(refreshing: boolean, refresh: () => void) {
+  const heading = useRef<HTMLHeadingElement>(null)
+  const asked = useRef(false)
+  useEffect(() => {
+    if (refreshing || !asked.current) return
+    asked.current = false
+    heading.current?.focus()
+  }, [refreshing])
+  const showNewVersion = () => {
+    asked.current = true
+    refresh()
+  }
+  return { heading, showNewVersion }
 }

@@ -15,6 +15,7 @@ export const provideArticle = ({ useCases, store, edge, itemLoader }: AppService
       ...edge,
       storeItem,
       forgetItem: (_, id) => store.send({ type: 'news.removed', id }),
+      markGone: (_, id) => store.send({ type: 'news.gone', id }),
     },
   })
 }

@@ -16,8 +16,14 @@ import { RequiredNote, TextField } from '@/ui/shared/text-field'
 import { useFormDraft } from '@/ui/shared/use-form-draft'
 import { useMachineForm } from '@/ui/shared/use-machine-form'
 import { NotAvailablePage } from '@/ui/features/not-found/unknown-route.page'
+import { DELETED_ELSEWHERE } from '@/ui/shared/live-updates.hooks'
+import { useLiveStatus } from '@/ui/shared/live-updates.status'
 
 const schema = formSchema(NEWS_RULES)
+
+/** The post changed while the visitor edits it: the form keeps their text, and says so. */
+const EDITED_ELSEWHERE =
+  'This post was edited elsewhere. Your text stays here; saving shows you the newer version beside it first.'
 
 export function AddNewsPage() {
   return <NewsFormScreen />
@@ -91,6 +97,8 @@ function NewsFormScreen({
   })
   const heading = editing ? 'Edit news' : 'Add news'
   const submitting = state.matches('submitting')
+  // The form keeps what it shows and what is typed; it only says that the post changed.
+  const status = useLiveStatus(stored)
   usePageTitle(heading)
   // The visitor's draft was written against an older version: show the newer one beside it.
   const savedMeanwhile =
@@ -111,6 +119,15 @@ function NewsFormScreen({
       {(state.matches('editing') || submitting) && (!editing || stored !== null) && (
         <>
           {restored !== undefined && <DraftNotice onDiscard={discardDraft} />}
+          {editing && (
+            <div className="live-notices" aria-live="polite">
+              {status !== 'current' && (
+                <div className="live-notice">
+                  <p>{status === 'deleted' ? DELETED_ELSEWHERE : EDITED_ELSEWHERE}</p>
+                </div>
+              )}
+            </div>
+          )}
           <div className={savedMeanwhile === null ? undefined : 'conflict-layout'}>
             <FormikProvider value={formik}>
               <form ref={formRef} className="form" onSubmit={formik.handleSubmit} noValidate>

@@ -10,11 +10,16 @@ export interface NewsListContext {
   readonly next: string | undefined
 }
 
-export type NewsListEvent = { readonly type: 'news.retry' } | { readonly type: 'news.loadMore' }
+export type NewsListEvent =
+  | { readonly type: 'news.retry' }
+  | { readonly type: 'news.loadMore' }
+  /** Load the first page again: the live stream missed changes (a reset). */
+  | { readonly type: 'news.reload' }
 
 /**
  * The home page: loads the first page once when it opens, then further pages on request
- * (the screen asks when the visitor scrolls to the end or presses 'Load more').
+ * (the screen asks when the visitor scrolls to the end or presses 'Load more'). When the live
+ * stream cannot tell what it missed, it loads the first page again, whatever it was doing.
  */
 export const newsListMachine = setup({
   types: {
@@ -34,6 +39,9 @@ export const newsListMachine = setup({
 }).createMachine({
   id: 'newsList',
   context: { next: undefined },
+  on: {
+    'news.reload': { target: '.loading', reenter: true },
+  },
   initial: 'loading',
   states: {
     loading: {

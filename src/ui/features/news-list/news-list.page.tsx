@@ -8,7 +8,10 @@ import { provideNewsList } from '@/ui/features/news-list/news-list.provide'
 import { useInspectedMachine } from '@/ui/shared/inspection'
 import { usePageTitle } from '@/ui/shared/use-page-title'
 import { NewsCard } from '@/ui/features/news-list/news-card'
+import { CardSlot, NewPostsButton } from '@/ui/features/news-list/live-list'
 import { paths } from '@/ui/shared/paths'
+import { useReloadOnReset } from '@/ui/shared/live-updates.hooks'
+import { liveStatusOf, notListed } from '@/ui/shared/live-updates.logic'
 
 // 3 columns on wide screens, 2 on tablets, 1 on phones (docs/spec-deviations.md, decision 8).
 const COLUMNS = { default: 3, 1024: 2, 640: 1 }
@@ -27,6 +30,14 @@ export function NewsListPage() {
       : { snapshot: machine.resolveState({ value: 'ready', context: { next: rendered.next } }) },
   )
   const news = useSelector(store, (snapshot) => snapshot.context.news)
+  // What the live stream told: posts new to the list, and what became of the listed ones.
+  const arrivals = useSelector(
+    store,
+    ({ context }) => notListed(context.arrivals, context.news).length,
+  )
+  const latest = useSelector(store, (snapshot) => snapshot.context.latest)
+  const showNewPosts = useShowNewPosts()
+  useReloadOnReset(() => send({ type: 'news.reload' }))
   const laidOut = useLaidOut()
   const hasMore = state.context.next !== undefined
   const loadingMore = state.matches('loadingMore')
@@ -43,6 +54,7 @@ export function NewsListPage() {
       <h1 id="news-list-heading" className="visually-hidden">
         Latest news
       </h1>
+      <NewPostsButton count={arrivals} onShow={showNewPosts} />
       {state.matches('failed') && (
         <LoadFailed what="The news" onRetry={() => send({ type: 'news.retry' })} />
       )}
@@ -61,7 +73,14 @@ export function NewsListPage() {
           columnClassName="news-grid-column"
         >
           {news.map((item, index) => (
-            <NewsCard key={item._id} item={item} eager={index < EAGER_CARDS} />
+            <CardSlot
+              key={item._id}
+              id={item._id}
+              title={item.title}
+              deleted={liveStatusOf(latest[item._id], item) === 'deleted'}
+            >
+              <NewsCard item={item} eager={index < EAGER_CARDS} />
+            </CardSlot>
           ))}
         </Masonry>
       )}
@@ -90,6 +109,29 @@ export function NewsListPage() {
       </p>
     </section>
   )
+}
+
+/**
+ * Puts the posts waiting behind 'N new posts' at the top of the list, and takes the reader to
+ * the first of them (the button they pressed is gone).
+ */
+function useShowNewPosts(): () => void {
+  const { store } = useAppServices()
+  const [focusId, setFocusId] = useState<string | undefined>(undefined)
+  useEffect(() => {
+    if (focusId === undefined) return
+    const slot = [...document.querySelectorAll<HTMLElement>('.news-card-slot')].find(
+      (element) => element.dataset.newsId === focusId,
+    )
+    slot?.querySelector<HTMLElement>('a')?.focus()
+    setFocusId(undefined)
+  }, [focusId])
+  return () => {
+    const { arrivals, news } = store.getSnapshot().context
+    const [first] = notListed(arrivals, news)
+    store.send({ type: 'news.showArrivals' })
+    setFocusId(first?._id)
+  }
 }
 
 /** Calls `onVisible` when the returned element scrolls into view, while `active`. */

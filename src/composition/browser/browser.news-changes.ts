@@ -1,0 +1,47 @@
+/**
+ * The browser's live change feed: the EventSource adapter on GET /api/events. Like the use
+ * cases (browser.use-cases.ts), the adapter and its wire schemas load as a chunk of their own
+ * when the app first opens the feed, after the page has hydrated, so the first visit's bundle
+ * holds none of it.
+ */
+import type { BrowserOptions } from '@/composition/browser/browser.container'
+import type { NewsChangeFeed, NewsChangeSubscription } from '@/domain/ports/news-changes.port'
+
+/** The feed the browser's entry hands the app. */
+export function browserNewsChanges({ apiUrl }: BrowserOptions): NewsChangeFeed {
+  return deferredNewsChanges(async () => {
+    const { EventSourceNewsChanges } = await import('@/adapters/http/event-source.news-changes')
+    return new EventSourceNewsChanges({ baseUrl: apiUrl })
+  })
+}
+
+/**
+ * A feed that gets the real one from `load` when it is first opened. A load that fails (the
+ * chunk did not arrive) drops that feed, as a lost connection would, so that the app waits and
+ * tries again; the next open loads again.
+ */
+export function deferredNewsChanges(load: () => Promise<NewsChangeFeed>): NewsChangeFeed {
+  let loading: Promise<NewsChangeFeed> | undefined
+  return {
+    open(since, handlers) {
+      let closed = false
+      let opened: NewsChangeSubscription | undefined
+      loading ??= load()
+      loading.then(
+        (feed) => {
+          if (!closed) opened = feed.open(since, handlers)
+        },
+        () => {
+          loading = undefined
+          if (!closed) handlers.dropped()
+        },
+      )
+      return {
+        close: () => {
+          closed = true
+          opened?.close()
+        },
+      }
+    },
+  }
+}

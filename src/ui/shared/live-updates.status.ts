@@ -1,0 +1,22 @@
+import { useSelector } from '@xstate/react'
+import type { NewsItem } from '@/domain/news-item.entity'
+import { useAppServices } from '@/ui/shared/app-context'
+import { liveStatusOf, type LiveStatus } from '@/ui/shared/live-updates.logic'
+
+/**
+ * Whether `item`, as a screen shows it, is still the post's newest version (see liveStatusOf).
+ * The visitor's own change in flight is no news: `ownChange` (a delete being sent), or an edit
+ * the news store is saving. The article and the edit form use it; it loads with them.
+ */
+export function useLiveStatus(item: NewsItem | null, ownChange = false): LiveStatus {
+  const { store } = useAppServices()
+  return useSelector(store, ({ context }) =>
+    item === null
+      ? 'current'
+      : liveStatusOf(
+          context.latest[item._id],
+          item,
+          ownChange || context.pending.some((edit) => edit.id === item._id),
+        ),
+  )
+}
