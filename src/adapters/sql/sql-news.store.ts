@@ -429,7 +429,7 @@ class SqlNewsTransaction implements NewsStoreTransaction {
       .values({ ...toNewsRow(item), ...searchInsertValues(this.engine, item) })
       .returning('search_seq')
       .execute()
-    await this.reindex(row?.search_seq, item)
+    await this.reindex(row?.search_seq, item, { fresh: true })
   }
 
   async update(item: StoredNews): Promise<void> {
@@ -449,9 +449,13 @@ class SqlNewsTransaction implements NewsStoreTransaction {
    * SQLite's search index is a table of its own, brought in line here, in the write's
    * transaction; PostgreSQL's columns were set by the write itself.
    */
-  private async reindex(seq: number | string | null | undefined, item: StoredNews): Promise<void> {
+  private async reindex(
+    seq: number | string | null | undefined,
+    item: StoredNews,
+    { fresh = false } = {},
+  ): Promise<void> {
     if (this.engine !== 'sqlite' || seq === null || seq === undefined) return
-    await reindexSqlite(this.db, Number(seq), item)
+    await reindexSqlite(this.db, Number(seq), item, fresh)
   }
 
   async appendRevision(newsId: string, revision: NewsRevision): Promise<void> {
