@@ -47,7 +47,7 @@ export function SearchForm() {
       <input
         ref={field}
         id={FIELD_ID}
-        className="site-search-field"
+        className="field-control site-search-field"
         type="search"
         name={SEARCH_FIELD}
         defaultValue={current}
