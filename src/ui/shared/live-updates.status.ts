@@ -2,6 +2,7 @@ import { useSelector } from '@xstate/react'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { useAppServices } from '@/ui/shared/app-context'
 import { liveStatusOf, type LiveStatus } from '@/ui/shared/live-updates.logic'
+import { useHydrated } from '@/ui/shared/use-hydrated'
 
 /**
  * Whether `item`, as a screen shows it, is still the post's newest version (see liveStatusOf).
@@ -10,7 +11,10 @@ import { liveStatusOf, type LiveStatus } from '@/ui/shared/live-updates.logic'
  */
 export function useLiveStatus(item: NewsItem | null, ownChange = false): LiveStatus {
   const { store } = useAppServices()
-  return useSelector(store, ({ context }) =>
+  // A screen whose code arrives late hydrates after the stream has opened: until it has, it
+  // shows what the server rendered, or React would find the HTML changed under it.
+  const hydrated = useHydrated()
+  const status = useSelector(store, ({ context }) =>
     item === null
       ? 'current'
       : liveStatusOf(
@@ -19,4 +23,5 @@ export function useLiveStatus(item: NewsItem | null, ownChange = false): LiveSta
           ownChange || context.pending.some((edit) => edit.id === item._id),
         ),
   )
+  return hydrated ? status : 'current'
 }
