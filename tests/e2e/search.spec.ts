@@ -51,7 +51,7 @@ test.describe('search from the header', () => {
 
     await expect(page).toHaveURL('/search?q=HARBOUR')
     await expect(found(page)).toHaveText('2 posts found')
-    expect(await markedTitles(page)).toEqual([['harbour'], ['Harbour']])
+    await expect.poll(() => markedTitles(page)).toEqual([['harbour'], ['Harbour']])
     await expect(page).toHaveTitle('Search: HARBOUR | NewsWire')
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Results for “HARBOUR”')
     // As after any move to another screen, its heading takes the focus.
@@ -69,7 +69,7 @@ test.describe('search from the header', () => {
     await search(page, 'CAFE')
 
     await expect(found(page)).toHaveText('1 post found')
-    expect(await markedTitles(page)).toEqual([['café']])
+    await expect.poll(() => markedTitles(page)).toEqual([['café']])
     await expect(cards(page).locator('.news-card-excerpt mark')).toHaveText(['Café'])
   })
 
@@ -143,7 +143,7 @@ test.describe('search from the header', () => {
     await expect(found(page)).toHaveText('1 post found')
     await search(page, 'harbour')
     await expect(page).toHaveURL('/search?q=harbour')
-    expect(await markedTitles(page)).toEqual([['Harbour']])
+    await expect.poll(() => markedTitles(page)).toEqual([['Harbour']])
 
     await page.goBack()
 
@@ -254,7 +254,7 @@ test.describe('search without JavaScript', () => {
 
     await expect(page).toHaveURL('/search?q=CAFE+opens')
     await expect(found(page)).toHaveText('1 post found')
-    expect(await markedTitles(page)).toEqual([['café', 'opens']])
+    await expect.poll(() => markedTitles(page)).toEqual([['café', 'opens']])
     await expect(searchbox(page)).toHaveValue('CAFE opens')
     await expect(page).toHaveTitle('Search: CAFE opens | NewsWire')
   })
