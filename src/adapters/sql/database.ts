@@ -6,6 +6,7 @@ import { Pool } from 'pg'
 import { migrateToLatest } from '@/adapters/sql/newswire.migrations'
 import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
 import { withPreparedStatements } from '@/adapters/sql/sqlite-statements'
+import { WalFlush, walFileOf } from '@/adapters/sql/sqlite-wal-flush'
 import {
   describeDatabase,
   parseDatabaseUrl,
@@ -23,6 +24,12 @@ export interface SqlDatabase {
   readonly target: DatabaseTarget
   /** The URL with any password hidden, for logs. */
   readonly description: string
+  /**
+   * Resolves once every commit made before the call is on the disk. A SQLite file's commits
+   * reach the disk when its log is flushed, off the event loop (WalFlush); PostgreSQL's and an
+   * in-memory database's need nothing more.
+   */
+  flushLog(): Promise<void>
   /** True when the database answers a trivial query; never rejects. */
   ping(): Promise<boolean>
   /** Closes the connection or pool; later calls do nothing. */
@@ -62,11 +69,11 @@ export async function openDatabase(database: DatabaseTarget | string): Promise<S
     )
   let opened: SqlDatabase | undefined
   try {
-    const db =
+    const { db, log } =
       target.engine === 'sqlite'
         ? openSqlite(target.path, failed)
-        : openPostgres(target.connectionString)
-    opened = wrap(db, target, description)
+        : { db: openPostgres(target.connectionString), log: undefined }
+    opened = wrap(db, log, target, description)
     if (target.engine === 'postgres') {
       await waitForPostgres(db, `${target.host}:${target.port}`, failed)
     }
@@ -97,7 +104,10 @@ const SQLITE_FIX = 'Set DATABASE_URL=sqlite:PATH to a file in a folder this user
  */
 const KERNEL_FILE_SYSTEMS = ['/proc', '/sys']
 
-function openSqlite(path: string, failed: Failure): Kysely<NewsWireSchema> {
+function openSqlite(
+  path: string,
+  failed: Failure,
+): { db: Kysely<NewsWireSchema>; log: WalFlush | undefined } {
   const memory = path === ':memory:'
   const file = resolve(path)
   if (!memory) {
@@ -129,9 +139,13 @@ function openSqlite(path: string, failed: Failure): Kysely<NewsWireSchema> {
   // event loop before they answer (sqlite-wal-flush.ts): the same promise, without blocking reads.
   sqlite.pragma('synchronous = FULL')
   sqlite.pragma('busy_timeout = 5000')
-  return new Kysely<NewsWireSchema>({
-    dialect: new SqliteDialect({ database: withPreparedStatements(sqlite) }),
-  })
+  const log = walFileOf(sqlite)
+  return {
+    db: new Kysely<NewsWireSchema>({
+      dialect: new SqliteDialect({ database: withPreparedStatements(sqlite) }),
+    }),
+    log: log === undefined ? undefined : new WalFlush(log),
+  }
 }
 
 /**
@@ -239,6 +253,7 @@ function openPostgres(connectionString: string): Kysely<NewsWireSchema> {
 
 function wrap(
   db: Kysely<NewsWireSchema>,
+  log: WalFlush | undefined,
   target: DatabaseTarget,
   description: string,
 ): SqlDatabase {
@@ -248,6 +263,9 @@ function wrap(
     engine: target.engine,
     target,
     description,
+    async flushLog() {
+      await log?.flush()
+    },
     async ping() {
       if (closing !== undefined) return false
       try {
@@ -258,7 +276,7 @@ function wrap(
       }
     },
     close() {
-      closing ??= db.destroy()
+      closing ??= db.destroy().finally(() => log?.close())
       return closing
     },
   }

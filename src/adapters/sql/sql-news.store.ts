@@ -45,7 +45,7 @@ import {
   SQLITE_SEARCH_TABLE,
 } from '@/adapters/sql/news-search.sql'
 import { toIsoInstant, type NewsWireSchema } from '@/adapters/sql/newswire.schema'
-import { WalFlush, walFileOf, withoutSyncAtCommit } from '@/adapters/sql/sqlite-wal-flush'
+import { withoutSyncAtCommit } from '@/adapters/sql/sqlite-wal-flush'
 import { guardStorage, type StorageErrorListener } from '@/adapters/sql/storage-failure'
 import {
   clampHistoryPageSize,
@@ -135,12 +135,13 @@ export class SqlNewsStore implements NewsStore {
   private readonly findQuery
   /** Identical reads that arrive together run once; see SharedReads. */
   private readonly reads = new SharedReads()
-  /** SQLite's log flusher, found at the first transaction; undefined for an in-memory database. */
-  private log: Promise<WalFlush | undefined> | undefined
+  /** Resolves once the commits made so far are on the disk (SqlDatabase.flushLog). */
+  private readonly flushLog: () => Promise<void>
 
   constructor(database: SqlDatabase, options: SqlNewsStoreOptions = {}) {
     this.db = database.db
     this.engine = database.engine
+    this.flushLog = () => database.flushLog()
     this.onError = options.onError
     this.attempts = Math.max(1, options.attempts ?? 4)
     this.firstPageQuery = compiledOnce(selectNewsPage(this.db, LIMIT), [LIMIT])
@@ -326,16 +327,8 @@ export class SqlNewsStore implements NewsStore {
     // fail the second one's write with SQLITE_BUSY. One connection, raw BEGIN IMMEDIATE instead.
     // The commit does not wait for the disk on the event loop; the answer waits for the log's
     // flush in the thread pool (see WalFlush), so other requests run while the disk works.
-    const result = await this.db.connection().execute(async (connection) => {
-      this.log ??= walFileOf(connection).then(
-        (file) => (file === undefined ? undefined : new WalFlush(file)),
-        (error: unknown) => {
-          this.log = undefined
-          throw error
-        },
-      )
-      await this.log
-      return withoutSyncAtCommit(connection, async () => {
+    const result = await this.db.connection().execute((connection) =>
+      withoutSyncAtCommit(connection, async () => {
         await sql`begin immediate`.execute(connection)
         try {
           const result = await work(connection)
@@ -345,11 +338,11 @@ export class SqlNewsStore implements NewsStore {
           await sql`rollback`.execute(connection).catch(() => undefined)
           throw error
         }
-      })
-    })
+      }),
+    )
     // Also after a transaction that only read: it may answer a write another request made,
     // whose flush has not ended yet.
-    await (await this.log)?.flush()
+    await this.flushLog()
     return result
   }
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile, type FileHandle } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
@@ -9,7 +9,7 @@ import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
 import { SqlNewsStore } from '@/adapters/sql/sql-news.store'
 import { SqlRateLimitStore } from '@/adapters/sql/sql-rate-limit.store'
 import { withPreparedStatements } from '@/adapters/sql/sqlite-statements'
-import { syncFile, WalFlush } from '@/adapters/sql/sqlite-wal-flush'
+import { WalFlush } from '@/adapters/sql/sqlite-wal-flush'
 
 let folder: string
 
@@ -43,15 +43,18 @@ describe('WalFlush', () => {
   it('flushes the log file, and takes a log SQLite has already removed as flushed', async () => {
     const log = join(folder, 'news.db-wal')
     await writeFile(log, 'frames')
-    const synced: string[] = []
-    const flush = new WalFlush(log, async (path) => {
-      await syncFile(path)
-      synced.push(path)
+    let synced = 0
+    const flush = new WalFlush(log, async (file) => {
+      await file.datasync()
+      synced += 1
     })
     await flush.flush()
-    expect(synced).toEqual([log])
+    expect(synced).toBe(1)
+    await flush.close()
     await rm(log)
-    await expect(new WalFlush(log).flush()).resolves.toBeUndefined()
+    const removed = new WalFlush(log)
+    await expect(removed.flush()).resolves.toBeUndefined()
+    await removed.close()
   })
 
   it('rejects when the log cannot be flushed, so that the write is not acknowledged', async () => {
@@ -59,25 +62,59 @@ describe('WalFlush', () => {
     await expect(new WalFlush(folder).flush()).rejects.toThrow()
   })
 
+  it('keeps the log open between flushes, and opens it again after close', async () => {
+    const log = join(folder, 'news.db-wal')
+    await writeFile(log, 'frames')
+    const files: FileHandle[] = []
+    const flush = new WalFlush(log, async (file) => {
+      files.push(file)
+      await file.datasync()
+    })
+    await flush.flush()
+    await flush.flush()
+    expect(files[1]).toBe(files[0])
+    await flush.close()
+    expect(files[0]?.fd).toBe(-1) // closed
+    await flush.flush()
+    expect(files[2]?.fd).toBeGreaterThan(-1)
+    await flush.close()
+  })
+
+  it('finds a log SQLite creates after the first flush found none', async () => {
+    const log = join(folder, 'news.db-wal')
+    let synced = 0
+    const flush = new WalFlush(log, async (file) => {
+      await file.datasync()
+      synced += 1
+    })
+    await flush.flush()
+    expect(synced).toBe(0)
+    await writeFile(log, 'frames')
+    await flush.flush()
+    expect(synced).toBe(1)
+    await flush.close()
+  })
+
   it('gives writers that commit while a flush runs the next flush, begun after they asked', async () => {
     const log = join(folder, 'news.db-wal')
     await writeFile(log, 'frames')
     const events: string[] = []
     let flushes = 0
-    const flush = new WalFlush(log, async (path) => {
+    const flush = new WalFlush(log, async (file) => {
       const number = (flushes += 1)
       events.push(`begin ${number}`)
-      await syncFile(path)
+      await file.datasync()
       events.push(`end ${number}`)
     })
     const first = flush.flush()
     events.push('asked while 1 runs')
     const joiners = Array.from({ length: 9 }, () => flush.flush())
     await Promise.all([first, ...joiners])
-    expect(events).toEqual(['begin 1', 'asked while 1 runs', 'end 1', 'begin 2', 'end 2'])
+    expect(events).toEqual(['asked while 1 runs', 'begin 1', 'end 1', 'begin 2', 'end 2'])
     // Once all is flushed, the next writer gets a flush of its own.
     await flush.flush()
     expect(flushes).toBe(3)
+    await flush.close()
   })
 })
 
