@@ -1,32 +1,33 @@
 import { open, type FileHandle } from 'node:fs/promises'
 import type SQLite from 'better-sqlite3'
-import { sql, type Kysely } from 'kysely'
+import { CompiledQuery, type Kysely } from 'kysely'
 import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
 
 type Db = Kysely<NewsWireSchema>
 
 /**
  * Runs `work` on a SQLite connection with `synchronous = NORMAL`, then gives the connection
- * back the setting it had (FULL, see database.ts). In WAL mode a commit under NORMAL is written
- * to the log at once, so it survives the process being killed, but it does not wait for the disk:
- * power lost before the log's next flush can undo it. The caller decides what makes it durable:
- * a WalFlush before it answers, or nothing for a count that may be forgotten (the rate limit).
- * `connection` must be one connection held for the whole call, with no transaction open on it.
+ * back FULL, the setting it keeps otherwise (database.ts). In WAL mode a commit under NORMAL is
+ * written to the log at once, so it survives the process being killed, but it does not wait for
+ * the disk: power lost before the log's next flush can undo it. The caller decides what makes it
+ * durable: a WalFlush before it answers, or nothing for a count that may be forgotten (the rate
+ * limit). `connection` must be one connection held for the whole call, with no transaction open
+ * on it. The two statements are compiled once: they run twice in every write.
  */
 export async function withoutSyncAtCommit<T>(
   connection: Db,
   work: (connection: Db) => Promise<T>,
 ): Promise<T> {
-  const [before] = (await sql<{ synchronous: number }>`pragma synchronous`.execute(connection)).rows
-  await sql`pragma synchronous = normal`.execute(connection)
+  await connection.executeQuery(WITHOUT_SYNC_AT_COMMIT)
   try {
     return await work(connection)
   } finally {
-    // A number from SQLite itself (0 to 3), never from a caller.
-    const level = Number(before?.synchronous ?? 2)
-    await sql`pragma synchronous = ${sql.raw(String(level))}`.execute(connection)
+    await connection.executeQuery(SYNC_AT_COMMIT)
   }
 }
+
+const WITHOUT_SYNC_AT_COMMIT = CompiledQuery.raw('pragma synchronous = normal')
+const SYNC_AT_COMMIT = CompiledQuery.raw('pragma synchronous = full')
 
 /**
  * Flushes a SQLite database's write-ahead log to the disk, off the event loop. With
