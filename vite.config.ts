@@ -77,16 +77,6 @@ const productionBuilds: Plugin = {
           map: null,
         }
       : null,
-  // The page arrives rendered, so its JavaScript only makes it interactive: fetched at low
-  // priority, it no longer competes with what paints first (the inlined styles, the pictures).
-  transformIndexHtml: {
-    order: 'post',
-    handler: (html) =>
-      html.replace(
-        /<(script type="module"|link rel="modulepreload") crossorigin/g,
-        '<$1 fetchpriority="low" crossorigin',
-      ),
-  },
   config: () => ({
     resolve: {
       alias: [

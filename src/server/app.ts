@@ -98,7 +98,7 @@ export const newsWireApp = fp<AppOptions>(
     const { changeFeed, changeSignal, streamLeases } = options
     const outbox = usesOutbox(config)
     const distDir = options.distDir ?? DEFAULT_DIST_DIR
-    // The pages' template, read once: the CSP allows the stylesheet written into it by hash.
+    // The pages' template, read once: the CSP allows what it writes inline by hash.
     const template =
       renderer !== undefined && existsSync(join(distDir, 'index.html'))
         ? readPageTemplate(distDir)
@@ -106,11 +106,7 @@ export const newsWireApp = fp<AppOptions>(
 
     registerErrorHandler(app)
     closeConnectionsOnceIdle(app)
-    registerSecurityHeaders(
-      app,
-      outbox ? undefined : config.emailjsOrigin,
-      template?.inlineStyles ?? [],
-    )
+    registerSecurityHeaders(app, outbox ? undefined : config.emailjsOrigin, template?.inline)
     registerNoStoreByDefault(app)
     await app.register(compress, { encodings: ['br', 'gzip'] })
     await registerOpenApi(app)

@@ -6,13 +6,22 @@ import helmet from 'helmet'
 /** Where the app's images come from (see the news list and article screens). */
 export const IMAGE_ORIGINS = ['https://picsum.photos', 'https://fastly.picsum.photos'] as const
 
+/** What the pages write inline (page-renderer.ts), which the CSP allows by hash and no more. */
+export interface InlineSources {
+  readonly styles: readonly string[]
+  readonly scripts: readonly string[]
+}
+
+const NOTHING_INLINE: InlineSources = { styles: [], scripts: [] }
+
 /**
- * The Content-Security-Policy: the app's own files only, no inline script, images from the
- * image service, and fetches to this origin plus the EmailJS origin when an account is set.
+ * The Content-Security-Policy: the app's own files only, inline only what the pages write by
+ * their hashes, images from the image service, and fetches to this origin plus the EmailJS
+ * origin when an account is set.
  */
 export function cspDirectives(
   emailjsOrigin: string | undefined,
-  inlineStyles: readonly string[] = [],
+  inline: InlineSources = NOTHING_INLINE,
 ): Record<string, string[]> {
   return {
     'default-src': ["'self'"],
@@ -24,10 +33,11 @@ export function cspDirectives(
     'img-src': ["'self'", 'data:', ...IMAGE_ORIGINS],
     'manifest-src': ["'self'"],
     'object-src': ["'none'"],
-    'script-src': ["'self'"],
+    // The pages' start of the app (page-renderer.ts), by its hash: no other inline script runs.
+    'script-src': ["'self'", ...inline.scripts.map(sourceHash)],
     'script-src-attr': ["'none'"],
     // The pages' own stylesheet, written into each page (page-renderer.ts), by its hash.
-    'style-src': ["'self'", ...inlineStyles.map(sourceHash)],
+    'style-src': ["'self'", ...inline.styles.map(sourceHash)],
     // Inline style attributes only as the news grid's columns write them, by hash (CSP 3).
     'style-src-attr': ["'unsafe-hashes'", ...GRID_COLUMN_STYLES.map(sourceHash)],
   }
@@ -52,7 +62,7 @@ export function sourceHash(value: string): string {
  */
 export function securityHeaders(
   emailjsOrigin: string | undefined,
-  inlineStyles: readonly string[] = [],
+  inline: InlineSources = NOTHING_INLINE,
 ): Readonly<Record<string, string>> {
   const headers: Record<string, string> = {}
   const collector = {
@@ -68,7 +78,7 @@ export function securityHeaders(
     // which breaks plain-HTTP deployments such as localhost.
     contentSecurityPolicy: {
       useDefaults: false,
-      directives: cspDirectives(emailjsOrigin, inlineStyles),
+      directives: cspDirectives(emailjsOrigin, inline),
     },
   })
   middleware({} as IncomingMessage, collector as unknown as ServerResponse, () => undefined)
@@ -79,9 +89,9 @@ export function securityHeaders(
 export function registerSecurityHeaders(
   app: FastifyInstance,
   emailjsOrigin: string | undefined,
-  inlineStyles: readonly string[] = [],
+  inline: InlineSources = NOTHING_INLINE,
 ): void {
-  const headers = securityHeaders(emailjsOrigin, inlineStyles)
+  const headers = securityHeaders(emailjsOrigin, inline)
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers)
     done()

@@ -44,6 +44,20 @@ test.describe('pages rendered on the server', () => {
     }
   })
 
+  test('fetch the app only once the page has painted', async ({ page }) => {
+    await page.goto('/')
+    const timing = await page.evaluate(() => {
+      const [paint] = performance.getEntriesByName('first-contentful-paint')
+      const scripts = performance
+        .getEntriesByType('resource')
+        .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
+      return { paint: paint?.startTime, scripts: scripts.map((entry) => entry.startTime) }
+    })
+    expect(timing.paint).toBeGreaterThan(0)
+    expect(timing.scripts.length).toBeGreaterThan(0)
+    expect(Math.min(...timing.scripts)).toBeGreaterThan(timing.paint ?? Infinity)
+  })
+
   test('keep what was typed before the app ran', async ({ page }) => {
     // The form's code is held back, so that the visitor types into the server's HTML first.
     let release = () => undefined as void

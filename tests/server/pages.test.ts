@@ -9,16 +9,23 @@ import { sourceHash } from '@/server/security'
 import * as renderer from '@/ui/app/server-render'
 import { composeTestServer, createPostThroughApi, removeTempDirs } from './server-fixture'
 
+/** The app's entry and a module it imports, as `vite build` writes them into index.html. */
+const BUILT_SCRIPTS =
+  '<script type="module" crossorigin src="/assets/index-test.js"></script>' +
+  '<link rel="modulepreload" crossorigin href="/assets/jsx-runtime-test.js">'
+
 /** A built app's folder whose index.html is the project's own template, with its slots. */
 function distWithTemplate(): string {
   const dir = mkdtempSync(join(tmpdir(), 'newswire-pages-'))
   mkdirSync(join(dir, 'assets'))
   writeFileSync(
     join(dir, 'index.html'),
-    readFileSync('index.html', 'utf8').replace(
-      '</head>',
-      '<link rel="stylesheet" crossorigin href="/assets/index-test.css"></head>',
-    ),
+    readFileSync('index.html', 'utf8')
+      .replace(
+        '</head>',
+        `${BUILT_SCRIPTS}<link rel="stylesheet" crossorigin href="/assets/index-test.css"></head>`,
+      )
+      .replace(/<script type="module" src="\/src\/[^"]+"><\/script>/, ''),
   )
   writeFileSync(join(dir, 'assets', 'index-test.css'), '.news-grid { display: flex; }\n')
   return dir
@@ -151,8 +158,10 @@ describe('server-rendered pages', () => {
     expect((article.jsonLd as { headline: string }).headline).toBe(HOSTILE)
     expect(article.document.title).toBe(`${HOSTILE} | NewsWire`)
     expect(article.document.querySelector('#root h1')?.textContent).toBe(HOSTILE)
-    expect(article.response.headers['content-security-policy']).toContain("script-src 'self';")
-    expect(article.response.headers['content-security-policy']).not.toContain('unsafe-inline')
+    const policy = article.response.headers['content-security-policy'] as string
+    const boot = article.document.querySelector('script[type="module"]')?.textContent ?? ''
+    expect(policy).toContain(`script-src 'self' ${sourceHash(boot)};`)
+    expect(policy).not.toContain('unsafe-inline')
   })
 
   it('renders the edit form with the stored post in its fields', async () => {
@@ -230,6 +239,21 @@ describe('server-rendered pages', () => {
     const styleSrc = policy.split(';').find((directive) => directive.startsWith('style-src '))
     expect(styleSrc).toBe(`style-src 'self' ${sourceHash(style)}`)
     expect(policy).not.toContain('unsafe-inline')
+  })
+
+  it('starts the app from one inline script, allowed by its hash, instead of script tags', async () => {
+    const home = await page('/')
+
+    expect(home.document.querySelector('script[src], link[rel="modulepreload"]')).toBeNull()
+    const scripts = home.document.querySelectorAll('script[type="module"]')
+    expect(scripts).toHaveLength(1)
+    const boot = scripts[0]?.textContent ?? ''
+    expect(boot).toContain('import("/assets/index-test.js")')
+    expect(boot).toContain('["/assets/jsx-runtime-test.js"]')
+    expect(boot).toContain("'first-contentful-paint'")
+    const policy = home.response.headers['content-security-policy'] as string
+    const scriptSrc = policy.split(';').find((directive) => directive.startsWith('script-src '))
+    expect(scriptSrc).toBe(`script-src 'self' ${sourceHash(boot)}`)
   })
 
   it('never serves the template itself', async () => {
