@@ -1,5 +1,6 @@
-import { createContext, useContext, useState } from 'react'
+import { createContext, useContext, useEffect, useState } from 'react'
 import type { AppServices } from '@/ui/shared/app-services'
+import type { PageDataClaims } from '@/ui/shared/page-data'
 
 export const AppServicesContext = createContext<AppServices | null>(null)
 
@@ -17,4 +18,18 @@ export function useProvidedMachine<Machine>(provide: (services: AppServices) => 
   const services = useAppServices()
   const [machine] = useState(() => provide(services))
   return machine
+}
+
+/**
+ * What the server rendered this screen with (`claim` picks it out of the page data), read
+ * when the screen first renders; undefined when it has none. The page data is let go once the
+ * screen has mounted, not when it is read (see PageDataClaims).
+ */
+export function usePageData<T>(claim: (pageData: PageDataClaims) => T | undefined): T | undefined {
+  const { pageData } = useAppServices()
+  const [rendered] = useState(() => claim(pageData))
+  useEffect(() => {
+    if (rendered !== undefined) pageData.release()
+  }, [pageData, rendered])
+  return rendered
 }

@@ -5,35 +5,30 @@ import type { NewsPage } from '@/domain/ports/news-repository.port'
 export type { PageData, PageNeed }
 
 /**
- * Page data once: a screen takes what the server rendered it with when it first opens, and
- * fetches as usual ever after (a later visit to '/' must show what is new).
+ * Page data once: the first screen starts from what the server rendered it with, and screens
+ * fetch as usual ever after (a later visit to '/' must show what is new). A screen reads its
+ * part while it renders, as often as React renders it, and lets the data go once it has mounted
+ * (usePageData): React may throw a render away (a hydration the visitor's typing interrupts, a
+ * render that waits for code) and the render it tries again must find the same data, or it would
+ * not match the server's HTML.
  */
 export interface PageDataClaims {
   readonly home: () => NewsPage | undefined
   readonly item: (id: string) => NewsItem | null | undefined
   /** The first page of results, when the server rendered the search for this very query. */
   readonly search: (q: string) => NewsPage | undefined
+  /** A screen has mounted with the page data: from now on there is none. */
+  readonly release: () => void
 }
 
 export function pageDataClaims(data: PageData = {}): PageDataClaims {
-  let { home, item, search } = data
+  let held = data
   return {
-    home: () => {
-      const claimed = home
-      home = undefined
-      return claimed
-    },
-    item: (id) => {
-      if (item?.id !== id) return undefined
-      const claimed = item.item
-      item = undefined
-      return claimed
-    },
-    search: (q) => {
-      if (search?.q !== q) return undefined
-      const claimed = search.page
-      search = undefined
-      return claimed
+    home: () => held.home,
+    item: (id) => (held.item?.id === id ? held.item.item : undefined),
+    search: (q) => (held.search?.q === q ? held.search.page : undefined),
+    release: () => {
+      held = {}
     },
   }
 }

@@ -1,8 +1,8 @@
 import { useSelector } from '@xstate/react'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef } from 'react'
 import { Link, useParams } from 'react-router-dom'
 import { LoadFailed } from '@/ui/shared/load-failed'
-import { useAppServices, useProvidedMachine } from '@/ui/shared/app-context'
+import { useAppServices, usePageData, useProvidedMachine } from '@/ui/shared/app-context'
 import { provideArticle } from '@/ui/features/article/article.provide'
 import { useInspectedMachine } from '@/ui/shared/inspection'
 import { usePageTitle } from '@/ui/shared/use-page-title'
@@ -21,9 +21,8 @@ export function ArticlePage() {
 }
 
 function ArticleScreen({ id }: { readonly id: string }) {
-  const { pageData } = useAppServices()
   // The post the server rendered this page with: null when there was none (a 404 page).
-  const [rendered] = useState(() => pageData.item(id))
+  const rendered = usePageData((pageData) => pageData.item(id))
   return rendered === null ? (
     <NotAvailablePage />
   ) : (

@@ -1,11 +1,11 @@
 import { useSelector } from '@xstate/react'
 import { FormikProvider } from 'formik'
-import { useMemo, useState } from 'react'
+import { useMemo } from 'react'
 import { useParams } from 'react-router-dom'
 import { NEWS_FIELDS, type NewsDraft, type NewsItem } from '@/domain/news-item.entity'
 import { NEWS_RULES } from '@/domain/rules/news-item.rules'
 import { LoadFailed } from '@/ui/shared/load-failed'
-import { useAppServices, useProvidedMachine } from '@/ui/shared/app-context'
+import { useAppServices, usePageData, useProvidedMachine } from '@/ui/shared/app-context'
 import { provideNewsForm } from '@/ui/features/news-form/news-form.provide'
 import { draftKeys } from '@/ui/shared/draft-storage'
 import { DraftNotice } from '@/ui/shared/draft-notice'
@@ -35,9 +35,8 @@ export function EditNewsPage() {
 }
 
 function EditNewsScreen({ id }: { readonly id: string }) {
-  const { pageData } = useAppServices()
   // The post the server rendered the edit form with (null: there was none, a 404 page).
-  const [rendered] = useState(() => pageData.item(id))
+  const rendered = usePageData((pageData) => pageData.item(id))
   return rendered === null ? (
     <NotAvailablePage />
   ) : (

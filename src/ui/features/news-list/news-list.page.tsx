@@ -3,7 +3,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import Masonry from 'react-masonry-css'
 import { Link } from 'react-router-dom'
 import { LoadFailed } from '@/ui/shared/load-failed'
-import { useAppServices, useProvidedMachine } from '@/ui/shared/app-context'
+import { useAppServices, usePageData, useProvidedMachine } from '@/ui/shared/app-context'
 import { provideNewsList } from '@/ui/features/news-list/news-list.provide'
 import { useInspectedMachine } from '@/ui/shared/inspection'
 import { usePageTitle } from '@/ui/shared/use-page-title'
@@ -19,10 +19,10 @@ const EAGER_CARDS = 3
 
 export function NewsListPage() {
   usePageTitle('Latest news')
-  const { store, pageData } = useAppServices()
+  const { store } = useAppServices()
   const machine = useProvidedMachine(provideNewsList)
   // The first page the server rendered: the list starts ready with it, and fetches nothing.
-  const [rendered] = useState(() => pageData.home())
+  const rendered = usePageData((pageData) => pageData.home())
   const [state, send] = useInspectedMachine(
     machine,
     rendered === undefined

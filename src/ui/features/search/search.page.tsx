@@ -1,7 +1,7 @@
-import { useMemo, useState, type ReactNode } from 'react'
+import { useMemo, type ReactNode } from 'react'
 import { useSearchParams } from 'react-router-dom'
 import { SEARCH_FIELD } from '@/domain/rules/search-query.rules'
-import { useAppServices, useProvidedMachine } from '@/ui/shared/app-context'
+import { usePageData, useProvidedMachine } from '@/ui/shared/app-context'
 import { NewsCard } from '@/ui/features/news-list/news-card'
 import { provideSearch } from '@/ui/features/search/search.provide'
 import { searchContext, type SearchContext } from '@/ui/features/search/search.machine'
@@ -24,10 +24,9 @@ export function SearchPage() {
 }
 
 function SearchScreen({ q }: { readonly q: string }) {
-  const { pageData } = useAppServices()
   const machine = useProvidedMachine(provideSearch)
   // The first page of results the server rendered: the search starts ready with it.
-  const [rendered] = useState(() => pageData.search(q))
+  const rendered = usePageData((pageData) => pageData.search(q))
   const [state, send] = useInspectedMachine(
     machine,
     rendered === undefined
