@@ -58,6 +58,28 @@ test.describe('pages rendered on the server', () => {
     expect(Math.min(...timing.scripts)).toBeGreaterThan(timing.paint ?? Infinity)
   })
 
+  test('are marked as run by the app only once their screen has hydrated', async ({
+    page,
+    api,
+  }) => {
+    const item = await api.create(draft(1))
+    let release = () => undefined as void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await page.route(/\/assets\/news-form\.page-[\w-]+\.js$/, async (route) => {
+      await held
+      await route.continue()
+    })
+    const appRuns = page.waitForRequest(/\/assets\/live-updates\.provide-[\w-]+\.js$/)
+    await page.goto(`/news/${item._id}/edit`, { waitUntil: 'commit' })
+
+    // The app's own effects have run (they load the live updates), but not the form's.
+    await appRuns
+    await expect(page.locator('html[data-app]')).not.toBeAttached()
+    release()
+    await expectHydrated(page)
+    await expect(page.getByRole('button', { name: 'Edit news' })).toBeEnabled()
+  })
+
   test('keep what was typed before the app ran', async ({ page }) => {
     // The form's code is held back, so that the visitor types into the server's HTML first.
     let release = () => undefined as void

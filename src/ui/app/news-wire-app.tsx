@@ -69,7 +69,6 @@ function RouterBridge({ navigator }: { readonly navigator: Navigator }) {
 export function NewsWireApp(props: NewsWireAppProps) {
   const [{ services, navigator, toaster }] = useState(() => createApp(props))
   useEffect(() => () => void services.store.stop(), [services])
-  useEffect(() => markRunning(), [])
   // Effects run in the browser only: the live stream opens once the page has hydrated.
   useEffect(() => services.followChanges(), [services])
 
@@ -85,12 +84,4 @@ export function NewsWireApp(props: NewsWireAppProps) {
   )
   const Router = props.router ?? BrowserRouter
   return <Router>{content}</Router>
-}
-
-/**
- * Marks the page as run by the app (`<html data-app="running">`) once it has rendered or
- * hydrated: until then a server-rendered page is plain HTML. Stylesheets and tests read it.
- */
-function markRunning(): void {
-  if (typeof document !== 'undefined') document.documentElement.dataset.app = 'running'
 }

@@ -1,4 +1,4 @@
-import { Component, createContext, Suspense, useContext, type ReactNode } from 'react'
+import { Component, createContext, Suspense, useContext, useEffect, type ReactNode } from 'react'
 import { useLocation } from 'react-router-dom'
 import { claimAutomaticReload, CodeLoadError } from '@/ui/shared/lazy-screen'
 
@@ -66,6 +66,7 @@ function ScreenFailed({
   const { title, detail } = MESSAGES[failure]
   return (
     <div className="inline-error screen-failed" role="alert">
+      <MarkRunning />
       <h1>{title}</h1>
       <p>{detail}</p>
       <button type="button" className="button" onClick={onReload}>
@@ -73,6 +74,19 @@ function ScreenFailed({
       </button>
     </div>
   )
+}
+
+/**
+ * Marks the page as run by the app (`<html data-app="running">`) once the route's screen has
+ * rendered or hydrated, or failed. A screen whose code arrives after the app's hydrates after
+ * the rest of the page, and until then it is the server's plain HTML: what is typed or pressed
+ * in it reaches no handler. Tests wait for the mark.
+ */
+function MarkRunning() {
+  useEffect(() => {
+    document.documentElement.dataset.app = 'running'
+  }, [])
+  return null
 }
 
 /**
@@ -85,7 +99,10 @@ export function ScreenBoundary({ children }: { readonly children: ReactNode }) {
   const reload = useContext(PageReloadContext)
   return (
     <ScreenErrorBoundary resetKey={pathname} reload={reload}>
-      <Suspense fallback={<p role="status">Loading…</p>}>{children}</Suspense>
+      <Suspense fallback={<p role="status">Loading…</p>}>
+        {children}
+        <MarkRunning />
+      </Suspense>
     </ScreenErrorBoundary>
   )
 }
