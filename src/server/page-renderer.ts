@@ -87,7 +87,7 @@ export function readPageTemplate(distDir: string): PageTemplate {
  * is on the screen; at once in a tab that is hidden, which may never paint, and in a browser
  * that does not report paints. The same text for every page, so the CSP allows it by its hash.
  */
-export function startAfterFirstPaint(entry: string, preloads: readonly string[]): string {
+function startAfterFirstPaint(entry: string, preloads: readonly string[]): string {
   return `let started = false
 const start = () => {
   if (started) return
@@ -100,7 +100,7 @@ const start = () => {
   }
   import(${JSON.stringify(entry)})
 }
-if (document.visibilityState === 'hidden' || !PerformanceObserver.supportedEntryTypes.includes('paint')) {
+if (document.visibilityState === 'hidden' || !PerformanceObserver.supportedEntryTypes?.includes('paint')) {
   start()
 } else {
   document.addEventListener('visibilitychange', start, { once: true })
