@@ -23,3 +23,15 @@ export function LoadMore({ loading, ready, onLoadMore }: LoadMoreProps) {
     </div>
   )
 }
+
+/**
+ * Says that the next page failed (`what`, such as 'More news', could not be loaded), where the
+ * list goes on: Load more stays on screen and tries the same page again.
+ */
+export function LoadMoreFailed({ what }: { readonly what: string }) {
+  return (
+    <p className="inline-error" role="alert">
+      {what} could not be loaded. Press Load more to try again.
+    </p>
+  )
+}

@@ -7,7 +7,7 @@ import { useInspectedMachine } from '@/ui/shared/inspection'
 import { LoadFailed } from '@/ui/shared/load-failed'
 import { paths } from '@/ui/shared/paths'
 import { usePageTitle } from '@/ui/shared/use-page-title'
-import { LoadMore } from '@/ui/shared/load-more'
+import { LoadMore, LoadMoreFailed } from '@/ui/shared/load-more'
 import { formatDayAndTime } from '@/ui/shared/dates'
 
 export function HistoryPage() {
@@ -73,11 +73,7 @@ function HistoryScreen({ id }: { readonly id: string }) {
           />
         ))}
       </ol>
-      {state.matches('loadMoreFailed') && (
-        <p className="inline-error" role="alert">
-          Older versions could not be loaded. Press Load more to try again.
-        </p>
-      )}
+      {state.matches('loadMoreFailed') && <LoadMoreFailed what="Older versions" />}
       {(next !== undefined || loadingMore) && (
         <LoadMore
           loading={loadingMore}

@@ -12,6 +12,7 @@ import { CardSlot, NewPostsButton } from '@/ui/features/news-list/live-list'
 import { paths } from '@/ui/shared/paths'
 import { useReloadOnReset } from '@/ui/shared/live-updates.hooks'
 import { liveStatusOf, notListed } from '@/ui/shared/live-updates.logic'
+import { LoadMoreFailed } from '@/ui/shared/load-more'
 
 // 3 columns on wide screens, 2 on tablets, 1 on phones (docs/spec-deviations.md, decision 8).
 const COLUMNS = { default: 3, 1024: 2, 640: 1 }
@@ -85,11 +86,7 @@ export function NewsListPage() {
         </Masonry>
       )}
       <div ref={sentinel} aria-hidden="true" />
-      {state.matches('loadMoreFailed') && (
-        <p className="inline-error" role="alert">
-          More news could not be loaded. Press Load more to try again.
-        </p>
-      )}
+      {state.matches('loadMoreFailed') && <LoadMoreFailed what="More news" />}
       {(hasMore || loadingMore) && news.length > 0 && (
         <div className="load-more">
           <button

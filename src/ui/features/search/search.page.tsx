@@ -8,7 +8,7 @@ import { searchContext, type SearchContext } from '@/ui/features/search/search.m
 import { useInspectedMachine } from '@/ui/shared/inspection'
 import { cardHighlight } from '@/ui/shared/highlighted-text'
 import { LoadFailed } from '@/ui/shared/load-failed'
-import { LoadMore } from '@/ui/shared/load-more'
+import { LoadMore, LoadMoreFailed } from '@/ui/shared/load-more'
 import { PAGE_TITLES } from '@/ui/shared/page-titles'
 import { useHydrated } from '@/ui/shared/use-hydrated'
 import { usePageTitle } from '@/ui/shared/use-page-title'
@@ -71,11 +71,7 @@ function SearchScreen({ q }: { readonly q: string }) {
           ))}
         </ol>
       )}
-      {state.matches('loadMoreFailed') && (
-        <p className="inline-error" role="alert">
-          More results could not be loaded. Press Load more to try again.
-        </p>
-      )}
+      {state.matches('loadMoreFailed') && <LoadMoreFailed what="More results" />}
       {(next !== undefined || loadingMore) && (
         <LoadMore
           loading={loadingMore}

@@ -7,7 +7,7 @@ import { useInspectedMachine } from '@/ui/shared/inspection'
 import { LoadFailed } from '@/ui/shared/load-failed'
 import { paths } from '@/ui/shared/paths'
 import { usePageTitle } from '@/ui/shared/use-page-title'
-import { LoadMore } from '@/ui/shared/load-more'
+import { LoadMore, LoadMoreFailed } from '@/ui/shared/load-more'
 import { formatDayAndTime } from '@/ui/shared/dates'
 
 /** Recently deleted: the trash, newest deletion first, each post with a Restore button. */
@@ -59,11 +59,7 @@ export function TrashPage() {
           ))}
         </ul>
       )}
-      {state.matches('loadMoreFailed') && (
-        <p className="inline-error" role="alert">
-          More deleted posts could not be loaded. Press Load more to try again.
-        </p>
-      )}
+      {state.matches('loadMoreFailed') && <LoadMoreFailed what="More deleted posts" />}
       {(next !== undefined || loadingMore) && !loading && !state.matches('failed') && (
         <LoadMore
           loading={loadingMore}
