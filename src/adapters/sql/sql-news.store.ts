@@ -45,7 +45,7 @@ import {
   SQLITE_SEARCH_TABLE,
 } from '@/adapters/sql/news-search.sql'
 import { toIsoInstant, type NewsWireSchema } from '@/adapters/sql/newswire.schema'
-import { withoutSyncAtCommit } from '@/adapters/sql/sqlite-wal-flush'
+import { immediateTransaction } from '@/adapters/sql/sqlite-wal-flush'
 import { guardStorage, type StorageErrorListener } from '@/adapters/sql/storage-failure'
 import {
   clampHistoryPageSize,
@@ -323,23 +323,9 @@ export class SqlNewsStore implements NewsStore {
   }
 
   private async runImmediate<T>(work: (db: Db) => Promise<T>): Promise<T> {
-    // Kysely's own transaction begins DEFERRED: two processes that both read first would then
-    // fail the second one's write with SQLITE_BUSY. One connection, raw BEGIN IMMEDIATE instead.
     // The commit does not wait for the disk on the event loop; the answer waits for the log's
     // flush in the thread pool (see WalFlush), so other requests run while the disk works.
-    const result = await this.db.connection().execute((connection) =>
-      withoutSyncAtCommit(connection, async () => {
-        await sql`begin immediate`.execute(connection)
-        try {
-          const result = await work(connection)
-          await sql`commit`.execute(connection)
-          return result
-        } catch (error) {
-          await sql`rollback`.execute(connection).catch(() => undefined)
-          throw error
-        }
-      }),
-    )
+    const result = await immediateTransaction(this.db, work)
     // Also after a transaction that only read: it may answer a write another request made,
     // whose flush has not ended yet.
     await this.flushLog()

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely'
 import type { StreamLeases } from '@/domain/ports/stream-leases.port'
 import type { SqlDatabase } from '@/adapters/sql/database'
 import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
-import { withoutSyncAtCommit } from '@/adapters/sql/sqlite-wal-flush'
+import { immediateTransaction } from '@/adapters/sql/sqlite-wal-flush'
 import { guardStorage, type StorageErrorListener } from '@/adapters/sql/storage-failure'
 
 /** How long a lease counts without being renewed: a crashed server's streams stop counting then. */
@@ -122,19 +122,6 @@ export class SqlStreamLeases implements StreamLeases {
         return work(trx)
       })
     }
-    // One connection held, with no other request's transaction open on it meanwhile.
-    return db.connection().execute((connection) =>
-      withoutSyncAtCommit(connection, async (locked) => {
-        await sql`begin immediate`.execute(locked)
-        try {
-          const result = await work(locked)
-          await sql`commit`.execute(locked)
-          return result
-        } catch (error) {
-          await sql`rollback`.execute(locked).catch(() => undefined)
-          throw error
-        }
-      }),
-    )
+    return immediateTransaction(db, work)
   }
 }

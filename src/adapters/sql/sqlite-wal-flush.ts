@@ -26,6 +26,31 @@ export async function withoutSyncAtCommit<T>(
   }
 }
 
+/**
+ * Runs `work` in a SQLite transaction begun IMMEDIATE, on one connection held for it, without
+ * sync at commit (withoutSyncAtCommit). Kysely's own transaction begins DEFERRED: two processes
+ * that both read first would then fail the second one's write with SQLITE_BUSY; begun
+ * IMMEDIATE, writers queue for the write lock instead. The caller decides what makes it durable.
+ */
+export function immediateTransaction<T>(db: Db, work: (connection: Db) => Promise<T>): Promise<T> {
+  return db.connection().execute((connection) =>
+    withoutSyncAtCommit(connection, async () => {
+      await connection.executeQuery(BEGIN_IMMEDIATE)
+      try {
+        const result = await work(connection)
+        await connection.executeQuery(COMMIT)
+        return result
+      } catch (error) {
+        await connection.executeQuery(ROLLBACK).catch(() => undefined)
+        throw error
+      }
+    }),
+  )
+}
+
+const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate')
+const COMMIT = CompiledQuery.raw('commit')
+const ROLLBACK = CompiledQuery.raw('rollback')
 const WITHOUT_SYNC_AT_COMMIT = CompiledQuery.raw('pragma synchronous = normal')
 const SYNC_AT_COMMIT = CompiledQuery.raw('pragma synchronous = full')
 
