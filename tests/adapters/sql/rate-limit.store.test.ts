@@ -1,13 +1,7 @@
 import { DomainErrorException } from '@/domain/domain-error'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
 import { SqlRateLimitStore } from '@/adapters/sql/sql-rate-limit.store'
-import {
-  POSTGRES_SKIPPED,
-  postgresSchema,
-  sqliteFile,
-  TEST_POSTGRES_URL,
-  type TestStoreKind,
-} from './sql-test-stores'
+import { POSTGRES_SKIPPED, SHARED_STORE_KINDS, TEST_POSTGRES_URL } from './sql-test-stores'
 
 if (TEST_POSTGRES_URL === undefined) console.warn(POSTGRES_SKIPPED)
 
@@ -15,12 +9,7 @@ const MINUTE = 60_000
 /** When the tests' clock starts: a whole minute, so that a window clock-aligned would show. */
 const WINDOW_START = 28_333_334 * MINUTE
 
-const KINDS: readonly TestStoreKind[] = [
-  sqliteFile,
-  ...(TEST_POSTGRES_URL === undefined ? [] : [postgresSchema(TEST_POSTGRES_URL)]),
-]
-
-describe.each(KINDS)('SqlRateLimitStore on $name', (kind) => {
+describe.each(SHARED_STORE_KINDS)('SqlRateLimitStore on $name', (kind) => {
   let dispose: () => Promise<void>
   let url: string
   let database: SqlDatabase

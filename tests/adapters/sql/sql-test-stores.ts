@@ -91,6 +91,15 @@ export function postgresSchema(baseUrl: string): TestStoreKind {
 }
 
 /** A fresh, empty NewsStore for one test, and for SQL engines the database beneath it. */
+/**
+ * The databases that several servers share: a SQLite file always, PostgreSQL when
+ * TEST_POSTGRES_URL is set.
+ */
+export const SHARED_STORE_KINDS: readonly TestStoreKind[] = [
+  sqliteFile,
+  ...(TEST_POSTGRES_URL === undefined ? [] : [postgresSchema(TEST_POSTGRES_URL)]),
+]
+
 export interface OpenedNewsStore {
   readonly store: NewsStore
   /** Absent for the in-memory store. */

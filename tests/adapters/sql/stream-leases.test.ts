@@ -1,25 +1,14 @@
 import { DomainErrorException } from '@/domain/domain-error'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
 import { SqlStreamLeases, STREAM_LEASE_TERM_MS } from '@/adapters/sql/sql-stream-leases'
-import {
-  POSTGRES_SKIPPED,
-  postgresSchema,
-  sqliteFile,
-  TEST_POSTGRES_URL,
-  type TestStoreKind,
-} from './sql-test-stores'
+import { POSTGRES_SKIPPED, SHARED_STORE_KINDS, TEST_POSTGRES_URL } from './sql-test-stores'
 
 if (TEST_POSTGRES_URL === undefined) console.warn(POSTGRES_SKIPPED)
-
-const KINDS: readonly TestStoreKind[] = [
-  sqliteFile,
-  ...(TEST_POSTGRES_URL === undefined ? [] : [postgresSchema(TEST_POSTGRES_URL)]),
-]
 
 const CLIENT = '192.0.2.1'
 const OTHER = '198.51.100.7'
 
-describe.each(KINDS)('SqlStreamLeases on $name', (kind) => {
+describe.each(SHARED_STORE_KINDS)('SqlStreamLeases on $name', (kind) => {
   let dispose: () => Promise<void>
   let databases: SqlDatabase[]
   let now: number
