@@ -89,7 +89,7 @@ describe('npm run news', { timeout: CLI_TIMEOUT }, () => {
 
     const undo = await news(url, 'restore', '--since', since.toISOString())
     expect(undo.stderr).toBe('')
-    expect(undo.code).toBe(0)
+    expect(undo.code, undo.stderr).toBe(0)
     const lines = undo.stdout.trimEnd().split('\n')
     expect(lines).toHaveLength(3)
     expect(lines).toEqual(
@@ -124,7 +124,7 @@ describe('npm run news', { timeout: CLI_TIMEOUT }, () => {
 
     // Undoing again finds nothing left to put back.
     const again = await news(url, 'restore', '--since', since.toISOString())
-    expect(again.code).toBe(0)
+    expect(again.code, again.stderr).toBe(0)
     expect(again.stdout).toBe(
       `Nothing to undo: no post was deleted or edited since ${since.toISOString()}.\n`,
     )
@@ -147,8 +147,8 @@ describe('npm run news', { timeout: CLI_TIMEOUT }, () => {
       return item
     })
 
-    const { code, stdout } = await news(url, 'history', item._id)
-    expect(code).toBe(0)
+    const { code, stdout, stderr } = await news(url, 'history', item._id)
+    expect(code, stderr).toBe(0)
     const lines = stdout.trimEnd().split('\n')
     expect(lines[0]).toBe(`Post ${item._id} (in the trash): 4 revision(s), newest first.`)
     expect(lines[1]).toMatch(/^revision\s+time\s+action\s+title by author$/)
@@ -184,8 +184,8 @@ describe('npm run news', { timeout: CLI_TIMEOUT }, () => {
       return item
     })
 
-    const { code, stdout } = await news(url, 'history', item._id)
-    expect(code).toBe(0)
+    const { code, stdout, stderr } = await news(url, 'history', item._id)
+    expect(code, stderr).toBe(0)
     const lines = stdout.trimEnd().split('\n')
     const total = edits + 1
     expect(lines[0]).toBe(`Post ${item._id} (live): ${total} revision(s), newest first.`)
@@ -195,8 +195,8 @@ describe('npm run news', { timeout: CLI_TIMEOUT }, () => {
   })
 
   it('prints its usage for --help', async () => {
-    const { code, stdout } = await news('sqlite::memory:', '--help')
-    expect(code).toBe(0)
+    const { code, stdout, stderr } = await news('sqlite::memory:', '--help')
+    expect(code, stderr).toBe(0)
     expect(stdout).toMatch(/^Usage: npm run news -- <command>/)
     expect(stdout).toContain('restore --since <ISO time>')
     expect(stdout).toContain('history <id>')
