@@ -82,6 +82,25 @@ describe.each(TEST_DATABASES)('GET /api/news?q= on $name', (kind) => {
     expect(await titles('café')).toEqual(['CAFE OPENS LATE', 'Le café du port'])
   })
 
+  it.each([
+    ['oresund', 'Øresund bridge reopens'],
+    ['lodz', 'Łódź film school'],
+    ['oeuvre', 'A life’s œuvre on show'],
+    ['aero', 'Ærø ferry timetable'],
+    ['dakovo', 'Đakovo cathedral'],
+    ['hamrun', 'Ħamrun market'],
+    ['istanbul', 'Kuzey ıstanbul'],
+    ['strasse', 'Straße closed'],
+    ['thorshofn', 'Þórshöfn harbour'],
+    ['gardur', 'Garður lighthouse'],
+    ['naive', 'Naïve question'],
+  ])('folds every Latin letter alike in posts and queries: %s finds %s', async (query, title) => {
+    await publish(title)
+    await publish('Unrelated')
+    expect(await titles(query)).toEqual([title])
+    expect(await titles(title)).toEqual([title])
+  })
+
   it('pages with the list’s limit and a Link rel="next" that keeps q, until none remain', async () => {
     const expected: string[] = []
     for (let index = 0; index < 5; index += 1)

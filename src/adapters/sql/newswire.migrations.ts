@@ -260,6 +260,21 @@ function migrations(engine: Engine): Record<string, Migration> {
           .execute()
       },
     },
+    '0009-refold-search': {
+      // Search folds the Latin letters that have no decomposition (ø is o, æ is ae): every post
+      // is indexed again with the words the domain folds now.
+      async up(db: Kysely<unknown>): Promise<void> {
+        if (postgres) {
+          await indexPostgresPosts(db)
+          await sql`analyze news`.execute(db)
+        } else {
+          await sql`insert into ${sql.id(SQLITE_SEARCH_TABLE)} (${sql.id(SQLITE_SEARCH_TABLE)}) values ('delete-all')`.execute(
+            db,
+          )
+          await indexSqlitePosts(db)
+        }
+      },
+    },
   }
 }
 
@@ -275,19 +290,7 @@ async function addPostgresSearch(db: Kysely<unknown>): Promise<void> {
   `.execute(db)
   await sql`alter table news add column search_vector tsvector not null default ''`.execute(db)
   await sql`alter table news add column title_vector tsvector not null default ''`.execute(db)
-  // Trashed posts too, so that a restore finds them indexed.
-  await forEachPostBatch(db, false, async (posts) => {
-    const words = posts.map((post) => indexedWords(searchDocumentOf(post)))
-    await sql`
-      update news set
-        search_vector = array_to_tsvector(array_remove(string_to_array(batch.words, ' '), '')),
-        title_vector = array_to_tsvector(array_remove(string_to_array(batch.title, ' '), ''))
-      from unnest(${posts.map((post) => post.id)}::text[],
-                  ${words.map((post) => wordsText(post.all))}::text[],
-                  ${words.map((post) => wordsText(post.title))}::text[]) as batch (id, words, title)
-      where news.id = batch.id
-    `.execute(db)
-  })
+  await indexPostgresPosts(db)
   await sql`
     create index ${sql.id(NEWS_SEARCH_VECTOR_INDEX)} on news using gin (search_vector)
     where deleted_at is null
@@ -301,6 +304,23 @@ async function addPostgresSearch(db: Kysely<unknown>): Promise<void> {
   await sql`analyze news`.execute(db)
 }
 
+/** Sets every post's words to what the domain folds them to now. */
+async function indexPostgresPosts(db: Kysely<unknown>): Promise<void> {
+  // Trashed posts too, so that a restore finds them indexed.
+  await forEachPostBatch(db, false, async (posts) => {
+    const words = posts.map((post) => indexedWords(searchDocumentOf(post)))
+    await sql`
+      update news set
+        search_vector = array_to_tsvector(array_remove(string_to_array(batch.words, ' '), '')),
+        title_vector = array_to_tsvector(array_remove(string_to_array(batch.title, ' '), ''))
+      from unnest(${posts.map((post) => post.id)}::text[],
+                  ${words.map((post) => wordsText(post.all))}::text[],
+                  ${words.map((post) => wordsText(post.title))}::text[]) as batch (id, words, title)
+      where news.id = batch.id
+    `.execute(db)
+  })
+}
+
 async function addSqliteSearch(db: Kysely<unknown>): Promise<void> {
   // Contentless: the index keeps the words, not a second copy of the text; deletable by rowid.
   await sql`
@@ -308,6 +328,11 @@ async function addSqliteSearch(db: Kysely<unknown>): Promise<void> {
       title, rest, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
     )
   `.execute(db)
+  await indexSqlitePosts(db)
+}
+
+/** Adds every live post's words, as the domain folds them now, to the (empty) FTS5 table. */
+async function indexSqlitePosts(db: Kysely<unknown>): Promise<void> {
   // Live posts only, as the store keeps it.
   await forEachPostBatch(db, true, async (posts) => {
     for (const post of posts) {

@@ -8,6 +8,7 @@ import {
   type FieldRule,
 } from '@/domain/rules/field-rule'
 import { wellFormed } from '@/domain/rules/normalise'
+import { LATIN_FOLDS } from '@/domain/rules/latin-folds'
 import { SEARCH_FIELD } from '@/domain/rules/search-field'
 
 /**
@@ -63,11 +64,10 @@ const MARKS = /\p{M}/gu
 const NOT_WORD = /[^\p{L}\p{N}]+/u
 
 /**
- * Text as search compares it: compatibility forms made plain (ﬁ is fi, ² is 2, full-width
- * letters are letters), case folded (through upper case, so that ß meets SS and ς meets σ) and
- * accents dropped (é is e).
+ * Text with compatibility forms made plain (ﬁ is fi, ² is 2, full-width letters are letters),
+ * case folded (through upper case, so that ß meets SS and ς meets σ) and accents dropped (é is e).
  */
-export function foldForSearch(text: string): string {
+export function foldCaseAndMarks(text: string): string {
   return text
     .normalize('NFKD')
     .toUpperCase()
@@ -75,6 +75,16 @@ export function foldForSearch(text: string): string {
     .normalize('NFKD')
     .replace(MARKS, '')
     .normalize('NFC')
+}
+
+const LATIN_LETTER = new RegExp(`[${Object.keys(LATIN_FOLDS).join('')}]`, 'gu')
+
+/**
+ * Text as search compares it: folded by case and marks, then the Latin letters that have no
+ * decomposition made plain as Lucene's ASCII folding does (ø is o, ł is l, æ is ae, þ is th).
+ */
+export function foldForSearch(text: string): string {
+  return foldCaseAndMarks(text).replace(LATIN_LETTER, (letter) => LATIN_FOLDS[letter] ?? letter)
 }
 
 /**

@@ -159,6 +159,7 @@ describe('openDatabase on SQLite', () => {
         '0006-search',
         '0007-change-log',
         '0008-event-stream-leases',
+        '0009-refold-search',
       ])
     } finally {
       await database.close()

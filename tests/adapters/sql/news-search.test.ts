@@ -321,6 +321,32 @@ describe.each(KINDS.filter((kind) => kind.engine !== 'memory'))(
       expect((await titles('harbour'))[0]).toBe('Harbour new')
     })
 
+    it('indexes every post again when search learns to fold more letters', async () => {
+      const { url } = await kind.open(cleanups).then((opened) => opened.sql ?? never())
+      const engine = kind.engine === 'postgres' ? 'postgres' : 'sqlite'
+      const raw = rawDatabase(url)
+      cleanups.push(() => raw.destroy())
+      await resetSchema(raw)
+      await migrateTo(raw, engine, '0008-event-stream-leases')
+      await sql`insert into news (id, title, body, author, created_at, updated_at, revision, search_seq)
+              values ('bridge', 'Øresund bridge', 'Body', 'Ada', ${'2025-01-01T00:00:00.000Z'},
+                      ${'2025-01-01T00:00:00.000Z'}, 1, 1)`.execute(raw)
+      // The words as the fold before this release kept them: ø stayed ø.
+      if (engine === 'postgres') {
+        await sql`update news set search_vector = array_to_tsvector(array['øresund', 'bridge', 'body', 'ada']),
+                  title_vector = array_to_tsvector(array['øresund', 'bridge'])`.execute(raw)
+      } else {
+        await sql`insert into news_search (rowid, title, rest) values (1, 'øresund bridge', 'ada body')`.execute(
+          raw,
+        )
+      }
+      const database = await openDatabase(url)
+      cleanups.push(() => database.close())
+      const repository = new JournaledNewsRepository(new SqlNewsStore(database))
+      const found = await repository.search(query('oresund'), {})
+      expect(found.items.map((item) => item.title)).toEqual(['Øresund bridge'])
+    })
+
     it('indexes a post an older release wrote during a rolling upgrade at its next write', async () => {
       const { store, sql: opened } = await kind.open(cleanups)
       if (opened === undefined) throw new Error('no database')
