@@ -46,6 +46,7 @@ export default tseslint.config(
     ignores: [
       'dist/**',
       'dist-server/**',
+      'dist-node/**',
       'coverage/**',
       'node_modules/**',
       'test-results/**',

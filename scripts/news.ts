@@ -10,15 +10,12 @@
  * Exits 0 when done, 1 with a one-line message for bad arguments, an unknown post or a
  * database that cannot be opened.
  */
-import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import type { UndoStep } from '@/application/undo-changes.use-case'
 import type { DomainError } from '@/domain/domain-error'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import { MAX_HISTORY_PAGE_SIZE } from '@/domain/ports/news-repository.port'
-import { composeOperator, type ComposedOperator } from '@/composition/server/server.composition'
-import { ConfigError, readConfig } from '@/server/config'
+import type { ComposedOperator } from '@/composition/server/server.composition'
+import { parseCommandLine, readOperatorConfig, runCommand, UsageError } from './cli/command-line'
 
 const USAGE = `Usage: npm run news -- <command>
 
@@ -31,9 +28,6 @@ Commands:
 
 It uses the database DATABASE_URL names, as the server does (default sqlite:./data/newswire.db).
 `
-
-/** A failure the operator can fix: printed as one line, exit status 1. */
-class UsageError extends Error {}
 
 // A date, or a date and time with an explicit zone: a time without one would depend on the
 // machine's time zone, which is the wrong thing to guess when undoing changes.
@@ -146,22 +140,11 @@ type Command =
   | { readonly name: 'restore'; readonly since: Date }
   | { readonly name: 'history'; readonly id: string }
 
-function parseOptions(args: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      options: { since: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    })
-  } catch (error) {
-    // node:util's first sentence says it ("Unknown option '--sinse'"); the rest is advice.
-    const message = error instanceof Error ? error.message : String(error)
-    throw new UsageError(message.split('. ', 1)[0] ?? message)
-  }
-}
-
 function parseCommand(args: readonly string[]): Command {
-  const { values, positionals } = parseOptions(args)
+  const { values, positionals } = parseCommandLine(args, {
+    since: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  })
   const [name, ...rest] = positionals
   if (values.help === true || name === 'help') return { name: 'help' }
   if (name === undefined) throw new UsageError('name a command: restore or history')
@@ -186,17 +169,8 @@ async function main(args: readonly string[]): Promise<number> {
     return 0
   }
 
-  const config = readConfig(process.env)
-  const target = config.database
-  // A mistyped path should not create an empty database and report an empty history.
-  if (
-    target.engine === 'sqlite' &&
-    target.path !== ':memory:' &&
-    !existsSync(resolve(target.path))
-  ) {
-    throw new UsageError(`there is no database at ${target.path}; set DATABASE_URL`)
-  }
-
+  const config = await readOperatorConfig()
+  const { composeOperator } = await import('@/composition/server/server.composition')
   const operator = await composeOperator(config)
   try {
     if (command.name === 'restore') await restoreSince(operator, command.since)
@@ -207,22 +181,4 @@ async function main(args: readonly string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code
-  },
-  (error: unknown) => {
-    const message =
-      error instanceof UsageError
-        ? `${error.message} (npm run news -- --help)`
-        : error instanceof ConfigError
-          ? error.problems.join('; ')
-          : `${error instanceof Error ? error.message : String(error)}${
-              error instanceof Error && error.cause instanceof Error
-                ? `: ${error.cause.message}`
-                : ''
-            }`
-    process.stderr.write(`news: ${message}\n`)
-    process.exitCode = 1
-  },
-)
+runCommand('news', main)

@@ -1,61 +1,96 @@
 /**
- * `npm run outbox [-- --limit N]`: prints the contact messages held by the built-in outbox,
- * newest first. It opens DATABASE_URL as the server does; these messages are never served
- * over HTTP, because they hold visitors' e-mail addresses.
+ * `npm run outbox -- [command]`: the contact messages held by the built-in outbox. They are
+ * never served over HTTP, because they hold visitors' e-mail addresses, and can be deleted once
+ * handled. It opens DATABASE_URL as the server does. Exits 0 when done, 1 with a one-line
+ * message for bad arguments or a database that cannot be opened, like `npm run news`.
  */
-import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { formatOutbox } from '@/adapters/outbox/outbox-report'
-import { DEFAULT_OUTBOX_LIST_SIZE, SqlOutboxMailer } from '@/adapters/outbox/sql-outbox.mailer'
-import { openDatabase } from '@/adapters/sql/database'
-import { ConfigError, readConfig } from '@/server/config'
+import {
+  DEFAULT_OUTBOX_LIST_SIZE,
+  MAX_OUTBOX_LIST_SIZE,
+  SqlOutboxMailer,
+} from '@/adapters/outbox/sql-outbox.mailer'
+import { parseCommandLine, readOperatorConfig, runCommand, UsageError } from './cli/command-line'
 
-async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { limit: { type: 'string' } } })
-  const limit = values.limit === undefined ? DEFAULT_OUTBOX_LIST_SIZE : Number(values.limit)
-  if (!Number.isInteger(limit) || limit < 1) {
-    process.stderr.write('--limit must be a whole number of at least 1\n')
-    return 2
+const USAGE = `Usage: npm run outbox -- [command]
+
+Commands:
+  list [--limit N]       print the newest messages, newest first (the default command);
+                         --limit: how many, from 1 to ${MAX_OUTBOX_LIST_SIZE} (default ${DEFAULT_OUTBOX_LIST_SIZE})
+  delete ID [ID ...]     delete those messages once handled (their numbers, as list prints #ID)
+  delete --through ID    delete every message up to and including that one
+  help                   print this help
+
+It uses the database DATABASE_URL names, as the server does (default sqlite:./data/newswire.db).
+`
+
+type Command =
+  | { readonly name: 'help' }
+  | { readonly name: 'list'; readonly limit: number }
+  | { readonly name: 'delete'; readonly ids: readonly number[] }
+  | { readonly name: 'delete'; readonly through: number }
+
+function wholeNumber(text: string, what: string, max = Number.MAX_SAFE_INTEGER): number {
+  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN
+  if (!Number.isSafeInteger(value) || value < 1 || value > max) {
+    throw new UsageError(
+      `${what} must be a whole number from 1 to ${max}, got ${JSON.stringify(text)}`,
+    )
   }
+  return value
+}
 
-  const target = readConfig(process.env).database
-  // Reading the outbox should not create an empty database as a side effect.
-  if (
-    target.engine === 'sqlite' &&
-    target.path !== ':memory:' &&
-    !existsSync(resolve(target.path))
-  ) {
-    process.stdout.write(`The outbox is empty: there is no database at ${target.path} yet.\n`)
+function parseCommand(args: readonly string[]): Command {
+  const { values, positionals } = parseCommandLine(args, {
+    limit: { type: 'string' },
+    through: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  })
+  const [name = 'list', ...rest] = positionals
+  if (values.help === true || name === 'help') return { name: 'help' }
+  if (name === 'list') {
+    if (rest.length > 0 || values.through !== undefined)
+      throw new UsageError('list takes only --limit')
+    const limit =
+      values.limit === undefined
+        ? DEFAULT_OUTBOX_LIST_SIZE
+        : wholeNumber(values.limit, '--limit', MAX_OUTBOX_LIST_SIZE)
+    return { name, limit }
+  }
+  if (name === 'delete') {
+    if (values.limit !== undefined) throw new UsageError('delete takes no --limit')
+    if (values.through !== undefined) {
+      if (rest.length > 0) throw new UsageError('delete takes ids or --through, not both')
+      return { name, through: wholeNumber(values.through, '--through') }
+    }
+    if (rest.length === 0) throw new UsageError('delete needs message ids, or --through ID')
+    return { name, ids: rest.map((id) => wholeNumber(id.replace(/^#/, ''), 'a message id')) }
+  }
+  throw new UsageError(`unknown command ${JSON.stringify(name)}: use list or delete`)
+}
+
+async function main(args: readonly string[]): Promise<number> {
+  const command = parseCommand(args)
+  if (command.name === 'help') {
+    process.stdout.write(USAGE)
     return 0
   }
-
+  const { database: target } = await readOperatorConfig()
+  const { openDatabase } = await import('@/adapters/sql/database')
   const database = await openDatabase(target)
   try {
     const outbox = new SqlOutboxMailer(database)
-    const [messages, total] = await Promise.all([outbox.list(limit), outbox.count()])
-    process.stdout.write(formatOutbox(messages, total))
+    if (command.name === 'list') {
+      const [messages, total] = await Promise.all([outbox.list(command.limit), outbox.count()])
+      process.stdout.write(formatOutbox(messages, total))
+    } else {
+      const deleted = await outbox.delete(command)
+      process.stdout.write(`Deleted ${deleted} ${deleted === 1 ? 'message' : 'messages'}.\n`)
+    }
     return 0
   } finally {
     await database.close()
   }
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code
-  },
-  (error: unknown) => {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`outbox: ${error.problems.join('; ')}\n`)
-      process.exitCode = 1
-      return
-    }
-    const cause =
-      error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : ''
-    process.stderr.write(
-      `outbox: ${error instanceof Error ? error.message : String(error)}${cause}\n`,
-    )
-    process.exitCode = 1
-  },
-)
+runCommand('outbox', main)

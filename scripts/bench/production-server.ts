@@ -16,16 +16,15 @@ export interface ProductionServer {
 }
 
 /**
- * Starts NewsWire as `npm start` does (scripts/start.ts: `vite build` first when dist/ or
- * dist-server/ is stale, then the production server, NODE_ENV=production), on a free port,
+ * Starts NewsWire as `npm start` does (scripts/start.mjs: `vite build` and the server's compile
+ * first when stale, then the compiled production server, NODE_ENV=production), on a free port,
  * in its own process, so that what a browser measures is what visitors get. Settings come from
  * `env`. Its request logs are dropped; the build's output is passed on to this process's stderr.
  */
 export function startProductionServer(env: Record<string, string>): Promise<ProductionServer> {
   const clean: NodeJS.ProcessEnv = { ...process.env }
   for (const name of SERVER_VARIABLES) delete clean[name]
-  // Through node --import tsx rather than the tsx CLI, so that a signal reaches the server itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: ROOT,
     env: { ...clean, HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

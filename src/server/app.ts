@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import compress from '@fastify/compress'
 import Fastify, {
@@ -85,7 +85,19 @@ export interface BuildAppOptions extends AppOptions {
   readonly logger?: FastifyServerOptions['logger']
 }
 
-export const DEFAULT_DIST_DIR = fileURLToPath(new URL('../../dist', import.meta.url))
+/**
+ * The project's folder: the nearest above this module that holds package.json, whether the
+ * server runs from its sources or compiled into dist-node/.
+ */
+function projectFolder(): string {
+  let folder = dirname(fileURLToPath(import.meta.url))
+  while (!existsSync(join(folder, 'package.json')) && dirname(folder) !== folder) {
+    folder = dirname(folder)
+  }
+  return folder
+}
+
+export const DEFAULT_DIST_DIR = join(projectFolder(), 'dist')
 
 /**
  * The whole HTTP side as one plugin: security, caching headers, compression, the API, the outbox

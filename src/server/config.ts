@@ -7,6 +7,9 @@ import {
 } from '@/application/database-target'
 import type { EmailJsSettings, RuntimeConfig } from '@/application/runtime-config'
 import { DEFAULT_TRASH_DAYS } from '@/domain/rules/news-history.rules'
+import { ConfigError } from '@/server/config-error'
+
+export { ConfigError }
 
 /** An EmailJS account: when set, the browser sends mail to EmailJS itself and the outbox is off. */
 export interface EmailJsAccount {
@@ -80,14 +83,6 @@ export const OUTBOX_IDS = {
   templateId: 'contact_form',
   publicKey: 'newswire-outbox',
 } as const
-
-/** Thrown by `readConfig` with one line per bad variable, so that an operator fixes all at once. */
-export class ConfigError extends Error {
-  constructor(readonly problems: readonly string[]) {
-    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`)
-    this.name = 'ConfigError'
-  }
-}
 
 type Env = Readonly<Record<string, string | undefined>>
 

@@ -1,7 +1,7 @@
 import { request as httpRequest, type ClientRequest } from 'node:http'
 import { join } from 'node:path'
 import { removeTempDirs, tempDir } from './server-fixture'
-import { startServerProcess, type ServerProcess } from './server-process'
+import { NPM_START, startServerProcess, type ServerProcess } from './server-process'
 
 const running: ServerProcess[] = []
 const held: ClientRequest[] = []
@@ -72,4 +72,41 @@ describe('stopping the server process', () => {
     expect(waited).toBeLessThan(13_000)
     expect(server.logs.at(-1)).toMatchObject({ msg: 'shutdown took too long; stopping at once' })
   }, 40_000)
+})
+
+/** Whether a process with this id still runs. */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe('npm start', { timeout: 30_000 }, () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'stops the server gracefully on %s sent to npm, and leaves nothing running',
+    async (signal) => {
+      const server = await startServerProcess(
+        { DATABASE_URL: `sqlite:${join(tempDir('newswire-db-'), 'news.db')}` },
+        NPM_START,
+      )
+      running.push(server)
+      const serverPid = server.logs.find((entry) => typeof entry.pid === 'number')?.pid
+      expect(serverPid).not.toBe(server.child.pid)
+      try {
+        server.child.kill(signal)
+        await server.exited
+        for (let waited = 0; isRunning(Number(serverPid)) && waited < 5_000; waited += 50) {
+          await new Promise((resolve) => setTimeout(resolve, 50))
+        }
+        expect(isRunning(Number(serverPid))).toBe(false)
+        expect(server.logs.map((entry) => entry.msg)).toContain('stopped')
+      } finally {
+        // Left running by a failure, it would outlive the suite.
+        if (isRunning(Number(serverPid))) process.kill(Number(serverPid), 'SIGKILL')
+      }
+    },
+  )
 })

@@ -16,10 +16,12 @@ import {
 } from './server-fixture'
 import { REPO_ROOT } from './server-process'
 
+/** What `npm run news` runs: the compiled command (tests/global-setup.ts built it). */
+const COMPILED_NEWS = 'dist-node/news.js'
+
 const run = promisify(execFile)
-// Each run starts tsx in a new process: a second or more on a busy machine.
+// Each run starts a new node process: a second or more on a busy machine.
 const CLI_TIMEOUT = 60_000
-const tsx = join(REPO_ROOT, 'node_modules', '.bin', 'tsx')
 
 interface Outcome {
   readonly code: number
@@ -29,7 +31,7 @@ interface Outcome {
 
 async function news(databaseUrl: string, ...args: string[]): Promise<Outcome> {
   try {
-    const { stdout, stderr } = await run(tsx, ['scripts/news.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, [COMPILED_NEWS, ...args], {
       cwd: REPO_ROOT,
       env: { ...process.env, DATABASE_URL: databaseUrl },
     })

@@ -12,12 +12,22 @@ export interface ServerProcess {
   readonly exited: Promise<number | string>
 }
 
+/** The server from its sources, in one node process, so that a signal reaches it directly. */
+const FROM_SOURCES = [process.execPath, '--import', 'tsx', 'src/composition/server/main.ts']
+
+/** What an operator runs: npm, which runs the compiled server (tests/global-setup.ts built it). */
+export const NPM_START = ['npm', '--silent', 'start', '--', '--no-build']
+
 /**
- * Starts src/composition/server/main.ts in one node process (node --import tsx, so that a
- * signal reaches the server itself) and waits until it says where it listens.
+ * Starts the server (from its sources unless `command` says otherwise) and waits until it says
+ * where it listens.
  */
-export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/composition/server/main.ts'], {
+export function startServerProcess(
+  env: Record<string, string>,
+  command: readonly string[] = FROM_SOURCES,
+): Promise<ServerProcess> {
+  const [program = '', ...args] = command
+  const child = spawn(program, args, {
     cwd: REPO_ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DEMO_POSTS: '0', ...env },
   })
@@ -37,7 +47,7 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
       const lines = buffered.split('\n')
       buffered = lines.pop() ?? ''
       for (const line of lines) {
-        if (line.trim() === '') continue
+        if (!line.startsWith('{')) continue
         const entry = JSON.parse(line) as Record<string, unknown>
         logs.push(entry)
         if (typeof entry.port === 'number' && typeof entry.url === 'string') {

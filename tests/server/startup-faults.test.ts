@@ -107,13 +107,16 @@ function listenOnAFreePort(): Promise<Server> {
 
 // Each test starts a real process, and the PostgreSQL one waits out its retries.
 describe('a start-up fault', { timeout: EXIT_WITHIN_MS * 3 }, () => {
-  it('names the port in use and suggests PORT', async () => {
+  it('names the port in use and suggests PORT, before it opens the database', async () => {
     const taken = await listenOnAFreePort()
     try {
       const port = (taken.address() as AddressInfo).port
-      const ended = await startServer({ PORT: String(port) })
+      const database = join(tempFolder(), 'news.db')
+      const ended = await startServer({ PORT: String(port), DATABASE_URL: `sqlite:${database}` })
       expectClearFailure(ended, new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use`))
       expect(ended.said.join('\n')).toMatch(/set PORT/)
+      // Nothing was migrated or purged: the database was never created.
+      expect(existsSync(database)).toBe(false)
     } finally {
       taken.close()
     }
@@ -125,7 +128,7 @@ describe('a start-up fault', { timeout: EXIT_WITHIN_MS * 3 }, () => {
       const port = (taken.address() as AddressInfo).port
       const ended = await startServer(
         { PORT: String(port) },
-        { script: 'scripts/start.ts', args: ['--no-build'] },
+        { script: 'scripts/start.mjs', args: ['--no-build'] },
       )
       expectClearFailure(ended, new RegExp(`port ${port} .*already in use`))
     } finally {

@@ -88,6 +88,27 @@ export class SqlOutboxMailer implements Mailer {
     }, this.onError)
   }
 
+  /**
+   * Deletes messages once handled, since they hold visitors' addresses: the ones named, or with
+   * `through`, every message up to and including that id. Answers how many were deleted.
+   */
+  delete(
+    which: { readonly ids: readonly number[] } | { readonly through: number },
+  ): Promise<number> {
+    return guardStorage(async () => {
+      const query = this.database.db.deleteFrom('outbox_message')
+      const bounded =
+        'through' in which
+          ? query.where('id', '<=', which.through)
+          : which.ids.length === 0
+            ? undefined
+            : query.where('id', 'in', [...which.ids])
+      if (bounded === undefined) return 0
+      const result = await bounded.executeTakeFirst()
+      return Number(result.numDeletedRows)
+    }, this.onError)
+  }
+
   count(): Promise<number> {
     return guardStorage(async () => {
       const row = await this.database.db

@@ -1,3 +1,4 @@
+import { createServer } from 'node:net'
 import closeWithGrace from 'close-with-grace'
 import { composeServer, type ComposedServer } from '@/composition/server/server.composition'
 import { describeStartupFailure } from '@/composition/server/startup-errors'
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
   let server: ComposedServer | undefined
   let graceful: ReturnType<typeof closeWithGrace> | undefined
   try {
+    await checkPortFree(config)
     server = await composeServer(config, { logger: { level: 'info' } })
     graceful = stopGracefully(server)
     await listen(server, config)
@@ -80,6 +82,19 @@ async function listen(server: ComposedServer, config: ServerConfig): Promise<voi
     },
     `NewsWire listening on http://${config.host}:${port}`,
   )
+}
+
+/**
+ * Fails as listening would when the port is taken (or may not be bound), before the database is
+ * opened, migrated or purged: a second start by mistake changes nothing.
+ */
+async function checkPortFree({ host, port }: Pick<ServerConfig, 'host' | 'port'>): Promise<void> {
+  if (port === 0) return
+  const probe = createServer()
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject)
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()))
+  })
 }
 
 /** How long a failed start may spend closing what it opened before it exits anyway. */

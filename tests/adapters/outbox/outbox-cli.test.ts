@@ -9,14 +9,15 @@ import { openDatabase } from '@/adapters/sql/database'
 import { temporaryPostgresSchema, TEST_POSTGRES_URL } from './outbox-test-stores'
 
 const run = promisify(execFile)
-// Each run starts tsx in a new process: a second or more on a busy machine.
+// Each run starts a new node process: a second or more on a busy machine.
 const CLI_TIMEOUT = 30_000
 const root = resolve(import.meta.dirname, '..', '..', '..')
-const tsx = join(root, 'node_modules', '.bin', 'tsx')
+/** What `npm run outbox` runs: the compiled command (tests/global-setup.ts built it). */
+const COMPILED_OUTBOX = 'dist-node/outbox.js'
 
 async function outboxCommand(databaseUrl: string, ...args: string[]) {
   try {
-    const { stdout, stderr } = await run(tsx, ['scripts/outbox.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, [COMPILED_OUTBOX, ...args], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: databaseUrl },
     })
@@ -60,12 +61,43 @@ describe('npm run outbox', { timeout: CLI_TIMEOUT }, () => {
     expect(limited.stdout).not.toContain('Ada')
   })
 
-  it('says the outbox is empty, and creates no database, when there is none yet', async () => {
+  it('fails as npm run news does, and creates no database, when there is none', async () => {
     const path = join(folder, 'missing', 'newswire.db')
-    const { code, stdout } = await outboxCommand(`sqlite:${path}`)
-    expect(code).toBe(0)
-    expect(stdout).toMatch(/The outbox is empty/)
+    const { code, stderr } = await outboxCommand(`sqlite:${path}`)
+    expect(code).toBe(1)
+    expect(stderr).toBe(
+      `outbox: there is no database at ${path}; set DATABASE_URL (npm run outbox -- --help)\n`,
+    )
     expect(existsSync(path)).toBe(false)
+  })
+
+  it('prints its usage, --limit included, for --help and help', async () => {
+    for (const args of [['--help'], ['help']]) {
+      const { code, stdout } = await outboxCommand('sqlite::memory:', ...args)
+      expect(code).toBe(0)
+      expect(stdout).toMatch(/^Usage: npm run outbox -- \[command\]/)
+      expect(stdout).toContain('list [--limit N]')
+      expect(stdout).toContain('delete ID [ID ...]')
+    }
+  })
+
+  it('deletes handled messages by id, or every one through an id', async () => {
+    const url = `sqlite:${join(folder, 'newswire.db')}`
+    const database = await openDatabase(url)
+    const outbox = new SqlOutboxMailer(database)
+    for (const name of ['One', 'Two', 'Three', 'Four']) {
+      await outbox.send({ name, email: 'reader@example.com', message: name })
+    }
+    const ids = (await outbox.list()).map((message) => message.id).reverse()
+    await database.close()
+
+    const named = await outboxCommand(url, 'delete', `#${ids[2]}`)
+    expect(named).toMatchObject({ code: 0, stdout: 'Deleted 1 message.\n' })
+    const through = await outboxCommand(url, 'delete', '--through', String(ids[1]))
+    expect(through).toMatchObject({ code: 0, stdout: 'Deleted 2 messages.\n' })
+    const left = await outboxCommand(url)
+    expect(left.stdout).toContain('Outbox: 1 message, newest first.')
+    expect(left.stdout).toContain('From:     Four <reader@example.com>')
   })
 
   it('says the outbox is empty for a database without messages', async () => {
@@ -78,8 +110,11 @@ describe('npm run outbox', { timeout: CLI_TIMEOUT }, () => {
 
   it('refuses a bad --limit and an unknown DATABASE_URL with a message and a failing status', async () => {
     const badLimit = await outboxCommand('sqlite::memory:', '--limit', 'many')
-    expect(badLimit.code).toBe(2)
-    expect(badLimit.stderr).toContain('--limit')
+    expect(badLimit.code).toBe(1)
+    expect(badLimit.stderr).toMatch(/^outbox: --limit must be a whole number from 1 to 1000/)
+    const unknown = await outboxCommand('sqlite::memory:', '--limt', '3')
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr).toMatch(/^outbox: Unknown option '--limt'/)
     const badUrl = await outboxCommand('mysql://root:hunter2@db/news')
     expect(badUrl.code).toBe(1)
     expect(badUrl.stderr).toMatch(/DATABASE_URL must be/)

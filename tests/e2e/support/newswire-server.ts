@@ -40,7 +40,7 @@ const SERVER_VARIABLES = [
 const START_TIMEOUT_MS = 30_000
 
 /**
- * Starts the real server (scripts/start.ts, as `npm start` does) on a free port, over a fresh
+ * Starts the real server (scripts/start.mjs, as `npm start` does) on a free port, over a fresh
  * SQLite database in a temp folder. It serves the dist/ that global setup built. Without
  * `emailjs` the built-in outbox answers the contact form.
  */
@@ -69,9 +69,9 @@ export async function startNewsWire(
     ...settings,
   })
 
-  // What `npm start` runs, minus its build check: global setup has just built dist/. Through
-  // node --import tsx rather than the tsx CLI, so that a signal reaches the server itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', '--no-build'], {
+  // What `npm start` runs, minus its build checks: global setup has just built dist/ and the
+  // compiled server.
+  const child = spawn(process.execPath, ['scripts/start.mjs', '--no-build'], {
     cwd: REPO_ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,76 @@
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+import type { DatabaseTarget } from '@/application/database-target'
+import type { ServerConfig } from '@/server/config'
+import { ConfigError } from '@/server/config-error'
+
+/**
+ * What the operator's commands (`npm run news`, `npm run outbox`) share: one-line failures with
+ * exit status 1, argument parsing that says what is wrong in node:util's first sentence, and the
+ * check that a SQLite path names a database that exists.
+ */
+
+/** A failure the operator can fix: printed as one line, exit status 1. */
+export class UsageError extends Error {}
+
+/** Positionals and the given options, or a UsageError naming the bad one. */
+export function parseCommandLine<Options extends NonNullable<ParseArgsConfig['options']>>(
+  args: readonly string[],
+  options: Options,
+) {
+  try {
+    return parseArgs({ args: [...args], allowPositionals: true, options })
+  } catch (error) {
+    // node:util's first sentence says it ("Unknown option '--sinse'"); the rest is advice.
+    const message = error instanceof Error ? error.message : String(error)
+    throw new UsageError(message.split('. ', 1)[0] ?? message)
+  }
+}
+
+/**
+ * The server's settings from the environment, loaded only by a command that needs them (so that
+ * `--help` and a usage error answer at once), once DATABASE_URL is known to name a database.
+ */
+export async function readOperatorConfig(): Promise<ServerConfig> {
+  const { readConfig } = await import('@/server/config')
+  const config = readConfig(process.env)
+  refuseMissingDatabase(config.database)
+  return config
+}
+
+/** A mistyped SQLite path should not create an empty database and report it empty. */
+function refuseMissingDatabase(target: DatabaseTarget): void {
+  if (
+    target.engine === 'sqlite' &&
+    target.path !== ':memory:' &&
+    !existsSync(resolve(target.path))
+  ) {
+    throw new UsageError(`there is no database at ${target.path}; set DATABASE_URL`)
+  }
+}
+
+/**
+ * Runs a command's `main` on the process's arguments: its answer is the exit status; a failure
+ * is one line on standard error, `NAME: …`, and status 1.
+ */
+export function runCommand(name: string, main: (args: readonly string[]) => Promise<number>): void {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code
+    },
+    (error: unknown) => {
+      process.stderr.write(`${name}: ${describeFailure(name, error)}\n`)
+      process.exitCode = 1
+    },
+  )
+}
+
+function describeFailure(name: string, error: unknown): string {
+  if (error instanceof UsageError) return `${error.message} (npm run ${name} -- --help)`
+  if (error instanceof ConfigError) return error.problems.join('; ')
+  const message = error instanceof Error ? error.message : String(error)
+  return error instanceof Error && error.cause instanceof Error
+    ? `${message}: ${error.cause.message}`
+    : message
+}
