@@ -2,6 +2,7 @@
 # A throwaway PostgreSQL for the SQL adapter's tests, on a fresh Debian machine or a developer's.
 #
 #   export TEST_POSTGRES_URL="$(scripts/ci-postgres.sh | tail -n 1)"   # start; the URL is the last line
+#   scripts/ci-postgres.sh restart                                     # fast restart (drops every connection)
 #   scripts/ci-postgres.sh stop                                        # stop and delete the cluster
 #
 # Installs Debian's postgresql when no server binaries are found (needs root), initialises a
@@ -38,6 +39,19 @@ if [ "${1:-start}" = stop ]; then
   else
     echo "no PostgreSQL started by this script on port ${PORT}"
   fi
+  exit 0
+fi
+
+if [ "${1:-start}" = restart ]; then
+  if [ ! -f "$STATE" ]; then
+    echo "no PostgreSQL started by this script on port ${PORT}" >&2
+    exit 1
+  fi
+  DATA="$(cat "$STATE")"
+  # Fast, as a failover or an operator's restart is: every backend is terminated (57P01).
+  as_owner "$(find_bin)/pg_ctl" -D "$DATA" -l "$DATA/server.log" -m fast -w -t 60 restart >/dev/null
+  echo "restarted the PostgreSQL on port ${PORT}"
+  echo "$URL"
   exit 0
 fi
 

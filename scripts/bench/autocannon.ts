@@ -11,6 +11,8 @@ export interface AutocannonResult {
   readonly non2xx: number
   readonly errors: number
   readonly timeouts: number
+  /** How many answers had each status code. */
+  readonly statusCodeStats: Readonly<Record<string, { readonly count: number }>>
 }
 
 /** One request of a sequence each connection repeats. */
@@ -21,6 +23,8 @@ export interface AutocannonRequest {
   readonly body?: string
   /** Called before each sending: may change the request (e.g. walk many URLs). */
   readonly setupRequest?: (request: { path: string }) => { path: string }
+  /** Called with each answer, e.g. to check its body. */
+  readonly onResponse?: (status: number, body: string) => void
 }
 
 export interface AutocannonOptions {

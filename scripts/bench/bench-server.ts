@@ -13,6 +13,8 @@ export interface BenchServer {
    * on a busy machine disturb far less than they disturb latency.
    */
   cpuMs(): number | undefined
+  /** Whether the process is still running (a benchmark that attacks it asks). */
+  running(): boolean
   stop(): Promise<void>
 }
 
@@ -44,6 +46,7 @@ export function startBenchServer(env: Record<string, string>): Promise<BenchServ
       resolve({
         base: `http://127.0.0.1:${port}`,
         cpuMs: () => cpuMsOf(child.pid),
+        running: () => child.exitCode === null && child.signalCode === null,
         stop: () => stop(child),
       })
     })

@@ -2,8 +2,8 @@ import { accessSync, constants, mkdirSync, statSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely'
-import { Pool } from 'pg'
 import { migrateToLatest } from '@/adapters/sql/newswire.migrations'
+import { openPostgresPool } from '@/adapters/sql/postgres-pool'
 import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
 import { withPreparedStatements } from '@/adapters/sql/sqlite-statements'
 import { WalFlush, walFileOf } from '@/adapters/sql/sqlite-wal-flush'
@@ -236,19 +236,9 @@ function oneLine(error: unknown): string {
 }
 
 function openPostgres(connectionString: string): Kysely<NewsWireSchema> {
-  const pool = new Pool({
-    connectionString,
-    max: 10,
-    application_name: 'newswire',
-    // Bounded waits, so that /api/health and requests fail fast instead of hanging.
-    connectionTimeoutMillis: 5_000,
-    statement_timeout: 10_000,
-    idleTimeoutMillis: 30_000,
+  return new Kysely<NewsWireSchema>({
+    dialect: new PostgresDialect({ pool: openPostgresPool(connectionString) }),
   })
-  // An idle client that loses its server emits here; without a listener the process would crash.
-  // The next query reports the failure as Unavailable.
-  pool.on('error', () => undefined)
-  return new Kysely<NewsWireSchema>({ dialect: new PostgresDialect({ pool }) })
 }
 
 function wrap(
