@@ -1,8 +1,9 @@
 /**
- * The browser's live change feed: the EventSource adapter on GET /api/events. Like the use
- * cases (browser.use-cases.ts), the adapter and its wire schemas load as a chunk of their own
- * when the app first opens the feed, after the page has hydrated, so the first visit's bundle
- * holds none of it.
+ * The browser's live change feed: the EventSource adapter on GET /api/events, shared by the
+ * site's tabs of the browser where it can be (browser.live-feed.ts). Like the use cases
+ * (browser.use-cases.ts), the adapters and their wire schemas load as a chunk of their own when
+ * the app first opens the feed, after the page has hydrated, so the first visit's bundle holds
+ * none of it.
  */
 import type { BrowserOptions } from '@/composition/browser/browser.container'
 import type { NewsChangeFeed, NewsChangeSubscription } from '@/domain/ports/news-changes.port'
@@ -10,8 +11,8 @@ import type { NewsChangeFeed, NewsChangeSubscription } from '@/domain/ports/news
 /** The feed the browser's entry hands the app. */
 export function browserNewsChanges({ apiUrl }: BrowserOptions): NewsChangeFeed {
   return deferredNewsChanges(async () => {
-    const { EventSourceNewsChanges } = await import('@/adapters/http/event-source.news-changes')
-    return new EventSourceNewsChanges({ baseUrl: apiUrl })
+    const { liveNewsChanges } = await import('@/composition/browser/browser.live-feed')
+    return liveNewsChanges(apiUrl)
   })
 }
 
