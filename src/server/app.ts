@@ -115,7 +115,7 @@ export const newsWireApp = fp<AppOptions>(
       if (rateLimitCounter === undefined) {
         throw new Error('A write rate limit needs a rateLimitCounter to count in.')
       }
-      await registerWriteLimit(app, config.writeRateLimit, rateLimitCounter)
+      registerWriteLimit(app, config.writeRateLimit, rateLimitCounter)
     }
 
     app.decorate('useCases', useCases)
