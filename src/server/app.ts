@@ -26,7 +26,7 @@ import {
 import type { EventStreamSettings } from '@/server/event-stream'
 import { eventsRoutes } from '@/server/events.routes'
 import { FirstPageCache } from '@/server/first-page.cache'
-import { registerNoStoreByDefault } from '@/server/http-caching'
+import { originCacheControl, registerNoStoreByDefault } from '@/server/http-caching'
 import { newsRoutes } from '@/server/news.routes'
 import { registerOpenApi } from '@/server/openapi'
 import { readPageTemplate, type PageRenderer } from '@/server/page-renderer'
@@ -123,6 +123,7 @@ export const newsWireApp = fp<AppOptions>(
     app.decorate('siteOrigin', (request: FastifyRequest) =>
       siteOrigin(request, config.publicOrigin),
     )
+    app.decorate('originCacheControl', originCacheControl(config.publicOrigin))
 
     await app.register(newsRoutes)
     if (changeFeed !== undefined && changeSignal !== undefined && streamLeases !== undefined) {
