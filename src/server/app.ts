@@ -21,6 +21,8 @@ import { answerClientError, capConnections, timeoutOptions } from '@/server/conn
 import {
   answerFrameworkError,
   BODY_LIMIT_BYTES,
+  isClientAbort,
+  logClientAbort,
   registerErrorHandler,
 } from '@/server/error-handler'
 import type { EventStreamSettings } from '@/server/event-stream'
@@ -173,8 +175,9 @@ export class OneLinePerRequest extends LogController {
   ): void {
     if (this.isLogDisabled(request)) return
     const entry = { req: request, res: reply, responseTime: reply.elapsedTime }
-    if (error) reply.log.error({ ...entry, err: error }, 'request errored')
-    else reply.log.info(entry, 'request completed')
+    if (!error) reply.log.info(entry, 'request completed')
+    else if (isClientAbort(error, request)) logClientAbort(error, request)
+    else reply.log.error({ ...entry, err: error }, 'request errored')
   }
 }
 
