@@ -12,8 +12,8 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { Client } from 'pg'
 import { cpuPerRequest, startBenchServer } from './bench/bench-server'
+import { throwawaySchema } from './bench/postgres-schema'
 import { runBench } from './bench/run-bench'
 import { seedSqlite } from './bench/seed-posts'
 import { autocannon, type AutocannonRequest, type AutocannonResult } from './bench/autocannon'
@@ -101,16 +101,12 @@ async function run(engine: string, databaseUrl: string): Promise<Measured> {
 
 /** A fresh schema in the PostgreSQL database, seeded with `posts` posts; dropped by `drop`. */
 async function postgresSchema(url: string) {
-  const schema = `newswire_bench_${process.pid}`
-  const admin = new Client({ connectionString: url })
-  await admin.connect()
-  await admin.query(`create schema ${schema}`)
-  const scoped = new URL(url)
-  scoped.searchParams.set('options', `-c search_path=${schema}`)
+  const { schema, admin, url: scoped, drop } = await throwawaySchema(url, 'newswire_bench')
   return {
-    url: scoped.toString(),
+    url: scoped,
+    drop,
     async seed(): Promise<void> {
-      const server = await startBenchServer({ DATABASE_URL: scoped.toString(), HOST: '127.0.0.1' })
+      const server = await startBenchServer({ DATABASE_URL: scoped, HOST: '127.0.0.1' })
       await server.stop()
       const at = (index: number) => new Date(Date.UTC(2020, 0, 1) + index * 1000).toISOString()
       await admin.query(
@@ -124,10 +120,6 @@ async function postgresSchema(url: string) {
         `insert into ${schema}.news_revision (news_id, revision, title, body, author, action, at, restored_from)
          select id, 1, title, body, author, 'create', created_at, null from ${schema}.news`,
       )
-    },
-    async drop(): Promise<void> {
-      await admin.query(`drop schema if exists ${schema} cascade`)
-      await admin.end()
     },
   }
 }

@@ -21,12 +21,14 @@ import { answerClientError, capConnections, timeoutOptions } from '@/server/conn
 import {
   answerFrameworkError,
   BODY_LIMIT_BYTES,
+  isClientAbort,
+  logClientAbort,
   registerErrorHandler,
 } from '@/server/error-handler'
 import type { EventStreamSettings } from '@/server/event-stream'
 import { eventsRoutes } from '@/server/events.routes'
 import { FirstPageCache } from '@/server/first-page.cache'
-import { registerNoStoreByDefault } from '@/server/http-caching'
+import { originCacheControl, registerNoStoreByDefault } from '@/server/http-caching'
 import { newsRoutes } from '@/server/news.routes'
 import { registerOpenApi } from '@/server/openapi'
 import { readPageTemplate, type PageRenderer } from '@/server/page-renderer'
@@ -127,7 +129,7 @@ export const newsWireApp = fp<AppOptions>(
       if (rateLimitCounter === undefined) {
         throw new Error('A write rate limit needs a rateLimitCounter to count in.')
       }
-      await registerWriteLimit(app, config.writeRateLimit, rateLimitCounter)
+      registerWriteLimit(app, config.writeRateLimit, rateLimitCounter)
     }
 
     app.decorate('useCases', useCases)
@@ -135,6 +137,7 @@ export const newsWireApp = fp<AppOptions>(
     app.decorate('siteOrigin', (request: FastifyRequest) =>
       siteOrigin(request, config.publicOrigin),
     )
+    app.decorate('originCacheControl', originCacheControl(config.publicOrigin))
 
     await app.register(newsRoutes)
     if (changeFeed !== undefined && changeSignal !== undefined && streamLeases !== undefined) {
@@ -184,8 +187,9 @@ export class OneLinePerRequest extends LogController {
   ): void {
     if (this.isLogDisabled(request)) return
     const entry = { req: request, res: reply, responseTime: reply.elapsedTime }
-    if (error) reply.log.error({ ...entry, err: error }, 'request errored')
-    else reply.log.info(entry, 'request completed')
+    if (!error) reply.log.info(entry, 'request completed')
+    else if (isClientAbort(error, request)) logClientAbort(error, request)
+    else reply.log.error({ ...entry, err: error }, 'request errored')
   }
 }
 

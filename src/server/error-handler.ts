@@ -38,8 +38,47 @@ export function problemForError(
         : undefined)
     return problem(status, detail ?? problem(status, '').title)
   }
+  if (isClientAbort(error, request)) {
+    logClientAbort(error, request)
+    return problem(400, CUT_SHORT_DETAIL)
+  }
   request.log.error({ err: error }, 'request failed')
   return status === 503 ? problem(503, DETAILS.unavailable) : problem(500, DETAILS.internal)
+}
+
+const CUT_SHORT_DETAIL = 'The request was cut short: the client closed the connection.'
+
+// What reading a request or writing its answer fails with when the client closes or resets
+// the connection: Node's request stream ('aborted'), a pipeline's 'premature close', a write to
+// a socket the client reset or shut.
+const CONNECTION_GONE_CODES = new Set([
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ERR_STREAM_PREMATURE_CLOSE',
+])
+const CONNECTION_GONE_MESSAGES = new Set(['aborted', 'premature close'])
+
+/**
+ * Whether `error` is the client going away before its answer, not a fault of the server: an
+ * error of a closed connection, and the request's own connection closed indeed. Both, so that
+ * the same codes from elsewhere (a database connection reset) while the client still waits are
+ * logged as the faults they are.
+ */
+export function isClientAbort(error: Error & { code?: unknown }, request: FastifyRequest): boolean {
+  const closedConnection =
+    (typeof error.code === 'string' && CONNECTION_GONE_CODES.has(error.code)) ||
+    CONNECTION_GONE_MESSAGES.has(error.message)
+  const socket = request.raw.socket as { destroyed?: boolean } | null | undefined
+  return closedConnection && (request.raw.destroyed || socket?.destroyed === true)
+}
+
+/** A client that left is routine: logged at info, with the code and no stack. */
+export function logClientAbort(error: Error & { code?: unknown }, request: FastifyRequest): void {
+  request.log.info(
+    { code: error.code ?? error.message },
+    'client closed the connection before the answer',
+  )
 }
 
 function validationProblem(error: FastifyError): Problem {

@@ -11,6 +11,28 @@ export const API_CACHE_CONTROL = {
   none: 'no-store',
 } as const
 
+/**
+ * The Cache-Control of the answers whose body links under the site's origin (site-origin.ts):
+ * the feed, the sitemaps and robots.txt (`read`), and the rendered pages (`page`).
+ */
+export interface OriginCacheControl {
+  readonly read: string
+  readonly page: string
+}
+
+/**
+ * With PUBLIC_URL the links are the same for every request, and any cache may keep them as it
+ * keeps the lists. Without it they come from the request's Host (or a trusted proxy's
+ * X-Forwarded-Host), which a client chooses: a shared cache keyed on the path would hand one
+ * client's links to everyone, and many CDNs ignore `Vary: Host`. So then only the client's own
+ * cache may keep them (`private`), for the same time.
+ */
+export function originCacheControl(publicOrigin: string | undefined): OriginCacheControl {
+  return publicOrigin === undefined
+    ? { read: 'private, max-age=5, stale-while-revalidate=60', page: 'private, no-cache' }
+    : { read: API_CACHE_CONTROL.read, page: 'no-cache' }
+}
+
 /** Every answer whose body may be compressed varies by it; lowercase, as @fastify/compress adds it. */
 export const VARY_ENCODING = 'accept-encoding'
 
@@ -27,15 +49,19 @@ export function registerNoStoreByDefault(app: FastifyInstance): void {
 }
 
 /** The headers of a cacheable read, on its 200 and on its 304 alike. */
-export function cacheableRead(reply: FastifyReply, etag: string): FastifyReply {
-  return reply.headers({
-    etag,
-    'cache-control': API_CACHE_CONTROL.read,
-    vary: VARY_ENCODING,
-  })
+export function cacheableRead(
+  reply: FastifyReply,
+  etag: string,
+  cacheControl: string = API_CACHE_CONTROL.read,
+): FastifyReply {
+  return reply.headers({ etag, 'cache-control': cacheControl, vary: VARY_ENCODING })
 }
 
 /** 304 Not Modified: the validator and caching headers of the 200, and no body. */
-export function sendNotModified(reply: FastifyReply, etag: string): FastifyReply {
-  return cacheableRead(reply, etag).code(304).send()
+export function sendNotModified(
+  reply: FastifyReply,
+  etag: string,
+  cacheControl: string = API_CACHE_CONTROL.read,
+): FastifyReply {
+  return cacheableRead(reply, etag, cacheControl).code(304).send()
 }

@@ -181,7 +181,7 @@ export async function sendRenderedPage(
   reply
     .code(renderer.isMissing(need, data) ? 404 : 200)
     .type('text/html; charset=utf-8')
-    .header('cache-control', 'no-cache')
+    .header('cache-control', app.originCacheControl.page)
   const body = Buffer.from(
     template.beforeHead +
       head +

@@ -39,25 +39,42 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
   return false
 }
 
-const REVISION_TAG = /^"rev-([1-9]\d{0,15})"$/
+const REVISION = /^rev-([1-9]\d{0,15})$/
 
 /**
- * Reads an If-Match header (RFC 9110, 13.1.1) as the domain's condition. Absent or `*`: no
- * condition, the write always applies (for a post that exists). Otherwise the listed
- * `"rev-N"` tags; anything else in the list, weak tags included, matches no version, so a
- * header of nothing but garbage makes the write stale (412) rather than unconditional.
+ * One element of an If-Match list at `lastIndex` (RFC 9110, 5.6.1 and 8.8.3): OWS (SP and HTAB
+ * only, never the other spaces String.trim drops), an optional entity-tag (its weak mark, its
+ * opaque text) and OWS after it, then a comma or the end; empty elements are allowed. Linear:
+ * each part can end in one place only, so a long header costs no backtracking.
+ */
+const LIST_ELEMENT = /[ \t]*(?:(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"[ \t]*)?(,|$)/y
+
+/**
+ * Reads an If-Match header (RFC 9110, 13.1.1) as the domain's condition. Absent, or `*` alone:
+ * no condition, the write always applies (for a post that exists). Otherwise the `"rev-N"` tags
+ * of a list of entity tags; weak tags and tags of another form match no version. A header that
+ * is neither (`*` in a list, a space other than SP or HTAB, a word that is no tag) is malformed
+ * and matches no version either, so the write is stale (412) rather than unconditional.
+ *
+ * Written by hand: `fresh` and @fastify/send split If-None-Match on commas without checking
+ * the grammar (a `*` in a list, or a no-break space, passes), which a precondition must not do.
  */
 export function writeConditionOf(
   header: string | readonly string[] | undefined,
 ): WriteCondition | undefined {
   if (header === undefined) return undefined
   const value = typeof header === 'string' ? header : header.join(',')
-  if (value.trim() === '*') return undefined
+  if (/^[ \t]*\*[ \t]*$/.test(value)) return undefined
   const ifRevision: number[] = []
-  for (const part of value.split(',')) {
-    const digits = REVISION_TAG.exec(part.trim())?.[1]
-    const revision = digits === undefined ? Number.NaN : Number(digits)
-    if (Number.isSafeInteger(revision)) ifRevision.push(revision)
+  LIST_ELEMENT.lastIndex = 0
+  for (;;) {
+    const element = LIST_ELEMENT.exec(value)
+    if (element === null) return { ifRevision: [] }
+    const [, weak, opaque, separator] = element
+    const digits =
+      weak === undefined && opaque !== undefined ? REVISION.exec(opaque)?.[1] : undefined
+    if (digits !== undefined && Number.isSafeInteger(Number(digits)))
+      ifRevision.push(Number(digits))
+    if (separator === '') return { ifRevision }
   }
-  return { ifRevision }
 }

@@ -29,7 +29,7 @@ type BuildFile = (origin: string, version: number | undefined) => Promise<string
  * the feed and the sitemap at once.
  */
 export const siteFilesRoutes: FastifyPluginAsync = async (app) => {
-  const { useCases, firstPage } = app
+  const { useCases, firstPage, originCacheControl } = app
   const sitemaps = new Sitemaps(useCases.listNews)
 
   // The feed's tag is a hash of its bytes, which come from the newest posts alone: every server
@@ -38,7 +38,7 @@ export const siteFilesRoutes: FastifyPluginAsync = async (app) => {
     const result = await useCases.listNews.execute({ limit: FEED_SIZE })
     if (!result.ok) return sendUncached(reply, problemOf(result.error))
     const body = newsFeedXml(app.siteOrigin(request), result.value.items)
-    return sendCacheable(request, reply, FEED_CONTENT_TYPE, body, undefined)
+    return sendCacheable(request, reply, originCacheControl.read, FEED_CONTENT_TYPE, body)
   })
 
   /**
@@ -57,12 +57,19 @@ export const siteFilesRoutes: FastifyPluginAsync = async (app) => {
     const version = await firstPage.version()
     const tag = version === undefined ? undefined : versionEtagOf(request, origin, version)
     if (tag !== undefined && matchesIfNoneMatch(request.headers['if-none-match'], tag)) {
-      return sendNotModified(reply, tag)
+      return sendNotModified(reply, tag, originCacheControl.read)
     }
     const result = await attempt(() => build(origin, version))
     if (!result.ok) return sendUncached(reply, problemOf(result.error))
     if (result.value === undefined) return sendUncached(reply, NO_SUCH_SITEMAP)
-    return sendCacheable(request, reply, SITEMAP_CONTENT_TYPE, result.value, tag)
+    return sendCacheable(
+      request,
+      reply,
+      originCacheControl.read,
+      SITEMAP_CONTENT_TYPE,
+      result.value,
+      tag,
+    )
   }
 
   app.get(SITEMAP_PATH, HIDDEN, (request, reply) =>
@@ -79,7 +86,7 @@ export const siteFilesRoutes: FastifyPluginAsync = async (app) => {
 
   app.get(ROBOTS_PATH, HIDDEN, (request, reply) => {
     const body = robotsTxt(app.siteOrigin(request))
-    return sendCacheable(request, reply, TEXT_CONTENT_TYPE, body, undefined)
+    return sendCacheable(request, reply, originCacheControl.read, TEXT_CONTENT_TYPE, body)
   })
 }
 
@@ -88,19 +95,23 @@ function robotsTxt(origin: string): string {
   return `User-agent: *\nAllow: /\n\nSitemap: ${origin}${SITEMAP_PATH}\n`
 }
 
-/** `body` with its entity tag (a hash of it, unless given), or a 304 when the client has it. */
+/**
+ * `body` with its entity tag (a hash of it, unless given), or a 304 when the client has it;
+ * kept as `cacheControl` says, since the body holds the site's origin.
+ */
 function sendCacheable(
   request: FastifyRequest,
   reply: FastifyReply,
+  cacheControl: string,
   type: string,
   body: string,
-  tag: string | undefined,
+  tag?: string,
 ): FastifyReply {
   const etag = tag ?? pageEtagOf(body, undefined)
   if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
-    return sendNotModified(reply, etag)
+    return sendNotModified(reply, etag, cacheControl)
   }
-  return cacheableRead(reply, etag).type(type).send(body)
+  return cacheableRead(reply, etag, cacheControl).type(type).send(body)
 }
 
 /**

@@ -1,3 +1,4 @@
+import { connect, type AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import type { NewsItem } from '@/domain/news-item.entity'
 import type { NewsRepository } from '@/domain/ports/news-repository.port'
@@ -459,6 +460,67 @@ describe('malformed forms to the outbox', () => {
     })
     expect(response.statusCode).toBe(400)
     expect(response.json()).toMatchObject({ status: 400, detail: MALFORMED_FORM_DETAIL })
+  })
+})
+
+describe('a client that closes the connection before its answer', () => {
+  const ABORT_LOGGED = 'client closed the connection before the answer'
+
+  /** The log lines once one tells of the request's end (as an abort, or a failure), 3 s at most. */
+  async function linesOnceLogged(log: ReturnType<typeof logCapture>) {
+    const told = (line: Record<string, unknown>) =>
+      line.msg === ABORT_LOGGED || Number(line.level) >= 50
+    for (let waited = 0; waited < 3_000 && !log.lines().some(told); waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    return log.lines()
+  }
+
+  it('is logged at info, never at error, when it resets in the middle of a contact form', async () => {
+    const log = logCapture()
+    const listening = await buildApp({
+      useCases: memoryUseCases(),
+      config: testConfig(),
+      health: async () => true,
+      distDir: emptyDistDir(),
+      logger: { level: 'info', stream: log.stream },
+    })
+    try {
+      await listening.listen({ port: 0, host: '127.0.0.1' })
+      const { port } = listening.server.address() as AddressInfo
+      const { payload, headers } = await multipart({ name: 'Ada', message: 'x'.repeat(4000) })
+      const socket = connect({ host: '127.0.0.1', port })
+      socket.on('error', () => undefined)
+      await new Promise((resolve) => socket.once('connect', resolve))
+      socket.write(
+        `POST /api/v1.0/email/send-form HTTP/1.1\r\nhost: localhost\r\norigin: ${SITE_ORIGIN}\r\n` +
+          `content-type: ${headers['content-type']}\r\ncontent-length: ${payload.length}\r\n\r\n`,
+      )
+      socket.write(payload.subarray(0, payload.length / 2))
+      // Once the server is reading the form, the client resets the connection.
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      socket.resetAndDestroy()
+
+      const lines = await linesOnceLogged(log)
+      expect(lines.filter((line) => Number(line.level) >= 50)).toEqual([])
+      expect(lines.find((line) => line.msg === ABORT_LOGGED)).toMatchObject({
+        level: 30,
+        code: expect.any(String),
+      })
+    } finally {
+      await listening.close()
+    }
+  })
+
+  it('does not hide a failure with a connection’s error code while the client waits', async () => {
+    const useCases = memoryUseCases()
+    const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })
+    vi.spyOn(useCases.getNewsItem, 'execute').mockRejectedValue(reset)
+    const { app: broken, log } = await appLoggingAt('error', useCases)
+    const response = await broken.inject('/api/news/some-id')
+    await broken.close()
+    expect(response.statusCode).toBe(500)
+    expect(log.lines().find((line) => line.msg === 'request failed')).toMatchObject({ level: 50 })
   })
 })
 

@@ -152,6 +152,11 @@ describe.each(TEST_DATABASES)('the history API on $name', (kind) => {
       ['a padded number', '"rev-01"'],
       ['an empty value', ''],
       ['a very long value', `"rev-${'9'.repeat(500)}"`],
+      // OWS is only SP and HTAB: a no-break space makes the header malformed.
+      ['a tag and a no-break space', '"rev-1"\u00a0'],
+      ['a no-break space and a tag', '\u00a0"rev-1"'],
+      ['* in a list (* is only valid alone)', '*, "rev-1"'],
+      ['a list that also holds garbage', 'junk, "rev-1"'],
     ])('answers 412 to an If-Match of %s, which matches nothing', async (_what, ifMatch) => {
       const item = await api.create('Guarded')
       const patch = await api.edit(item._id, { title: 'Changed' }, { 'if-match': ifMatch })
@@ -165,12 +170,12 @@ describe.each(TEST_DATABASES)('the history API on $name', (kind) => {
 
     it('applies an If-Match of * (any version) and one of a list that names the stored version', async () => {
       const item = await api.create('Listed')
-      const any = await api.edit(item._id, { title: 'Any' }, { 'if-match': '*' })
+      const any = await api.edit(item._id, { title: 'Any' }, { 'if-match': ' \t*\t ' })
       expect(any.statusCode).toBe(200)
       const listed = await api.edit(
         item._id,
         { title: 'Listed again' },
-        { 'if-match': '"rev-7", W/"rev-2", "rev-2"' },
+        { 'if-match': '"rev-7", W/"rev-2",\t"a,b" ,, "rev-2"\t' },
       )
       expect(listed.statusCode).toBe(200)
       expect(listed.json()).toMatchObject({ title: 'Listed again', revision: 3 })

@@ -11,12 +11,18 @@ describe('writeConditionOf', () => {
     expect(writeConditionOf(undefined)).toBeUndefined()
     expect(writeConditionOf('*')).toBeUndefined()
     expect(writeConditionOf(' * ')).toBeUndefined()
+    expect(writeConditionOf('\t*\t')).toBeUndefined()
   })
 
-  it('reads one tag or a list of them', () => {
+  it('reads one tag or a list of them, with SP and HTAB around them and empty elements', () => {
     expect(writeConditionOf('"rev-3"')).toEqual({ ifRevision: [3] })
     expect(writeConditionOf('"rev-3", "rev-5" ,"rev-8"')).toEqual({ ifRevision: [3, 5, 8] })
     expect(writeConditionOf(['"rev-1"', '"rev-2"'])).toEqual({ ifRevision: [1, 2] })
+    expect(writeConditionOf('\t"rev-1"\t,, ,"rev-2" ,')).toEqual({ ifRevision: [1, 2] })
+  })
+
+  it('reads a tag that holds a comma as one tag', () => {
+    expect(writeConditionOf('"a,b", "rev-4"')).toEqual({ ifRevision: [4] })
   })
 
   it.each([
@@ -30,12 +36,21 @@ describe('writeConditionOf', () => {
     'rev-3',
     '"rev-99999999999999999"',
     '*, "rev-1x"',
-  ])('matches no version for %j, so that the write is stale', (header) => {
+    '*, "rev-1"',
+    '"rev-1", *',
+    '"rev-1"\u00a0',
+    '\u00a0"rev-1"',
+    '"rev-1"\u3000',
+    '"rev-1" "rev-2"',
+    '"rev-1"\n',
+    'junk, "rev-4"',
+    '"rev-4", W/"rev-5", junk',
+  ])('matches no version for the malformed or foreign %j, so that the write is stale', (header) => {
     expect(writeConditionOf(header)).toEqual({ ifRevision: [] })
   })
 
-  it('keeps the good tags of a list that also holds garbage', () => {
-    expect(writeConditionOf('junk, "rev-4", W/"rev-5"')).toEqual({ ifRevision: [4] })
+  it('reads weak tags as matching no version (If-Match compares strongly)', () => {
+    expect(writeConditionOf('W/"rev-5", "rev-4"')).toEqual({ ifRevision: [4] })
   })
 })
 

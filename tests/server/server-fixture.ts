@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
@@ -143,6 +143,13 @@ export function fakeDistDir(): string {
 export function emptyDistDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'newswire-nodist-'))
   tempDirs.push(dir)
+  return dir
+}
+
+/** A built app's folder whose index.html is the project's own template: pages are rendered. */
+export function distWithPageTemplate(): string {
+  const dir = tempDir('newswire-page-template-')
+  writeFileSync(join(dir, 'index.html'), readFileSync('index.html', 'utf8'))
   return dir
 }
 

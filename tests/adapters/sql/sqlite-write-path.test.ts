@@ -126,7 +126,9 @@ describe('the SQLite write path', () => {
       const counter = new SqlRateLimitStore(database)
       await store.transaction(async (tx) => tx.insert(post(tx.newId())))
       expect(await synchronousOf(database)).toBe(2) // FULL
-      await counter.hit('client', 60_000)
+      const unit = await counter.reserve('client', 60_000, 60)
+      expect(await synchronousOf(database)).toBe(2)
+      await counter.giveBack('client', unit.windowEnd)
       expect(await synchronousOf(database)).toBe(2)
       await expect(
         store.transaction(async () => {
@@ -163,14 +165,14 @@ describe('the SQLite write path', () => {
     }
   })
 
-  it('still counts every hit of the write limit, with its commit left to the next flush', async () => {
+  it('still counts every unit of the write limit, with its commit left to the next flush', async () => {
     const database = await openDatabase(`sqlite:${join(folder, 'news.db')}`)
     try {
       const counter = new SqlRateLimitStore(database)
-      const hits = await Promise.all(
-        Array.from({ length: 20 }, () => counter.hit('client', 60_000)),
+      const units = await Promise.all(
+        Array.from({ length: 20 }, () => counter.reserve('client', 60_000, 60)),
       )
-      expect(hits.map((hit) => hit.count).sort((a, b) => a - b)).toEqual(
+      expect(units.map((unit) => unit.count).sort((a, b) => a - b)).toEqual(
         Array.from({ length: 20 }, (_, index) => index + 1),
       )
     } finally {
