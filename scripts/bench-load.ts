@@ -12,8 +12,8 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { Client } from 'pg'
 import { cpuPerRequest, startBenchServer } from './bench/bench-server'
+import { createBenchSchema } from './bench/postgres-schema'
 import { runBench } from './bench/run-bench'
 import { seedSqlite } from './bench/seed-posts'
 import { autocannon, type AutocannonRequest, type AutocannonResult } from './bench/autocannon'
@@ -101,34 +101,27 @@ async function run(engine: string, databaseUrl: string): Promise<Measured> {
 
 /** A fresh schema in the PostgreSQL database, seeded with `posts` posts; dropped by `drop`. */
 async function postgresSchema(url: string) {
-  const schema = `newswire_bench_${process.pid}`
-  const admin = new Client({ connectionString: url })
-  await admin.connect()
-  await admin.query(`create schema ${schema}`)
-  const scoped = new URL(url)
-  scoped.searchParams.set('options', `-c search_path=${schema}`)
+  const schema = await createBenchSchema(url, 'newswire_bench')
+  const { admin, name } = schema
   return {
-    url: scoped.toString(),
+    url: schema.url,
     async seed(): Promise<void> {
-      const server = await startBenchServer({ DATABASE_URL: scoped.toString(), HOST: '127.0.0.1' })
+      const server = await startBenchServer({ DATABASE_URL: schema.url, HOST: '127.0.0.1' })
       await server.stop()
       const at = (index: number) => new Date(Date.UTC(2020, 0, 1) + index * 1000).toISOString()
       await admin.query(
-        `insert into ${schema}.news (id, title, body, author, created_at, updated_at, revision, deleted_at)
+        `insert into ${name}.news (id, title, body, author, created_at, updated_at, revision, deleted_at)
          select 'bench-' || i, 'Post ' || i, repeat('news ', 40), 'Author ' || (i % 97),
                 $1::timestamptz + i * interval '1 second', $1::timestamptz + i * interval '1 second', 1, null
          from generate_series(0, $2 - 1) as i`,
         [at(0), posts],
       )
       await admin.query(
-        `insert into ${schema}.news_revision (news_id, revision, title, body, author, action, at, restored_from)
-         select id, 1, title, body, author, 'create', created_at, null from ${schema}.news`,
+        `insert into ${name}.news_revision (news_id, revision, title, body, author, action, at, restored_from)
+         select id, 1, title, body, author, 'create', created_at, null from ${name}.news`,
       )
     },
-    async drop(): Promise<void> {
-      await admin.query(`drop schema if exists ${schema} cascade`)
-      await admin.end()
-    },
+    drop: () => schema.drop(),
   }
 }
 
