@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely'
 import type { StreamLeases } from '@/domain/ports/stream-leases.port'
 import type { SqlDatabase } from '@/adapters/sql/database'
 import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
-import { immediateTransaction } from '@/adapters/sql/sqlite-wal-flush'
+import { immediateTransaction, withoutSyncAtCommit } from '@/adapters/sql/sqlite-wal-flush'
 import { guardStorage, type StorageErrorListener } from '@/adapters/sql/storage-failure'
 
 /** How long a lease counts without being renewed: a crashed server's streams stop counting then. */
@@ -36,8 +36,10 @@ type Db = Kysely<NewsWireSchema>
  * Taking a lease counts the client's live leases and adds one as one step: SQLite's write lock
  * (BEGIN IMMEDIATE) and, on PostgreSQL, a transaction-scoped advisory lock on the client (safe
  * behind a transaction-pooling PgBouncer, unlike a session lock) keep two servers from both
- * taking the last place. Leases are not a visitor's writing: on SQLite they commit without
- * waiting for the disk, as the write limit's counts do (sqlite-wal-flush.ts).
+ * taking the last place. Leases are not a visitor's writing: on SQLite every statement here
+ * commits without waiting for the disk, as the write limit's counts do (sqlite-wal-flush.ts), so
+ * that no reconnect or renewal runs a disk flush on the event loop. A lease or release that power
+ * loss undoes costs at most one place for a minute.
  */
 export class SqlStreamLeases implements StreamLeases {
   private readonly holder = randomBytes(12).toString('base64url')
@@ -85,18 +87,22 @@ export class SqlStreamLeases implements StreamLeases {
   renew(): Promise<void> {
     return guardStorage(async () => {
       const now = this.now()
-      await this.database.db
-        .updateTable('event_stream_lease')
-        .set({ expires_at: now + this.termMs })
-        .where('holder', '=', this.holder)
-        .execute()
-      await this.sweep(now)
+      await this.unsynced(async (db) => {
+        await db
+          .updateTable('event_stream_lease')
+          .set({ expires_at: now + this.termMs })
+          .where('holder', '=', this.holder)
+          .execute()
+        await this.sweep(db, now)
+      })
     }, this.onError)
   }
 
   release(id: string): Promise<void> {
     return guardStorage(async () => {
-      await this.database.db.deleteFrom('event_stream_lease').where('id', '=', id).execute()
+      await this.unsynced((db) =>
+        db.deleteFrom('event_stream_lease').where('id', '=', id).execute(),
+      )
     }, this.onError)
   }
 
@@ -104,10 +110,20 @@ export class SqlStreamLeases implements StreamLeases {
    * Deletes every expired lease, at most once a term per process: the leases of clients that
    * never came back after their server went away. A range scan on the index of expiries.
    */
-  private async sweep(now: number): Promise<void> {
+  private async sweep(db: Db, now: number): Promise<void> {
     if (now < this.nextSweepAt) return
     this.nextSweepAt = now + this.termMs
-    await this.database.db.deleteFrom('event_stream_lease').where('expires_at', '<=', now).execute()
+    await db.deleteFrom('event_stream_lease').where('expires_at', '<=', now).execute()
+  }
+
+  /**
+   * Runs `work` outside a transaction; on SQLite, on one connection without sync at commit, so
+   * that its commits do not wait for the disk on the event loop.
+   */
+  private unsynced<T>(work: (db: Db) => Promise<T>): Promise<T> {
+    const { db, engine } = this.database
+    if (engine === 'postgres') return work(db)
+    return db.connection().execute((connection) => withoutSyncAtCommit(connection, work))
   }
 
   /** Runs `work` in a transaction that no other taker of `client`'s leases runs beside. */

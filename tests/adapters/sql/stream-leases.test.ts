@@ -1,5 +1,11 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import SQLite from 'better-sqlite3'
+import { Kysely, SqliteDialect } from 'kysely'
 import { DomainErrorException } from '@/domain/domain-error'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
+import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
 import { SqlStreamLeases, STREAM_LEASE_TERM_MS } from '@/adapters/sql/sql-stream-leases'
 import { POSTGRES_SKIPPED, SHARED_STORE_KINDS, TEST_POSTGRES_URL } from './sql-test-stores'
 
@@ -92,6 +98,74 @@ describe.each(SHARED_STORE_KINDS)('SqlStreamLeases on $name', (kind) => {
       () => leases.release('x'),
     ]) {
       await expect(call()).rejects.toBeInstanceOf(DomainErrorException)
+    }
+  })
+})
+
+describe('SqlStreamLeases on a SQLite file', () => {
+  let folder: string
+
+  beforeEach(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'newswire-leases-'))
+  })
+  afterEach(async () => {
+    await rm(folder, { recursive: true, force: true })
+  })
+
+  /**
+   * The database at `path` on one connection that logs every statement it runs, with the
+   * connection's setting at FULL, as openDatabase leaves it.
+   */
+  async function tracedDatabase(path: string, statements: string[]): Promise<SqlDatabase> {
+    await (await openDatabase(`sqlite:${path}`)).close()
+    const sqlite = new SQLite(path, { verbose: (statement) => statements.push(String(statement)) })
+    sqlite.pragma('journal_mode = WAL')
+    sqlite.pragma('synchronous = FULL')
+    const db = new Kysely<NewsWireSchema>({ dialect: new SqliteDialect({ database: sqlite }) })
+    return {
+      db,
+      engine: 'sqlite',
+      target: { engine: 'sqlite', path },
+      description: path,
+      flushLog: async () => undefined,
+      ping: async () => true,
+      close: () => db.destroy(),
+    }
+  }
+
+  /** Each statement that writes the leases, with the `synchronous` setting it committed under. */
+  function writesWithTheirSync(statements: readonly string[]): { sql: string; sync: string }[] {
+    let sync = 'full'
+    const writes: { sql: string; sync: string }[] = []
+    for (const statement of statements) {
+      const setting = /pragma synchronous\s*=\s*(\w+)/i.exec(statement)?.[1]
+      if (setting !== undefined) sync = setting.toLowerCase()
+      else if (/^(insert|update|delete)\b.*event_stream_lease/is.test(statement.trim())) {
+        writes.push({ sql: statement.split(/\s+/, 1)[0] ?? '', sync })
+      }
+    }
+    return writes
+  }
+
+  it('gives leases back and renews them without a disk flush at commit, which would block the event loop', async () => {
+    const statements: string[] = []
+    const database = await tracedDatabase(join(folder, 'news.db'), statements)
+    try {
+      const leases = new SqlStreamLeases(database)
+      await leases.acquire(CLIENT, 2)
+      const [lease] = await database.db.selectFrom('event_stream_lease').select('id').execute()
+      statements.length = 0
+      await leases.renew()
+      await leases.release(lease?.id ?? '')
+      const writes = writesWithTheirSync(statements)
+      expect(writes.map((write) => write.sql.toLowerCase())).toEqual(
+        expect.arrayContaining(['update']),
+      )
+      expect(writes.filter((write) => write.sync !== 'normal')).toEqual([])
+      // And the connection is left as it was found, durable at each commit.
+      expect(statements.at(-1)?.toLowerCase()).toMatch(/pragma synchronous = full/)
+    } finally {
+      await database.close()
     }
   })
 })
