@@ -16,6 +16,11 @@ export const EVENT_STREAM_DEFAULTS = {
   /** Open streams per client address, across every server on the database. */
   perAddress: 20,
   /**
+   * Streams a client address may have closed within the last minute, across every server: its
+   * reconnects, each of which may replay up to MAX_REPLAY changes. Past it, a new one waits.
+   */
+  reconnectsPerMinute: 60,
+  /**
    * What may still wait unread for one reader at a heartbeat before it is dropped; a burst (a
    * replay, a bulk write) may hold up to BURST_FACTOR times as much meanwhile.
    */

@@ -1,7 +1,7 @@
 import { normalizeIP } from '@fastify/rate-limit'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { ChangeSignal } from '@/domain/ports/change-signal.port'
-import type { StreamLeases } from '@/domain/ports/stream-leases.port'
+import type { LeaseAnswer, StreamLeases } from '@/domain/ports/stream-leases.port'
 import { attempt } from '@/domain/result'
 import { ChangeWatcher } from '@/server/change-watcher'
 import { EVENT_STREAM_DEFAULTS, EventStream, type EventStreamSettings } from '@/server/event-stream'
@@ -27,11 +27,17 @@ export const BAD_RESUME_POINT = `Last-Event-ID and since must each be a whole nu
 export const tooManyStreamsDetail = (cap: number) =>
   `This address has ${cap} live streams open already. Close one, or retry in ${STREAM_RETRY_AFTER_S} s.`
 
+export const tooManyReconnectsDetail = (budget: number, seconds: number) =>
+  `This address has closed ${budget} live streams within a minute. Retry in ${seconds} s.`
+
 /**
  * GET /api/events, the live stream (README, the live stream; docs/architecture.md). The
  * stream's reads go through the ChangeFeed the app is decorated with; this process's streams
  * share one ChangeWatcher, which the server's close stops first, ending every stream so that a
  * stop is not held up by them.
+ *
+ * A client address may hold at most `perAddress` streams open and have closed
+ * `reconnectsPerMinute` within the last minute, across servers (429 past either).
  *
  * The framing is eventsource-encoder's (event-stream.ts), and the body a stream that Fastify
  * pipes to the response, so that the response keeps the app's headers and its log line.
@@ -59,13 +65,19 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = asyn
 
     // Counted by address as the write limit counts (an IPv6 client by its /64); request.ip
     // honours TRUST_PROXY.
-    const leased = await attempt(() => leases.acquire(normalizeIP(request.ip), settings.perAddress))
+    const leased = await attempt(() =>
+      leases.acquire(normalizeIP(request.ip), {
+        open: settings.perAddress,
+        reconnectsPerMinute: settings.reconnectsPerMinute,
+      }),
+    )
     if (!leased.ok) return sendProblem(reply, problemOf(leased.error))
-    const lease = leased.value
-    if (lease === undefined) {
-      reply.header('retry-after', STREAM_RETRY_AFTER_S)
-      return sendProblem(reply, problem(429, tooManyStreamsDetail(settings.perAddress)))
+    if (!leased.value.taken) {
+      const { seconds, detail } = refusalOf(leased.value, settings)
+      reply.header('retry-after', seconds)
+      return sendProblem(reply, problem(429, detail))
     }
+    const lease = leased.value.id
 
     const stream = new EventStream(reply.raw, settings.maxBufferedBytes)
     const joined = await attempt(() => watcher.join(stream, () => leases.release(lease)))
@@ -87,6 +99,21 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = asyn
     if (watcher.closing) stream.end()
     return reply.send(stream.body)
   })
+}
+
+/** What a client over one of its limits is told, and how many seconds it should wait. */
+function refusalOf(
+  refused: Extract<LeaseAnswer, { taken: false }>,
+  settings: EventStreamSettings,
+): { readonly seconds: number; readonly detail: string } {
+  if (refused.over === 'open') {
+    return { seconds: STREAM_RETRY_AFTER_S, detail: tooManyStreamsDetail(settings.perAddress) }
+  }
+  const seconds = Math.max(
+    1,
+    Math.ceil((refused.retryAfterMs ?? STREAM_RETRY_AFTER_S * 1000) / 1000),
+  )
+  return { seconds, detail: tooManyReconnectsDetail(settings.reconnectsPerMinute, seconds) }
 }
 
 /**

@@ -46,7 +46,8 @@ export const EVENTS_SCHEMA = {
   description:
     'Changes made through any server sharing the database, numbered in commit order (`seq`). ' +
     'A history restore is announced as `edited`, a restore from the trash as `restored`. ' +
-    `At most ${EVENT_STREAM_DEFAULTS.perAddress} streams may be open per client address, ` +
+    `At most ${EVENT_STREAM_DEFAULTS.perAddress} streams may be open per client address, and ` +
+    `${EVENT_STREAM_DEFAULTS.reconnectsPerMinute} may have closed within the last minute, ` +
     'across all servers.',
   querystring: EVENTS_QUERY_SCHEMA,
   headers: EVENTS_HEADERS,
@@ -69,7 +70,8 @@ export const EVENTS_SCHEMA = {
     400: problemResponse('The Last-Event-ID or the since is not a valid resume point.'),
     429: {
       ...problemResponse(
-        `This address has ${EVENT_STREAM_DEFAULTS.perAddress} live streams open already; see Retry-After.`,
+        `This address has ${EVENT_STREAM_DEFAULTS.perAddress} live streams open already, or has ` +
+          `closed ${EVENT_STREAM_DEFAULTS.reconnectsPerMinute} within a minute; see Retry-After.`,
       ),
       headers: {
         'Retry-After': Type.Integer({ description: 'Seconds to wait before trying again.' }),
