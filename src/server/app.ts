@@ -48,6 +48,7 @@ export type AppConfig = Pick<
   | 'timeouts'
   | 'maxConnections'
   | 'maxConnectionsPerAddress'
+  | 'maxStreams'
 >
 
 /** What the server composition root hands the app: it never chooses an adapter itself. */
@@ -131,6 +132,7 @@ export const newsWireApp = fp<AppOptions>(
         signal: changeSignal,
         leases: streamLeases,
         settings: options.events,
+        maxStreams: config.maxStreams,
       })
     }
     await app.register(systemRoutes, { runtimeConfig: runtimeConfigOf(config), health })

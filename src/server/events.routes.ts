@@ -4,6 +4,7 @@ import type { ChangeSignal } from '@/domain/ports/change-signal.port'
 import type { LeaseAnswer, StreamLeases } from '@/domain/ports/stream-leases.port'
 import { attempt } from '@/domain/result'
 import { ChangeWatcher } from '@/server/change-watcher'
+import { OpenResponses } from '@/server/connection-limits'
 import { EVENT_STREAM_DEFAULTS, EventStream, type EventStreamSettings } from '@/server/event-stream'
 import { EVENTS_SCHEMA, MAX_RESUME_POINT } from '@/server/events.schema'
 import { problem, problemOf, sendProblem } from '@/server/problem'
@@ -15,10 +16,21 @@ export interface EventsRoutesOptions {
   readonly leases: StreamLeases
   /** EVENT_STREAM_DEFAULTS unless given; tests shorten the heartbeat. */
   readonly settings?: Partial<EventStreamSettings>
+  /**
+   * Streams this server holds open at most (MAX_STREAMS), so that the rest of its connections
+   * (MAX_CONNECTIONS) stay free for requests.
+   */
+  readonly maxStreams: number
 }
 
 /** Seconds a client over the cap is told to wait: by then any lease no server renews has expired. */
 export const STREAM_RETRY_AFTER_S = 60
+
+/**
+ * Seconds a client is told to wait when this server holds all the streams it may: readers come
+ * and go, and a balancer may send it to another server meanwhile.
+ */
+export const SERVER_FULL_RETRY_AFTER_S = 30
 
 const RESUME_POINT = /^\d{1,16}$/
 
@@ -30,14 +42,17 @@ export const tooManyStreamsDetail = (cap: number) =>
 export const tooManyReconnectsDetail = (budget: number, seconds: number) =>
   `This address has closed ${budget} live streams within a minute. Retry in ${seconds} s.`
 
+export const SERVER_FULL_DETAIL = `This server holds all the live streams it may. Retry in ${SERVER_FULL_RETRY_AFTER_S} s.`
+
 /**
  * GET /api/events, the live stream (README, the live stream; docs/architecture.md). The
  * stream's reads go through the ChangeFeed the app is decorated with; this process's streams
  * share one ChangeWatcher, which the server's close stops first, ending every stream so that a
  * stop is not held up by them.
  *
- * A client address may hold at most `perAddress` streams open and have closed
- * `reconnectsPerMinute` within the last minute, across servers (429 past either).
+ * A server holds at most `maxStreams` streams (503 past it, before the database is asked), and a
+ * client address at most `perAddress` open and `reconnectsPerMinute` closed within the last
+ * minute, across servers (429 past either).
  *
  * The framing is eventsource-encoder's (event-stream.ts), and the body a stream that Fastify
  * pipes to the response, so that the response keeps the app's headers and its log line.
@@ -57,12 +72,17 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = asyn
   const { leases } = options
   const settings: EventStreamSettings = { ...EVENT_STREAM_DEFAULTS, ...options.settings }
   const watcher = new ChangeWatcher(options.signal, feed, leases, settings, app.log)
+  const streams = new OpenResponses(options.maxStreams)
   app.addHook('preClose', () => watcher.close())
 
   app.get('/api/events', { schema: EVENTS_SCHEMA, compress: false }, async (request, reply) => {
     const since = resumePointOf(request.headers['last-event-id'], request.query.since)
     if (since === null) return sendProblem(reply, problem(400, BAD_RESUME_POINT))
 
+    if (!streams.take(reply.raw)) {
+      reply.header('retry-after', SERVER_FULL_RETRY_AFTER_S)
+      return sendProblem(reply, problem(503, SERVER_FULL_DETAIL))
+    }
     // Counted by address as the write limit counts (an IPv6 client by its /64); request.ip
     // honours TRUST_PROXY.
     const leased = await attempt(() =>

@@ -40,6 +40,8 @@ const STREAM_DESCRIPTION =
   `${EVENT_STREAM_DEFAULTS.heartbeatMs / 1000} s; with no bytes for ` +
   `${(3 * EVENT_STREAM_DEFAULTS.heartbeatMs) / 1000} s, reconnect.`
 
+const RETRY_AFTER = Type.Integer({ description: 'Seconds to wait before trying again.' })
+
 export const EVENTS_SCHEMA = {
   tags: ['live'],
   summary: 'The live stream of created, edited, deleted and restored posts',
@@ -48,7 +50,7 @@ export const EVENTS_SCHEMA = {
     'A history restore is announced as `edited`, a restore from the trash as `restored`. ' +
     `At most ${EVENT_STREAM_DEFAULTS.perAddress} streams may be open per client address, and ` +
     `${EVENT_STREAM_DEFAULTS.reconnectsPerMinute} may have closed within the last minute, ` +
-    'across all servers.',
+    'across all servers; each server holds a bounded number of streams (MAX_STREAMS).',
   querystring: EVENTS_QUERY_SCHEMA,
   headers: EVENTS_HEADERS,
   response: {
@@ -73,10 +75,14 @@ export const EVENTS_SCHEMA = {
         `This address has ${EVENT_STREAM_DEFAULTS.perAddress} live streams open already, or has ` +
           `closed ${EVENT_STREAM_DEFAULTS.reconnectsPerMinute} within a minute; see Retry-After.`,
       ),
-      headers: {
-        'Retry-After': Type.Integer({ description: 'Seconds to wait before trying again.' }),
-      },
+      headers: { 'Retry-After': RETRY_AFTER },
     },
-    503: problemResponse('The database does not answer.'),
+    503: {
+      ...problemResponse(
+        'This server holds all the live streams it may (see Retry-After), or the database does ' +
+          'not answer.',
+      ),
+      headers: { 'Retry-After': RETRY_AFTER },
+    },
   },
 } as const

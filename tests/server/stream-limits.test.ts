@@ -1,11 +1,15 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
+import { join } from 'node:path'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import {
+  composeTestServer,
   removeTempDirs,
+  tempDir,
   TEST_DATABASES,
   TEST_POSTGRES_URL,
   type TestDatabase,
 } from './server-fixture'
-import { postsThroughTheStore, twoServers } from './support/live-servers'
+import { listening, postsThroughTheStore, twoServers } from './support/live-servers'
 import {
   closeReaders,
   openReady,
@@ -22,6 +26,87 @@ afterEach(closeReaders)
 if (TEST_POSTGRES_URL === undefined) {
   it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
 }
+
+/** An answer to GET /api/events or any GET, or 0 when the server closed the connection instead. */
+interface Answer {
+  readonly status: number
+  readonly headers: IncomingHttpHeaders
+  readonly body: string
+  close(): void
+}
+
+/**
+ * GET `path` on a connection of its own from `from`; resolves at the answer's head (a stream
+ * stays open until closed) with its first chunk, or with status 0 when the server drops it.
+ */
+function answerTo(base: string, path: string, from: string): Promise<Answer> {
+  return new Promise((resolve) => {
+    const outgoing = httpRequest(new URL(path, base), {
+      agent: false,
+      localAddress: from,
+      headers: { accept: path.startsWith('/api/events') ? 'text/event-stream' : '*/*' },
+    })
+    const close = () => outgoing.destroy()
+    outgoing.on('error', () => resolve({ status: 0, headers: {}, body: '', close }))
+    outgoing.on('response', (response) => {
+      response.setEncoding('utf8')
+      response.once('data', (chunk: string) =>
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: chunk,
+          close,
+        }),
+      )
+      response.on('error', () => undefined)
+    })
+    outgoing.end()
+  })
+}
+
+describe('the live streams of one server and the connections requests need', () => {
+  let server: ComposedServer
+  const answers: Answer[] = []
+
+  afterEach(async () => {
+    for (const answer of answers.splice(0)) answer.close()
+    await server.close()
+  })
+
+  it('serves at most MAX_STREAMS streams, answers 503 with Retry-After past it, and keeps the other connections for requests', async () => {
+    server = await composeTestServer(
+      {
+        DATABASE_URL: `sqlite:${join(tempDir('newswire-stream-limits-'), 'news.db')}`,
+        MAX_CONNECTIONS: '60',
+        MAX_STREAMS: '30',
+      },
+      { events: { heartbeatMs: HEARTBEAT_MS } },
+    )
+    const base = await listening(server)
+    // Four addresses, each within its cap of 20 streams: more than MAX_CONNECTIONS together.
+    const addresses = ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5']
+    for (const from of addresses) {
+      answers.push(
+        ...(await Promise.all(
+          Array.from({ length: 20 }, () => answerTo(base, '/api/events', from)),
+        )),
+      )
+    }
+    const statuses = answers.map((answer) => answer.status)
+    expect(statuses.filter((status) => status === 200)).toHaveLength(30)
+    expect(statuses.filter((status) => status === 503)).toHaveLength(50)
+    const refused = answers.find((answer) => answer.status === 503)
+    expect(Number(refused?.headers['retry-after'])).toBeGreaterThan(0)
+    expect(JSON.parse(refused?.body ?? '{}')).toMatchObject({ status: 503 })
+
+    // Visitors still get in, several at once, each on a connection of its own.
+    const visits = await Promise.all(
+      Array.from({ length: 20 }, () => answerTo(base, '/api/news', '127.0.0.9')),
+    )
+    answers.push(...visits)
+    expect(visits.map((visit) => visit.status)).toEqual(visits.map(() => 200))
+  })
+})
 
 describe.each(TEST_DATABASES)(
   'resuming the live stream on two servers on one $name database',
