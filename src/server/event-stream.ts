@@ -44,18 +44,51 @@ export const EVENT_MESSAGES = {
   heartbeat: encode({ comment: 'heartbeat' }),
 } as const
 
+const HEARTBEAT = Buffer.from(EVENT_MESSAGES.heartbeat)
+
 /** The fields of a change in the order the protocol lists them. */
 function changeData({ seq, id, kind, revision, at }: NewsChange): NewsChange {
   return { seq, id, kind, revision, at }
 }
 
 /**
+ * Changes read together, in seq order, framed once into one buffer that every stream shares:
+ * a stream is handed a view of it from the first change it lacks, never a copy.
+ */
+export class ChangeBatch {
+  readonly frames: Buffer
+  /** Where each change's frame begins in `frames`. */
+  private readonly offsets: number[] = []
+
+  constructor(readonly changes: readonly NewsChange[]) {
+    const parts = changes.map((change) => Buffer.from(EVENT_MESSAGES.change(change)))
+    let offset = 0
+    for (const part of parts) {
+      this.offsets.push(offset)
+      offset += part.length
+    }
+    this.frames = Buffer.concat(parts, offset)
+  }
+
+  /** The seq of the last change; undefined for none. */
+  get lastSeq(): number | undefined {
+    return this.changes.at(-1)?.seq
+  }
+
+  /** The frames of the changes after `seq`, as a view of `frames`; empty when none is. */
+  after(seq: number): Buffer {
+    const first = this.changes.findIndex((change) => change.seq > seq)
+    return first === -1 ? this.frames.subarray(0, 0) : this.frames.subarray(this.offsets[first])
+  }
+}
+
+/**
  * One open live stream: what its reader has been sent, and the body Fastify pipes to it.
  *
- * Until `open` has sent the start (the replay or reset, then `ready`), changes the watcher
- * delivers wait here; then those the start did not cover follow, in order, and each later one
- * is sent unless the reader has it already. So a reader sees every change exactly once, in seq
- * order, whichever server made it.
+ * Until `open` has sent the start (the replay or reset, then `ready`), batches the watcher
+ * delivers wait here; then the changes the start did not cover follow, in order, and each later
+ * one is sent unless the reader has it already. So a reader sees every change exactly once, in
+ * seq order, whichever server made it.
  *
  * A reader that stops reading is dropped, so that one stalled client cannot hold the server's
  * memory: at a heartbeat, once more than `maxBufferedBytes` still wait for it in the body and
@@ -70,7 +103,7 @@ export class EventStream {
   /** Resolves once the response is done: all of it handed to the system, or the connection lost. */
   readonly sent: Promise<void>
   private sentThrough: number | undefined
-  private waiting: NewsChange[] = []
+  private waiting: ChangeBatch[] = []
 
   constructor(
     private readonly response: ServerResponse,
@@ -104,23 +137,25 @@ export class EventStream {
   /** Sends the start (the missed changes or a reset, then `ready`), then what waited meanwhile. */
   open(start: FeedStart): void {
     if (start.reset) this.write(EVENT_MESSAGES.reset(start.seq))
-    for (const change of start.missed) this.write(EVENT_MESSAGES.change(change))
+    if (start.missed.length > 0) this.write(new ChangeBatch(start.missed).frames)
     this.write(EVENT_MESSAGES.ready(start.seq))
     this.sentThrough = start.seq
     const waiting = this.waiting
     this.waiting = []
-    for (const change of waiting) this.deliver(change)
+    for (const batch of waiting) this.deliver(batch)
   }
 
-  /** A change the watcher read: sent if the reader lacks it, kept until `open` otherwise. */
-  deliver(change: NewsChange): void {
+  /** Changes the watcher read: those the reader lacks are sent, or kept until `open`. */
+  deliver(batch: ChangeBatch): void {
     if (this.sentThrough === undefined) {
-      this.waiting.push(change)
+      this.waiting.push(batch)
       return
     }
-    if (change.seq <= this.sentThrough) return
-    this.sentThrough = change.seq
-    this.write(EVENT_MESSAGES.change(change))
+    const last = batch.lastSeq
+    if (last === undefined || last <= this.sentThrough) return
+    const frames = batch.after(this.sentThrough)
+    this.sentThrough = last
+    this.write(frames)
   }
 
   /**
@@ -137,7 +172,7 @@ export class EventStream {
   heartbeat(): void {
     if (!this.isOpen) return
     if (this.waitingBytes > this.maxBufferedBytes) this.destroy()
-    else this.write(EVENT_MESSAGES.heartbeat)
+    else this.write(HEARTBEAT)
   }
 
   /** Ends the stream once what was written has been sent; the reader will reconnect. */
@@ -151,7 +186,7 @@ export class EventStream {
     this.response.destroy()
   }
 
-  private write(message: string): void {
+  private write(message: string | Buffer): void {
     if (this.isClosed) return
     this.body.write(message)
     if (this.waitingBytes > BURST_FACTOR * this.maxBufferedBytes) this.destroy()

@@ -8,7 +8,7 @@ import type { NewsItem } from '@/domain/news-item.entity'
 import { MAX_REPLAY } from '@/application/change-feed'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { TOKENS } from '@/composition/server/server.tokens'
-import { EVENT_STREAM_DEFAULTS, EventStream } from '@/server/event-stream'
+import { ChangeBatch, EVENT_STREAM_DEFAULTS, EventStream } from '@/server/event-stream'
 import { BAD_RESUME_POINT, STREAM_RETRY_AFTER_S } from '@/server/events.routes'
 import {
   composeTestServer,
@@ -362,7 +362,9 @@ describe('a reader that stops reading', () => {
     return { base, opened, stalledReader, close }
   }
 
-  const change = (seq: number): NewsChange => ({
+  /** One change, framed as the watcher hands it out. */
+  const change = (seq: number): ChangeBatch => new ChangeBatch([changeAt(seq)])
+  const changeAt = (seq: number): NewsChange => ({
     seq,
     id: 'abcdefghijklmnopqrstuv',
     kind: 'edited',
