@@ -3,6 +3,7 @@ import type { ChangeFeed } from '@/application/change-feed'
 import type { ChangeSignal } from '@/domain/ports/change-signal.port'
 import type { StreamLeases } from '@/domain/ports/stream-leases.port'
 import { ChangeBatch, type EventStream } from '@/server/event-stream'
+import { readSendQueues } from '@/server/socket-send-queues'
 
 export interface ChangeWatcherTimings {
   /** How often the change signal is read while streams are open. */
@@ -31,8 +32,9 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
  * moved, it reads the new changes once, whichever server or process made them, frames them once
  * (ChangeBatch) and hands the same bytes to every stream, FAN_OUT_SLICE streams a turn of the
  * event loop, so that a thousand streams never hold it. With no stream open it reads nothing.
- * Every `heartbeatMs` it sends each stream a heartbeat, as many a turn, and renews this
- * process's leases in one statement.
+ * Every `heartbeatMs` it reads what the system's send queues hold (socket-send-queues.ts), sends
+ * each stream a heartbeat, or drops it if it has fallen behind, and renews this process's leases
+ * in one statement.
  *
  * A stream joins before it reads where it starts, and the watcher's position is read before
  * that too, so a change committed meanwhile is either in the stream's start or delivered to it
@@ -206,7 +208,11 @@ export class ChangeWatcher {
     if (this.beating) return
     this.beating = true
     try {
-      await this.fanOut((stream) => stream.heartbeat())
+      const queues = await readSendQueues()
+      await this.fanOut((stream) => {
+        const socket = stream.socket
+        stream.heartbeat(queues === undefined || socket === null ? undefined : queues.of(socket))
+      })
     } finally {
       this.beating = false
     }

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import { PassThrough } from 'node:stream'
 import { encode } from 'eventsource-encoder'
 import type { NewsChange } from '@/domain/news-change.entity'
@@ -21,8 +22,9 @@ export const EVENT_STREAM_DEFAULTS = {
    */
   reconnectsPerMinute: 60,
   /**
-   * What may still wait unread for one reader at a heartbeat before it is dropped; a burst (a
-   * replay, a bulk write) may hold up to BURST_FACTOR times as much meanwhile.
+   * What may wait unread for one reader (in this process and, where the system tells, in its
+   * socket's send queue) at two heartbeats in a row before it is dropped; a burst (a replay, a
+   * bulk write) may fill this process's buffers up to BURST_FACTOR times as much meanwhile.
    */
   maxBufferedBytes: 256 * 1024,
 } as const
@@ -90,11 +92,16 @@ export class ChangeBatch {
  * one is sent unless the reader has it already. So a reader sees every change exactly once, in
  * seq order, whichever server made it.
  *
- * A reader that stops reading is dropped, so that one stalled client cannot hold the server's
- * memory: at a heartbeat, once more than `maxBufferedBytes` still wait for it in the body and
- * the response (the socket's own buffers are full by then), its connection is destroyed; and at
- * once, whenever a burst leaves BURST_FACTOR times as much waiting. A healthy reader takes a
- * replay or a burst of changes well within a heartbeat.
+ * A reader that falls behind is dropped, so that one stalled client cannot hold the server's
+ * memory, measured by what it has not acknowledged: the bytes still in this process (the body,
+ * the response and the socket) plus, where the system tells (Linux), the bytes its socket's send
+ * queue holds that the reader's side has not acknowledged (socket-send-queues.ts). At each
+ * heartbeat, a reader with more than `maxBufferedBytes` so waiting at this heartbeat and the one
+ * before is dropped; so is one that took nothing since the last heartbeat while bytes waited in
+ * this process (its system buffers are full and it reads none of them, wherever the system
+ * tells nothing); and at once, one that a burst leaves with BURST_FACTOR times as much in this
+ * process. A healthy reader takes a replay or a burst of changes well within a heartbeat. A
+ * dropped connection is reset, so that the system throws away what its send queue holds.
  */
 export class EventStream {
   readonly body = new PassThrough()
@@ -104,6 +111,8 @@ export class EventStream {
   readonly sent: Promise<void>
   private sentThrough: number | undefined
   private waiting: ChangeBatch[] = []
+  /** Bytes handed to the system at the last heartbeat, and whether the reader was behind then. */
+  private lastBeat = { handed: -1, behind: false }
 
   constructor(
     private readonly response: ServerResponse,
@@ -132,6 +141,11 @@ export class EventStream {
 
   get isSent(): boolean {
     return this.response.writableFinished || this.response.destroyed
+  }
+
+  /** The connection, while it is open: what the system's send queue is looked up by. */
+  get socket(): Socket | null {
+    return this.response.socket
   }
 
   /** Sends the start (the missed changes or a reset, then `ready`), then what waited meanwhile. */
@@ -168,10 +182,20 @@ export class EventStream {
     this.write(EVENT_MESSAGES.reset(seq))
   }
 
-  /** Sends a heartbeat, or drops the reader if what it was sent before still waits. */
-  heartbeat(): void {
+  /**
+   * Sends a heartbeat, or drops the reader if it has fallen behind (see the class).
+   * `unacknowledged`: the bytes its socket's send queue holds that its side has not
+   * acknowledged, where the system tells; undefined elsewhere.
+   */
+  heartbeat(unacknowledged?: number): void {
     if (!this.isOpen) return
-    if (this.waitingBytes > this.maxBufferedBytes) this.destroy()
+    const held = this.waitingBytes
+    const handed = this.handedBytes
+    const behind = held + (unacknowledged ?? 0) > this.maxBufferedBytes
+    const stalled = held > 0 && handed === this.lastBeat.handed
+    const wasBehind = this.lastBeat.behind
+    this.lastBeat = { handed, behind }
+    if ((behind && wasBehind) || stalled) this.destroy()
     else this.write(HEARTBEAT)
   }
 
@@ -180,9 +204,18 @@ export class EventStream {
     if (!this.isClosed) this.body.end()
   }
 
-  /** Ends the connection at once, without waiting for the reader. */
+  /** Ends the connection at once, without waiting for the reader or for its send queue. */
   destroy(): void {
     this.body.destroy()
+    const socket = this.response.socket
+    if (socket !== null && !socket.destroyed) {
+      try {
+        socket.resetAndDestroy()
+      } catch {
+        // Not a TCP connection (a Unix socket, or a test's injected request): close it plainly.
+        socket.destroy()
+      }
+    }
     this.response.destroy()
   }
 
@@ -192,8 +225,17 @@ export class EventStream {
     if (this.waitingBytes > BURST_FACTOR * this.maxBufferedBytes) this.destroy()
   }
 
-  /** Bytes written that the reader has not taken yet, as far as Node holds them. */
+  /** Bytes written that the reader has not taken yet, as far as this process holds them. */
   get waitingBytes(): number {
     return this.body.writableLength + this.body.readableLength + this.response.writableLength
+  }
+
+  /**
+   * Bytes of the connection handed to the system so far: what the socket was given, less what
+   * it still holds (the writes whose callbacks have not run).
+   */
+  private get handedBytes(): number {
+    const socket = this.response.socket
+    return socket === null ? -1 : socket.bytesWritten - socket.writableLength
   }
 }
