@@ -15,6 +15,9 @@ export interface BenchServer {
   cpuMs(): number | undefined
   /** Whether the process is still running (a benchmark that attacks it asks). */
   running(): boolean
+
+  /** The server process's resident memory in bytes (VmRSS from /proc on Linux; undefined elsewhere). */
+  rssBytes(): number | undefined
   stop(): Promise<void>
 }
 
@@ -47,6 +50,8 @@ export function startBenchServer(env: Record<string, string>): Promise<BenchServ
         base: `http://127.0.0.1:${port}`,
         cpuMs: () => cpuMsOf(child.pid),
         running: () => child.exitCode === null && child.signalCode === null,
+
+        rssBytes: () => rssBytesOf(child.pid),
         stop: () => stop(child),
       })
     })
@@ -72,6 +77,17 @@ function cpuMsOf(pid: number | undefined): number | undefined {
     const ticks = Number(fields[11]) + Number(fields[12])
     // Linux reports in USER_HZ, 100 per second on every common build.
     return Number.isFinite(ticks) ? ticks * 10 : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** VmRSS of a process from /proc/PID/status, in bytes; undefined where there is no /proc. */
+function rssBytesOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined
+  try {
+    const kib = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
+    return kib === undefined ? undefined : Number(kib) * 1024
   } catch {
     return undefined
   }

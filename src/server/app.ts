@@ -50,6 +50,7 @@ export type AppConfig = Pick<
   | 'timeouts'
   | 'maxConnections'
   | 'maxConnectionsPerAddress'
+  | 'maxStreams'
 >
 
 /** What the server composition root hands the app: it never chooses an adapter itself. */
@@ -146,6 +147,7 @@ export const newsWireApp = fp<AppOptions>(
         signal: changeSignal,
         leases: streamLeases,
         settings: options.events,
+        maxStreams: config.maxStreams,
       })
     }
     await app.register(systemRoutes, { runtimeConfig: runtimeConfigOf(config), health })

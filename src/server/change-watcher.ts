@@ -2,7 +2,8 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { ChangeFeed } from '@/application/change-feed'
 import type { ChangeSignal } from '@/domain/ports/change-signal.port'
 import type { StreamLeases } from '@/domain/ports/stream-leases.port'
-import type { EventStream } from '@/server/event-stream'
+import { ChangeBatch, type EventStream } from '@/server/event-stream'
+import { readSendQueues } from '@/server/socket-send-queues'
 
 export interface ChangeWatcherTimings {
   /** How often the change signal is read while streams are open. */
@@ -15,14 +16,25 @@ export interface ChangeWatcherTimings {
 const PAGE = 500
 /** The longest pause between reads of the change signal while the database fails. */
 const MAX_BACKOFF_MS = 5_000
+/**
+ * Streams written to in one turn of the event loop. A write to a stream costs some
+ * microseconds; a slice of them holds the loop well under a millisecond, and requests that
+ * arrived meanwhile are read before the next slice.
+ */
+const FAN_OUT_SLICE = 32
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 /**
  * The live streams of one server process, and the one reader of the change log they share.
  * While any stream is open it reads the change signal every `pollMs` (for a SQLite file, one
  * lookup on a connection of its own; a primary-key lookup on PostgreSQL); when the version has
- * moved, it reads the new changes once, whichever server or process made them, and hands each
- * to every stream. With no stream open it reads nothing. Every `heartbeatMs` it sends each
- * stream a heartbeat and renews this process's leases in one statement.
+ * moved, it reads the new changes once, whichever server or process made them, frames them once
+ * (ChangeBatch) and hands the same bytes to every stream, FAN_OUT_SLICE streams a turn of the
+ * event loop, so that a thousand streams never hold it. With no stream open it reads nothing.
+ * Every `heartbeatMs` it reads what the system's send queues hold (socket-send-queues.ts), sends
+ * each stream a heartbeat, or drops it if it has fallen behind, and renews this process's leases
+ * in one statement.
  *
  * A stream joins before it reads where it starts, and the watcher's position is read before
  * that too, so a change committed meanwhile is either in the stream's start or delivered to it
@@ -43,6 +55,8 @@ export class ChangeWatcher {
   private failures = 0
   private readonly releasing = new Set<Promise<void>>()
   private stopping = false
+  /** Whether a heartbeat is under way, so that a slow one is not overtaken by the next. */
+  private beating = false
 
   constructor(
     private readonly signal: ChangeSignal,
@@ -120,7 +134,7 @@ export class ChangeWatcher {
         this.generation += 1
         this.failures = 0
         this.schedulePoll(this.timings.pollMs)
-        this.heartbeatTimer ??= setInterval(() => this.beat(), this.timings.heartbeatMs)
+        this.heartbeatTimer ??= setInterval(() => void this.beat(), this.timings.heartbeatMs)
         this.heartbeatTimer.unref()
       })
       .finally(() => {
@@ -179,10 +193,10 @@ export class ChangeWatcher {
       if (!page.ok) throw new Error(`change log unread: ${page.error.code}`)
       // The watch may have stopped, or started again, while the page was read.
       if (this.generation !== generation) return
-      for (const change of page.value) {
-        for (const stream of this.streams.keys()) stream.deliver(change)
-        after = change.seq
-      }
+      const batch = new ChangeBatch(page.value)
+      await this.fanOut((stream) => stream.deliver(batch))
+      if (this.generation !== generation) return
+      after = batch.lastSeq ?? after
       this.cursor = after
       if (page.value.length < PAGE) break
     }
@@ -190,10 +204,34 @@ export class ChangeWatcher {
     this.cursor = Math.max(after, version)
   }
 
-  private beat(): void {
-    for (const stream of this.streams.keys()) stream.heartbeat()
+  private async beat(): Promise<void> {
+    if (this.beating) return
+    this.beating = true
+    try {
+      const queues = await readSendQueues()
+      await this.fanOut((stream) => {
+        const socket = stream.socket
+        stream.heartbeat(queues === undefined || socket === null ? undefined : queues.of(socket))
+      })
+    } finally {
+      this.beating = false
+    }
+    // The watch may have stopped meanwhile, and the database closed after it.
+    if (this.stopping || this.cursor === undefined) return
     this.leases
       .renew()
       .catch((error: unknown) => this.log.warn({ err: error }, 'live stream leases not renewed'))
+  }
+
+  /**
+   * Calls `each` on every open stream, FAN_OUT_SLICE of them a turn of the event loop. A
+   * stream that joins meanwhile is left out: its start covers what was read before it joined.
+   */
+  private async fanOut(each: (stream: EventStream) => void): Promise<void> {
+    const streams = [...this.streams.keys()]
+    for (let from = 0; from < streams.length; from += FAN_OUT_SLICE) {
+      if (from > 0) await nextTurn()
+      for (const stream of streams.slice(from, from + FAN_OUT_SLICE)) each(stream)
+    }
   }
 }

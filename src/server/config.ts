@@ -48,6 +48,11 @@ export interface ServerConfig {
   /** Open connections the server holds at most; more are closed as they arrive. */
   readonly maxConnections: number
   /**
+   * Live streams (GET /api/events) the server holds open at most, at most half of
+   * `maxConnections`, so that the rest stay free for requests; more answer 503.
+   */
+  readonly maxStreams: number
+  /**
    * Open connections one client address may hold; 0 turns the cap off. Applies only while
    * TRUST_PROXY is off: behind a proxy every visitor arrives from the proxy's address.
    */
@@ -70,6 +75,12 @@ export type TrustProxy = false | number | readonly string[]
 const MAX_TIMEOUT_S = 3600
 
 const DEFAULT_HEADERS_TIMEOUT_S = 10
+
+/**
+ * Live streams a server holds by default: a thousand readers, with as many connections again
+ * (MAX_CONNECTIONS, 2000) kept for requests.
+ */
+export const DEFAULT_MAX_STREAMS = 1000
 
 /** Ten years: far past any use, small enough that the purge's cutoff stays a valid date. */
 export const MAX_TRASH_DAYS = 3650
@@ -123,8 +134,10 @@ const ENV_SCHEMA = {
     // Unset: DEFAULT_HEADERS_TIMEOUT_S, or REQUEST_TIMEOUT when that is shorter.
     HEADERS_TIMEOUT: { type: 'integer', minimum: 1, maximum: MAX_TIMEOUT_S },
     KEEP_ALIVE_TIMEOUT: { type: 'integer', minimum: 1, maximum: MAX_TIMEOUT_S, default: 5 },
-    MAX_CONNECTIONS: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1000 },
+    MAX_CONNECTIONS: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 2000 },
     MAX_CONNECTIONS_PER_ADDRESS: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 100 },
+    // Unset: DEFAULT_MAX_STREAMS, or half of MAX_CONNECTIONS when that is fewer.
+    MAX_STREAMS: { type: 'integer', minimum: 0, maximum: 500_000 },
   },
 } as const
 
@@ -150,6 +163,7 @@ interface CheckedEnv {
   readonly KEEP_ALIVE_TIMEOUT: number
   readonly MAX_CONNECTIONS: number
   readonly MAX_CONNECTIONS_PER_ADDRESS: number
+  readonly MAX_STREAMS?: number
 }
 
 const VARIABLES = Object.keys(ENV_SCHEMA.properties) as Variable[]
@@ -177,6 +191,7 @@ export function readConfig(env: Env): ServerConfig {
     timeouts: timeouts(checked, problems),
     maxConnections: checked.MAX_CONNECTIONS,
     maxConnectionsPerAddress: checked.MAX_CONNECTIONS_PER_ADDRESS,
+    maxStreams: maxStreams(checked, problems),
   }
   if (problems.size > 0) {
     throw new ConfigError(VARIABLES.flatMap((name) => problems.get(name) ?? []))
@@ -298,6 +313,18 @@ function timeouts(checked: CheckedEnv, problems: Problems): Timeouts {
     headersMs: Math.min(headers, request) * 1000,
     keepAliveMs: checked.KEEP_ALIVE_TIMEOUT * 1000,
   }
+}
+
+/** Streams may take at most half of the connections: the other half stays for requests. */
+function maxStreams(checked: CheckedEnv, problems: Problems): number {
+  const half = Math.floor(checked.MAX_CONNECTIONS / 2)
+  const streams = checked.MAX_STREAMS ?? Math.min(DEFAULT_MAX_STREAMS, half)
+  if (streams <= half) return streams
+  problems.set(
+    'MAX_STREAMS',
+    `MAX_STREAMS must be at most half of MAX_CONNECTIONS (${half}), so that the rest stay for requests, got "${streams}"`,
+  )
+  return half
 }
 
 /** More hops than any real chain of proxies; a bigger count is a typo. */

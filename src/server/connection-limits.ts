@@ -1,4 +1,4 @@
-import type { Server, ServerOptions } from 'node:http'
+import type { Server, ServerOptions, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { normalizeIP } from '@fastify/rate-limit'
 import type { Timeouts } from '@/server/config'
@@ -64,6 +64,31 @@ export function capConnections(server: Server, caps: ConnectionCaps): void {
       else open.set(address, left)
     })
   })
+}
+
+/**
+ * Counts the responses of one kind a server holds open (its live streams), up to `cap`, so
+ * that they can never take the connections that requests need. A place is taken before any
+ * work, and given back when the response closes, however it ends.
+ */
+export class OpenResponses {
+  private open = 0
+
+  constructor(readonly cap: number) {}
+
+  /** Takes a place for `response` until it closes; false when every place is taken. */
+  take(response: ServerResponse): boolean {
+    if (this.open >= this.cap) return false
+    this.open += 1
+    response.once('close', () => {
+      this.open -= 1
+    })
+    return true
+  }
+
+  get size(): number {
+    return this.open
+  }
 }
 
 const CLIENT_ERRORS: Readonly<Record<string, { status: number; detail: string }>> = {

@@ -1,9 +1,10 @@
 import { normalizeIP } from '@fastify/rate-limit'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { ChangeSignal } from '@/domain/ports/change-signal.port'
-import type { StreamLeases } from '@/domain/ports/stream-leases.port'
+import type { LeaseAnswer, StreamLeases } from '@/domain/ports/stream-leases.port'
 import { attempt } from '@/domain/result'
 import { ChangeWatcher } from '@/server/change-watcher'
+import { OpenResponses } from '@/server/connection-limits'
 import { EVENT_STREAM_DEFAULTS, EventStream, type EventStreamSettings } from '@/server/event-stream'
 import { EVENTS_SCHEMA, MAX_RESUME_POINT } from '@/server/events.schema'
 import { problem, problemOf, sendProblem } from '@/server/problem'
@@ -15,10 +16,21 @@ export interface EventsRoutesOptions {
   readonly leases: StreamLeases
   /** EVENT_STREAM_DEFAULTS unless given; tests shorten the heartbeat. */
   readonly settings?: Partial<EventStreamSettings>
+  /**
+   * Streams this server holds open at most (MAX_STREAMS), so that the rest of its connections
+   * (MAX_CONNECTIONS) stay free for requests.
+   */
+  readonly maxStreams: number
 }
 
 /** Seconds a client over the cap is told to wait: by then any lease no server renews has expired. */
 export const STREAM_RETRY_AFTER_S = 60
+
+/**
+ * Seconds a client is told to wait when this server holds all the streams it may: readers come
+ * and go, and a balancer may send it to another server meanwhile.
+ */
+export const SERVER_FULL_RETRY_AFTER_S = 30
 
 const RESUME_POINT = /^\d{1,16}$/
 
@@ -27,11 +39,20 @@ export const BAD_RESUME_POINT = `Last-Event-ID and since must each be a whole nu
 export const tooManyStreamsDetail = (cap: number) =>
   `This address has ${cap} live streams open already. Close one, or retry in ${STREAM_RETRY_AFTER_S} s.`
 
+export const tooManyReconnectsDetail = (budget: number, seconds: number) =>
+  `This address has closed ${budget} live streams within a minute. Retry in ${seconds} s.`
+
+export const SERVER_FULL_DETAIL = `This server holds all the live streams it may. Retry in ${SERVER_FULL_RETRY_AFTER_S} s.`
+
 /**
  * GET /api/events, the live stream (README, the live stream; docs/architecture.md). The
  * stream's reads go through the ChangeFeed the app is decorated with; this process's streams
  * share one ChangeWatcher, which the server's close stops first, ending every stream so that a
  * stop is not held up by them.
+ *
+ * A server holds at most `maxStreams` streams (503 past it, before the database is asked), and a
+ * client address at most `perAddress` open and `reconnectsPerMinute` closed within the last
+ * minute, across servers (429 past either).
  *
  * The framing is eventsource-encoder's (event-stream.ts), and the body a stream that Fastify
  * pipes to the response, so that the response keeps the app's headers and its log line.
@@ -51,21 +72,32 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = asyn
   const { leases } = options
   const settings: EventStreamSettings = { ...EVENT_STREAM_DEFAULTS, ...options.settings }
   const watcher = new ChangeWatcher(options.signal, feed, leases, settings, app.log)
+  const streams = new OpenResponses(options.maxStreams)
   app.addHook('preClose', () => watcher.close())
 
   app.get('/api/events', { schema: EVENTS_SCHEMA, compress: false }, async (request, reply) => {
     const since = resumePointOf(request.headers['last-event-id'], request.query.since)
     if (since === null) return sendProblem(reply, problem(400, BAD_RESUME_POINT))
 
+    if (!streams.take(reply.raw)) {
+      reply.header('retry-after', SERVER_FULL_RETRY_AFTER_S)
+      return sendProblem(reply, problem(503, SERVER_FULL_DETAIL))
+    }
     // Counted by address as the write limit counts (an IPv6 client by its /64); request.ip
     // honours TRUST_PROXY.
-    const leased = await attempt(() => leases.acquire(normalizeIP(request.ip), settings.perAddress))
+    const leased = await attempt(() =>
+      leases.acquire(normalizeIP(request.ip), {
+        open: settings.perAddress,
+        reconnectsPerMinute: settings.reconnectsPerMinute,
+      }),
+    )
     if (!leased.ok) return sendProblem(reply, problemOf(leased.error))
-    const lease = leased.value
-    if (lease === undefined) {
-      reply.header('retry-after', STREAM_RETRY_AFTER_S)
-      return sendProblem(reply, problem(429, tooManyStreamsDetail(settings.perAddress)))
+    if (!leased.value.taken) {
+      const { seconds, detail } = refusalOf(leased.value, settings)
+      reply.header('retry-after', seconds)
+      return sendProblem(reply, problem(429, detail))
     }
+    const lease = leased.value.id
 
     const stream = new EventStream(reply.raw, settings.maxBufferedBytes)
     const joined = await attempt(() => watcher.join(stream, () => leases.release(lease)))
@@ -87,6 +119,21 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = asyn
     if (watcher.closing) stream.end()
     return reply.send(stream.body)
   })
+}
+
+/** What a client over one of its limits is told, and how many seconds it should wait. */
+function refusalOf(
+  refused: Extract<LeaseAnswer, { taken: false }>,
+  settings: EventStreamSettings,
+): { readonly seconds: number; readonly detail: string } {
+  if (refused.over === 'open') {
+    return { seconds: STREAM_RETRY_AFTER_S, detail: tooManyStreamsDetail(settings.perAddress) }
+  }
+  const seconds = Math.max(
+    1,
+    Math.ceil((refused.retryAfterMs ?? STREAM_RETRY_AFTER_S * 1000) / 1000),
+  )
+  return { seconds, detail: tooManyReconnectsDetail(settings.reconnectsPerMinute, seconds) }
 }
 
 /**

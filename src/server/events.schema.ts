@@ -40,14 +40,17 @@ const STREAM_DESCRIPTION =
   `${EVENT_STREAM_DEFAULTS.heartbeatMs / 1000} s; with no bytes for ` +
   `${(3 * EVENT_STREAM_DEFAULTS.heartbeatMs) / 1000} s, reconnect.`
 
+const RETRY_AFTER = Type.Integer({ description: 'Seconds to wait before trying again.' })
+
 export const EVENTS_SCHEMA = {
   tags: ['live'],
   summary: 'The live stream of created, edited, deleted and restored posts',
   description:
     'Changes made through any server sharing the database, numbered in commit order (`seq`). ' +
     'A history restore is announced as `edited`, a restore from the trash as `restored`. ' +
-    `At most ${EVENT_STREAM_DEFAULTS.perAddress} streams may be open per client address, ` +
-    'across all servers.',
+    `At most ${EVENT_STREAM_DEFAULTS.perAddress} streams may be open per client address, and ` +
+    `${EVENT_STREAM_DEFAULTS.reconnectsPerMinute} may have closed within the last minute, ` +
+    'across all servers; each server holds a bounded number of streams (MAX_STREAMS).',
   querystring: EVENTS_QUERY_SCHEMA,
   headers: EVENTS_HEADERS,
   response: {
@@ -69,12 +72,17 @@ export const EVENTS_SCHEMA = {
     400: problemResponse('The Last-Event-ID or the since is not a valid resume point.'),
     429: {
       ...problemResponse(
-        `This address has ${EVENT_STREAM_DEFAULTS.perAddress} live streams open already; see Retry-After.`,
+        `This address has ${EVENT_STREAM_DEFAULTS.perAddress} live streams open already, or has ` +
+          `closed ${EVENT_STREAM_DEFAULTS.reconnectsPerMinute} within a minute; see Retry-After.`,
       ),
-      headers: {
-        'Retry-After': Type.Integer({ description: 'Seconds to wait before trying again.' }),
-      },
+      headers: { 'Retry-After': RETRY_AFTER },
     },
-    503: problemResponse('The database does not answer.'),
+    503: {
+      ...problemResponse(
+        'This server holds all the live streams it may (see Retry-After), or the database does ' +
+          'not answer.',
+      ),
+      headers: { 'Retry-After': RETRY_AFTER },
+    },
   },
 } as const

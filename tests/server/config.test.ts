@@ -24,8 +24,9 @@ describe('readConfig', () => {
       trustProxy: false,
       publicOrigin: undefined,
       timeouts: { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 5_000 },
-      maxConnections: 1000,
+      maxConnections: 2000,
       maxConnectionsPerAddress: 100,
+      maxStreams: 1000,
     })
   })
 
@@ -49,6 +50,7 @@ describe('readConfig', () => {
         KEEP_ALIVE_TIMEOUT: '15',
         MAX_CONNECTIONS: '5000',
         MAX_CONNECTIONS_PER_ADDRESS: '0',
+        MAX_STREAMS: '2500',
       }),
     ).toEqual({
       port: 8080,
@@ -69,7 +71,22 @@ describe('readConfig', () => {
       timeouts: { requestMs: 60_000, headersMs: 20_000, keepAliveMs: 15_000 },
       maxConnections: 5000,
       maxConnectionsPerAddress: 0,
+      maxStreams: 2500,
     })
+  })
+
+  it('fits a thousand live streams with the defaults, and keeps as many connections for requests', () => {
+    const { maxConnections, maxStreams } = readConfig({})
+    expect(maxStreams).toBeGreaterThanOrEqual(1000)
+    expect(maxConnections - maxStreams).toBeGreaterThanOrEqual(1000)
+  })
+
+  it('keeps half the connections for requests: MAX_STREAMS defaults to at most half of MAX_CONNECTIONS, and is refused above it', () => {
+    expect(readConfig({ MAX_CONNECTIONS: '500' }).maxStreams).toBe(250)
+    expect(readConfig({ MAX_CONNECTIONS: '500', MAX_STREAMS: '0' }).maxStreams).toBe(0)
+    expect(problemsOf({ MAX_CONNECTIONS: '500', MAX_STREAMS: '251' })).toEqual([
+      'MAX_STREAMS must be at most half of MAX_CONNECTIONS (250), so that the rest stay for requests, got "251"',
+    ])
   })
 
   it('bounds the headers by a short REQUEST_TIMEOUT when HEADERS_TIMEOUT is unset', () => {

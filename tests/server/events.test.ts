@@ -1,15 +1,14 @@
-import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http'
+import { createServer, request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import { createParser, type EventSourceMessage } from 'eventsource-parser'
+import type { EventSourceMessage } from 'eventsource-parser'
 import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import type { NewsChange } from '@/domain/news-change.entity'
 import type { NewsItem } from '@/domain/news-item.entity'
-import { created } from '@/domain/rules/news-history.rules'
 import { MAX_REPLAY } from '@/application/change-feed'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { TOKENS } from '@/composition/server/server.tokens'
-import { EVENT_STREAM_DEFAULTS, EventStream } from '@/server/event-stream'
+import { ChangeBatch, EVENT_STREAM_DEFAULTS, EventStream } from '@/server/event-stream'
 import { BAD_RESUME_POINT, STREAM_RETRY_AFTER_S } from '@/server/events.routes'
 import {
   composeTestServer,
@@ -22,140 +21,25 @@ import {
   type TestDatabase,
 } from './server-fixture'
 import { startServerProcess, type ServerProcess } from './server-process'
+import { listening, postsThroughTheStore, twoServers } from './support/live-servers'
+import {
+  changeOf,
+  closeReaders,
+  openReady,
+  openStream,
+  PATIENCE_MS,
+  waitUntil,
+  type StreamReader,
+} from './support/stream-reader'
 
 /** Short, so that a test sees several heartbeats in a second. */
 const HEARTBEAT_MS = 150
-/** How long a test waits for what the stream should say, on a busy machine. */
-const PATIENCE_MS = 5_000
 
 afterAll(removeTempDirs)
+afterEach(closeReaders)
 
 if (TEST_POSTGRES_URL === undefined) {
   it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
-}
-
-/** A reader of GET /api/events, as an EventSource reads it, parsed by eventsource-parser. */
-interface StreamReader {
-  readonly status: number
-  readonly headers: IncomingHttpHeaders
-  /** The messages so far, in order. */
-  readonly messages: EventSourceMessage[]
-  /** The comments so far (heartbeats). */
-  readonly comments: string[]
-  /** The whole body of an answer other than the stream (a problem). */
-  readonly text: () => string
-  /** Resolves once the server has ended the response or the connection. */
-  readonly ended: Promise<void>
-  readonly isEnded: () => boolean
-  /** Waits until at least `count` messages have arrived; answers them. */
-  messagesUpTo(count: number): Promise<EventSourceMessage[]>
-  close(): void
-}
-
-const readers: StreamReader[] = []
-
-afterEach(() => {
-  for (const reader of readers.splice(0)) reader.close()
-})
-
-interface StreamRequest {
-  readonly since?: string
-  readonly lastEventId?: string
-  /** The client's address (any of 127.0.0.0/8), so that one test can be several clients. */
-  readonly from?: string
-  readonly headers?: Record<string, string>
-}
-
-function openStream(base: string, request: StreamRequest = {}): Promise<StreamReader> {
-  const url = new URL('/api/events', base)
-  if (request.since !== undefined) url.searchParams.set('since', request.since)
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(url, {
-      // A connection of its own, as each EventSource has.
-      agent: false,
-      localAddress: request.from ?? '127.0.0.1',
-      headers: {
-        accept: 'text/event-stream',
-        ...(request.lastEventId === undefined ? {} : { 'last-event-id': request.lastEventId }),
-        ...request.headers,
-      },
-    })
-    outgoing.on('error', reject)
-    outgoing.on('response', (response) => {
-      const messages: EventSourceMessage[] = []
-      const comments: string[] = []
-      let text = ''
-      let ended = false
-      const parser = createParser({
-        onEvent: (message) => messages.push(message),
-        onComment: (comment) => comments.push(comment.trim()),
-      })
-      response.setEncoding('utf8')
-      response.on('data', (chunk: string) => {
-        text += chunk
-        parser.feed(chunk)
-      })
-      const done = new Promise<void>((settle) => {
-        response.once('end', settle)
-        response.once('close', settle)
-        response.once('error', () => settle())
-      }).then(() => {
-        ended = true
-      })
-      const reader: StreamReader = {
-        status: response.statusCode ?? 0,
-        headers: response.headers,
-        messages,
-        comments,
-        text: () => text,
-        ended: done,
-        isEnded: () => ended,
-        async messagesUpTo(count) {
-          await waitUntil(
-            () => messages.length >= count,
-            () => `${count} messages, got ${text}`,
-          )
-          return messages.slice(0, count)
-        },
-        close: () => outgoing.destroy(),
-      }
-      readers.push(reader)
-      resolve(reader)
-    })
-    outgoing.end()
-  })
-}
-
-/** Opens a stream and waits for its `ready`; answers the reader and the ready's seq. */
-async function openReady(base: string, request: StreamRequest = {}) {
-  const reader = await openStream(base, request)
-  expect(reader.status).toBe(200)
-  await waitUntil(
-    () => reader.messages.some((message) => message.event === 'ready'),
-    () => `a ready, got ${reader.text()}`,
-  )
-  const ready = reader.messages.find((message) => message.event === 'ready')
-  return { reader, seq: Number(ready?.id) }
-}
-
-async function waitUntil(condition: () => boolean, what: () => string): Promise<void> {
-  const deadline = Date.now() + PATIENCE_MS
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`waited ${PATIENCE_MS} ms for ${what()}`)
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}
-
-function changeOf(message: EventSourceMessage): NewsChange {
-  expect(message.event).toBe('change')
-  const change = JSON.parse(message.data) as NewsChange
-  expect(message.id).toBe(String(change.seq))
-  return change
-}
-
-async function listening(server: ComposedServer): Promise<string> {
-  await server.app.listen({ port: 0, host: '127.0.0.1' })
-  return `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`
 }
 
 /**
@@ -171,15 +55,11 @@ describe.each(TEST_DATABASES)('the live stream, two servers on one $name databas
 
   beforeEach(async () => {
     database = await kind.create()
-    const events = { heartbeatMs: HEARTBEAT_MS }
-    a = await composeTestServer({ DATABASE_URL: database.url }, { events })
-    b = await composeTestServer({ DATABASE_URL: database.url }, { events })
-    baseA = await listening(a)
-    baseB = await listening(b)
+    ;({ a, b, baseA, baseB } = await twoServers(database.url, { heartbeatMs: HEARTBEAT_MS }))
   })
 
   afterEach(async () => {
-    for (const reader of readers.splice(0)) reader.close()
+    closeReaders()
     await a.close()
     await b.close()
     await database.dispose()
@@ -272,20 +152,7 @@ describe.each(TEST_DATABASES)('the live stream, two servers on one $name databas
   })
 
   it(`replays ${MAX_REPLAY} missed changes, and tells a reader further behind to reset`, async () => {
-    const store = a.container.get(TOKENS.newsStore)
-    const before = await store.version()
-    // Written straight through the store, in one transaction: the API would take a while.
-    await store.transaction(async (tx) => {
-      for (let index = 0; index <= MAX_REPLAY; index += 1) {
-        const change = created(
-          tx.newId(),
-          { title: `Post ${index}`, body: 'B', author: 'A' },
-          new Date(),
-        )
-        await tx.insert(change.item)
-        await tx.appendRevision(change.item._id, change.revision)
-      }
-    })
+    const before = await postsThroughTheStore(a, MAX_REPLAY + 1)
     const latest = before + MAX_REPLAY + 1
     const behind = await openReady(baseA, { since: String(before + 1) })
     expect(behind.reader.messages).toHaveLength(MAX_REPLAY + 1)
@@ -495,7 +362,9 @@ describe('a reader that stops reading', () => {
     return { base, opened, stalledReader, close }
   }
 
-  const change = (seq: number): NewsChange => ({
+  /** One change, framed as the watcher hands it out. */
+  const change = (seq: number): ChangeBatch => new ChangeBatch([changeAt(seq)])
+  const changeAt = (seq: number): NewsChange => ({
     seq,
     id: 'abcdefghijklmnopqrstuv',
     kind: 'edited',
@@ -503,7 +372,7 @@ describe('a reader that stops reading', () => {
     at: new Date(0).toISOString(),
   })
 
-  it('is dropped at the next heartbeat once more than its allowance waits, and at once past a burst’s', async () => {
+  it('is dropped at the second heartbeat that finds more than its allowance waiting, and at once past a burst’s', async () => {
     const { opened, stalledReader, close } = await streamServer()
     try {
       stalledReader()
@@ -512,6 +381,9 @@ describe('a reader that stops reading', () => {
       // At about 150 bytes a change, the system's socket buffers (a few MB) fill first.
       while (stream.waitingBytes <= ALLOWANCE && seq < 200_000) stream.deliver(change((seq += 1)))
       expect(stream.waitingBytes).toBeGreaterThan(ALLOWANCE)
+      expect(stream.isClosed).toBe(false)
+      // A reader may have caught up by the next heartbeat; this one has not.
+      stream.heartbeat()
       expect(stream.isClosed).toBe(false)
       stream.heartbeat()
       expect(stream.isClosed).toBe(true)
@@ -535,6 +407,12 @@ describe('a reader that stops reading', () => {
       const burst = Math.ceil((2 * ALLOWANCE) / 150)
       for (let seq = 1; seq <= burst; seq += 1) stream.deliver(change(seq))
       await reader.messagesUpTo(burst + 1)
+      // Two heartbeats, a beat apart: the reader has taken the first before the second.
+      stream.heartbeat()
+      await waitUntil(
+        () => reader.comments.length === 1,
+        () => 'the first heartbeat',
+      )
       stream.heartbeat()
       expect(stream.isClosed).toBe(false)
       expect(changeOf(reader.messages[burst] as EventSourceMessage).seq).toBe(burst)

@@ -1,13 +1,26 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
-import type { StreamLeases } from '@/domain/ports/stream-leases.port'
+import type {
+  LeaseAnswer,
+  StreamLeaseLimits,
+  StreamLeases,
+} from '@/domain/ports/stream-leases.port'
 import type { SqlDatabase } from '@/adapters/sql/database'
 import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
-import { immediateTransaction } from '@/adapters/sql/sqlite-wal-flush'
+import { immediateTransaction, withoutSyncAtCommit } from '@/adapters/sql/sqlite-wal-flush'
 import { guardStorage, type StorageErrorListener } from '@/adapters/sql/storage-failure'
 
 /** How long a lease counts without being renewed: a crashed server's streams stop counting then. */
 export const STREAM_LEASE_TERM_MS = 60_000
+
+/** How long a closed stream counts against its client's reconnects (StreamLeaseLimits). */
+export const RECONNECT_WINDOW_MS = 60_000
+
+/**
+ * The holder of a released lease: no server's (those are random and never empty), so no renewal
+ * touches it. The row stays until its expiry as the record of a reconnect.
+ */
+const RELEASED = ''
 
 /**
  * The first key of PostgreSQL's advisory locks on a client's leases ('NWes'); the second is a
@@ -33,11 +46,17 @@ type Db = Kysely<NewsWireSchema>
  * statement, and a lease that is not renewed within its term (its server is gone) stops
  * counting; the next lease taken for that client, or the next renewal's sweep, deletes it.
  *
- * Taking a lease counts the client's live leases and adds one as one step: SQLite's write lock
- * (BEGIN IMMEDIATE) and, on PostgreSQL, a transaction-scoped advisory lock on the client (safe
- * behind a transaction-pooling PgBouncer, unlike a session lock) keep two servers from both
- * taking the last place. Leases are not a visitor's writing: on SQLite they commit without
- * waiting for the disk, as the write limit's counts do (sqlite-wal-flush.ts).
+ * A released lease is not deleted: it is handed to no holder and kept for RECONNECT_WINDOW_MS,
+ * as the record of one of its client's reconnects, so that the reconnect budget holds across
+ * servers without a table of its own.
+ *
+ * Taking a lease counts the client's live leases and reconnects and adds one as one step:
+ * SQLite's write lock (BEGIN IMMEDIATE) and, on PostgreSQL, a transaction-scoped advisory lock on
+ * the client (safe behind a transaction-pooling PgBouncer, unlike a session lock) keep two
+ * servers from both taking the last place. Leases are not a visitor's writing: on SQLite every
+ * statement here commits without waiting for the disk, as the write limit's counts do
+ * (sqlite-wal-flush.ts), so that no reconnect or renewal runs a disk flush on the event loop. A
+ * lease or release that power loss undoes costs at most one place for a minute.
  */
 export class SqlStreamLeases implements StreamLeases {
   private readonly holder = randomBytes(12).toString('base64url')
@@ -56,11 +75,11 @@ export class SqlStreamLeases implements StreamLeases {
     this.onError = options.onError
   }
 
-  acquire(client: string, cap: number): Promise<string | undefined> {
+  acquire(client: string, limits: StreamLeaseLimits): Promise<LeaseAnswer> {
     return guardStorage(async () => {
       const now = this.now()
       const id = randomBytes(16).toString('base64url')
-      const taken = await this.lockingClient(client, async (db) => {
+      return this.lockingClient(client, async (db): Promise<LeaseAnswer> => {
         await db
           .deleteFrom('event_stream_lease')
           .where('client', '=', client)
@@ -68,46 +87,76 @@ export class SqlStreamLeases implements StreamLeases {
           .execute()
         const held = await db
           .selectFrom('event_stream_lease')
-          .select((eb) => eb.fn.countAll().as('count'))
+          .select([
+            sql<number | string>`count(*) filter (where holder <> ${RELEASED})`.as('open'),
+            sql<number | string>`count(*) filter (where holder = ${RELEASED})`.as('closed'),
+            sql<number | string | null>`min(expires_at) filter (where holder = ${RELEASED})`.as(
+              'firstFreed',
+            ),
+          ])
           .where('client', '=', client)
           .executeTakeFirst()
-        if (Number(held?.count ?? 0) >= cap) return false
+        if (Number(held?.open ?? 0) >= limits.open) return { taken: false, over: 'open' }
+        if (Number(held?.closed ?? 0) >= limits.reconnectsPerMinute) {
+          const freed = Number(held?.firstFreed ?? now)
+          return { taken: false, over: 'reconnects', retryAfterMs: Math.max(0, freed - now) }
+        }
         await db
           .insertInto('event_stream_lease')
           .values({ id, client, holder: this.holder, expires_at: now + this.termMs })
           .execute()
-        return true
+        return { taken: true, id }
       })
-      return taken ? id : undefined
     }, this.onError)
   }
 
   renew(): Promise<void> {
     return guardStorage(async () => {
       const now = this.now()
-      await this.database.db
-        .updateTable('event_stream_lease')
-        .set({ expires_at: now + this.termMs })
-        .where('holder', '=', this.holder)
-        .execute()
-      await this.sweep(now)
+      await this.unsynced(async (db) => {
+        await db
+          .updateTable('event_stream_lease')
+          .set({ expires_at: now + this.termMs })
+          .where('holder', '=', this.holder)
+          .execute()
+        await this.sweep(db, now)
+      })
     }, this.onError)
   }
 
   release(id: string): Promise<void> {
     return guardStorage(async () => {
-      await this.database.db.deleteFrom('event_stream_lease').where('id', '=', id).execute()
+      const now = this.now()
+      await this.unsynced((db) =>
+        db
+          .updateTable('event_stream_lease')
+          .set({ holder: RELEASED, expires_at: now + RECONNECT_WINDOW_MS })
+          .where('id', '=', id)
+          .where('holder', '=', this.holder)
+          .execute(),
+      )
     }, this.onError)
   }
 
   /**
-   * Deletes every expired lease, at most once a term per process: the leases of clients that
-   * never came back after their server went away. A range scan on the index of expiries.
+   * Deletes every expired lease and reconnect, at most once a term per process: the leases of
+   * clients that never came back after their server went away. A range scan on the index of
+   * expiries.
    */
-  private async sweep(now: number): Promise<void> {
+  private async sweep(db: Db, now: number): Promise<void> {
     if (now < this.nextSweepAt) return
     this.nextSweepAt = now + this.termMs
-    await this.database.db.deleteFrom('event_stream_lease').where('expires_at', '<=', now).execute()
+    await db.deleteFrom('event_stream_lease').where('expires_at', '<=', now).execute()
+  }
+
+  /**
+   * Runs `work` outside a transaction; on SQLite, on one connection without sync at commit, so
+   * that its commits do not wait for the disk on the event loop.
+   */
+  private unsynced<T>(work: (db: Db) => Promise<T>): Promise<T> {
+    const { db, engine } = this.database
+    if (engine === 'postgres') return work(db)
+    return db.connection().execute((connection) => withoutSyncAtCommit(connection, work))
   }
 
   /** Runs `work` in a transaction that no other taker of `client`'s leases runs beside. */
