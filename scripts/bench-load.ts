@@ -110,15 +110,15 @@ async function postgresSchema(url: string) {
       await server.stop()
       const at = (index: number) => new Date(Date.UTC(2020, 0, 1) + index * 1000).toISOString()
       await admin.query(
-        `insert into ${name}.news (id, title, body, author, created_at, updated_at, revision, deleted_at)
+        `insert into ${schema}.news (id, title, body, author, created_at, updated_at, revision, deleted_at)
          select 'bench-' || i, 'Post ' || i, repeat('news ', 40), 'Author ' || (i % 97),
                 $1::timestamptz + i * interval '1 second', $1::timestamptz + i * interval '1 second', 1, null
          from generate_series(0, $2 - 1) as i`,
         [at(0), posts],
       )
       await admin.query(
-        `insert into ${name}.news_revision (news_id, revision, title, body, author, action, at, restored_from)
-         select id, 1, title, body, author, 'create', created_at, null from ${name}.news`,
+        `insert into ${schema}.news_revision (news_id, revision, title, body, author, action, at, restored_from)
+         select id, 1, title, body, author, 'create', created_at, null from ${schema}.news`,
       )
     },
   }
