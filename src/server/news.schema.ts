@@ -24,8 +24,10 @@ import { API_CACHE_CONTROL } from '@/server/http-caching'
  * by them, the type provider types each handler's request from them, and the OpenAPI document
  * shows them. The answers' shapes are the wire schemas the browser's HTTP adapter reads by.
  * The text fields carry no length bound of their own: the domain counts characters as a reader
- * sees them (an emoji of seven code points is one), which no code-point bound can match, and
- * the 16 KiB body limit already bounds the bytes.
+ * sees them (an emoji of seven code points is one), which no code-point bound can match, and it
+ * refuses a text far past its limit by its length in code units before counting anything
+ * (rules/character-count.ts), so a bound here would save nothing; the 16 KiB body limit bounds
+ * the bytes.
  */
 const text = (limit: number) =>
   Type.String({ description: `At most ${limit} characters as a reader counts them.` })

@@ -4,7 +4,9 @@ import { join } from 'node:path'
 import { JSDOM } from 'jsdom'
 import type { PageData } from '@/application/page-data'
 import type { ComposedServer } from '@/composition/server/server.composition'
+import { SEARCH_RULE } from '@/domain/rules/search-query.rules'
 import * as renderer from '@/ui/app/server-render'
+import { segmenterWork } from '../domain/segmenter-work'
 import { composeTestServer, createPostThroughApi, removeTempDirs } from './server-fixture'
 
 /** A built app's folder whose index.html is the project's own template, with its slots. */
@@ -101,6 +103,18 @@ describe('the server-rendered search page', () => {
     expect(refused.status).toContain(reason)
     expect(refused.data?.search).toBeUndefined()
     expect(refused.robots).toBe('noindex')
+  })
+
+  it('refuses a query of 15,000 characters as too long, without counting its characters', async () => {
+    let refused: Awaited<ReturnType<typeof page>> | undefined
+    const work = await segmenterWork(async () => {
+      refused = await page(`/search?q=${'harbour+'.repeat(1875)}`)
+    })
+
+    expect(refused?.response.statusCode).toBe(200)
+    expect(refused?.status).toBe(SEARCH_RULE.maxLength.message)
+    expect(refused?.data?.search).toBeUndefined()
+    expect(work.handed).toEqual([])
   })
 
   it.each([
