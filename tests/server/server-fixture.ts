@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
@@ -136,6 +136,15 @@ export function fakeDistDir(): string {
   writeFileSync(join(dir, 'assets', `${PRECOMPRESSED_ASSET_NAME}.gz`), PRECOMPRESSED.gzip)
   writeFileSync(join(dir, 'assets', `${PRECOMPRESSED_ASSET_NAME}.br`), PRECOMPRESSED.br)
   writeFileSync(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>')
+  return dir
+}
+
+/** A built app's folder whose index.html is the project's own template, for rendered pages. */
+export function templateDistDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'newswire-template-'))
+  tempDirs.push(dir)
+  mkdirSync(join(dir, 'assets'))
+  writeFileSync(join(dir, 'index.html'), readFileSync('index.html', 'utf8'))
   return dir
 }
 
