@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import type { ChangeFeed } from '@/application/change-feed'
 import type { UseCases } from '@/application/use-cases'
 import type { FirstPageCache } from '@/server/first-page.cache'
+import type { SearchBudget } from '@/server/search-limit'
 
 /**
  * What the app decorates its Fastify instance with (app.ts), declared once for every route
@@ -15,6 +16,8 @@ declare module 'fastify' {
     readonly firstPage: FirstPageCache
     /** The site's absolute origin for this request: PUBLIC_URL's, or the request's (site-origin.ts). */
     readonly siteOrigin: (request: FastifyRequest) => string
+    /** Spends one of the client's searches (search-limit.ts), on the API and the search page. */
+    readonly searchBudget: SearchBudget
     /** The live stream's reads (events.routes.ts); decorated only when the app serves it. */
     readonly changeFeed: ChangeFeed
   }

@@ -22,12 +22,13 @@ import {
 } from '@/composition/server/server.composition'
 import { readConfig, type ServerConfig } from '@/server/config'
 
-/** Settings for a test: an in-memory SQLite database, no demo posts, no rate limit. */
+/** Settings for a test: an in-memory SQLite database, no demo posts, no rate limits. */
 export function testConfig(env: Record<string, string> = {}): ServerConfig {
   return readConfig({
     DATABASE_URL: 'sqlite::memory:',
     DEMO_POSTS: '0',
     WRITE_RATE_LIMIT: '0',
+    SEARCH_RATE_LIMIT: '0',
     ...env,
   })
 }
