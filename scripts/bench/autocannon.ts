@@ -9,6 +9,8 @@ export interface AutocannonResult {
     readonly average: number
   }
   readonly non2xx: number
+  /** How many answers came with each status code. */
+  readonly statusCodeStats?: Readonly<Record<string, { readonly count: number }>>
   readonly errors: number
   readonly timeouts: number
 }
@@ -28,6 +30,8 @@ export interface AutocannonOptions {
   readonly connections: number
   readonly duration: number
   readonly pipelining?: number
+  /** Sent with every request (a request's own headers replace them). */
+  readonly headers?: Record<string, string>
   readonly requests?: readonly AutocannonRequest[]
 }
 
