@@ -220,6 +220,9 @@ export const LIST_NEWS_SCHEMA = {
     400: problemResponse(
       'A query parameter is not valid: `errors` names it, with what q must be for a search.',
     ),
+    429: problemResponse(
+      'Too many searches from this address (SEARCH_RATE_LIMIT); see Retry-After.',
+    ),
   },
 } as const
 
