@@ -32,6 +32,8 @@ export interface AutocannonOptions {
   readonly connections: number
   readonly duration: number
   readonly pipelining?: number
+  /** Sent with every request (a request's own headers replace them). */
+  readonly headers?: Record<string, string>
   readonly requests?: readonly AutocannonRequest[]
 }
 

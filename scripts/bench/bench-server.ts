@@ -35,7 +35,13 @@ export function startBenchServer(env: Record<string, string>): Promise<BenchServ
     [...flags, '--import', 'tsx', 'scripts/bench/api-server.ts'],
     {
       cwd: ROOT,
-      env: { ...process.env, DEMO_POSTS: '0', WRITE_RATE_LIMIT: '0', ...env },
+      env: {
+        ...process.env,
+        DEMO_POSTS: '0',
+        WRITE_RATE_LIMIT: '0',
+        SEARCH_RATE_LIMIT: '0',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   )
@@ -68,7 +74,7 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 /** utime + stime of a process from /proc/PID/stat, in ms; undefined where there is no /proc. */
-function cpuMsOf(pid: number | undefined): number | undefined {
+export function cpuMsOf(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { cpuMsOf } from './bench-server'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -7,11 +8,21 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const START_TIMEOUT_MS = 180_000
 
 /** Variables the server reads that must not leak in from the shell that runs the bench. */
-const SERVER_VARIABLES = ['PORT', 'HOST', 'DATABASE_URL', 'DEMO_POSTS', 'PUBLIC_URL', 'TRUST_PROXY']
+const SERVER_VARIABLES = [
+  'PORT',
+  'HOST',
+  'DATABASE_URL',
+  'DEMO_POSTS',
+  'PUBLIC_URL',
+  'TRUST_PROXY',
+  'SEARCH_RATE_LIMIT',
+]
 
 export interface ProductionServer {
   /** `http://127.0.0.1:PORT` */
   readonly base: string
+  /** The CPU time the server process has used so far, in ms (see BenchServer.cpuMs). */
+  cpuMs(): number | undefined
   stop(): Promise<void>
 }
 
@@ -49,7 +60,11 @@ export function startProductionServer(env: Record<string, string>): Promise<Prod
         }
         listening = true
         clearTimeout(timer)
-        resolve({ base: `http://127.0.0.1:${port}`, stop: () => stop(child) })
+        resolve({
+          base: `http://127.0.0.1:${port}`,
+          cpuMs: () => cpuMsOf(child.pid),
+          stop: () => stop(child),
+        })
       }
     })
     child.once('exit', (code) => {

@@ -4,6 +4,8 @@ import type { UseCases } from '@/application/use-cases'
 import type { FirstPageCache } from '@/server/first-page.cache'
 import type { OriginCacheControl } from '@/server/http-caching'
 
+import type { SearchBudget } from '@/server/search-limit'
+
 /**
  * What the app decorates its Fastify instance with (app.ts), declared once for every route
  * plugin that reads it, as fastify/demo does: none of it travels through plugin options.
@@ -18,6 +20,9 @@ declare module 'fastify' {
     readonly siteOrigin: (request: FastifyRequest) => string
     /** Who may keep an answer holding that origin's links (http-caching.ts). */
     readonly originCacheControl: OriginCacheControl
+
+    /** Spends one of the client's searches (search-limit.ts), on the API and the search page. */
+    readonly searchBudget: SearchBudget
     /** The live stream's reads (events.routes.ts); decorated only when the app serves it. */
     readonly changeFeed: ChangeFeed
   }

@@ -33,6 +33,7 @@ import { newsRoutes } from '@/server/news.routes'
 import { registerOpenApi } from '@/server/openapi'
 import { readPageTemplate, type PageRenderer } from '@/server/page-renderer'
 import { outboxRoutes } from '@/server/outbox.routes'
+import { searchBudget, UNLIMITED_SEARCHES } from '@/server/search-limit'
 import { registerSecurityHeaders } from '@/server/security'
 import { siteFilesRoutes } from '@/server/site-files.routes'
 import { siteOrigin } from '@/server/site-origin'
@@ -45,6 +46,7 @@ export type AppConfig = Pick<
   | 'emailjsAccount'
   | 'emailjsOrigin'
   | 'writeRateLimit'
+  | 'searchRateLimit'
   | 'trustProxy'
   | 'publicOrigin'
   | 'timeouts'
@@ -59,8 +61,8 @@ export interface AppOptions {
   readonly config: AppConfig
   readonly health: HealthCheck
   /**
-   * Where the write limit counts, shared by every server on the database; needed when
-   * `config.writeRateLimit` is above 0.
+   * Where the write limit and the search budget count, shared by every server on the database;
+   * needed when `config.writeRateLimit` or `config.searchRateLimit` is above 0.
    */
   readonly rateLimitCounter?: RateLimitCounter
   /**
@@ -133,6 +135,15 @@ export const newsWireApp = fp<AppOptions>(
       registerWriteLimit(app, config.writeRateLimit, rateLimitCounter)
     }
 
+    if (config.searchRateLimit > 0 && rateLimitCounter === undefined) {
+      throw new Error('A search rate limit needs a rateLimitCounter to count in.')
+    }
+    app.decorate(
+      'searchBudget',
+      config.searchRateLimit > 0 && rateLimitCounter !== undefined
+        ? searchBudget(config.searchRateLimit, rateLimitCounter, app.log)
+        : UNLIMITED_SEARCHES,
+    )
     app.decorate('useCases', useCases)
     app.decorate('firstPage', new FirstPageCache(changeSignal))
     app.decorate('siteOrigin', (request: FastifyRequest) =>

@@ -29,6 +29,8 @@ export interface ServerConfig {
   readonly emailjsOrigin: string
   /** Writes per minute per client address; 0 turns the limit off. */
   readonly writeRateLimit: number
+  /** Searches (API and page) per minute per client address; 0 turns the budget off. */
+  readonly searchRateLimit: number
   readonly demoPosts: boolean
   /** Days a deleted post stays restorable in the trash before it is purged with its history. */
   readonly trashDays: number
@@ -116,6 +118,7 @@ const ENV_SCHEMA = {
     EMAILJS_PUBLIC_KEY: { type: 'string' },
     EMAILJS_ORIGIN: { type: 'string', default: 'https://api.emailjs.com' },
     WRITE_RATE_LIMIT: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 60 },
+    SEARCH_RATE_LIMIT: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 60 },
     DEMO_POSTS: {
       type: 'string',
       enum: ['1', 'true', '0', 'false'],
@@ -154,6 +157,7 @@ interface CheckedEnv {
   readonly EMAILJS_PUBLIC_KEY?: string
   readonly EMAILJS_ORIGIN: string
   readonly WRITE_RATE_LIMIT: number
+  readonly SEARCH_RATE_LIMIT: number
   readonly DEMO_POSTS: string
   readonly TRASH_DAYS: number
   readonly TRUST_PROXY: string
@@ -181,6 +185,7 @@ export function readConfig(env: Env): ServerConfig {
     emailjsAccount: account(checked, problems),
     emailjsOrigin: origin('EMAILJS_ORIGIN', checked.EMAILJS_ORIGIN, problems),
     writeRateLimit: checked.WRITE_RATE_LIMIT,
+    searchRateLimit: checked.SEARCH_RATE_LIMIT,
     demoPosts: checked.DEMO_POSTS === '1' || checked.DEMO_POSTS === 'true',
     trashDays: checked.TRASH_DAYS,
     trustProxy: proxies(checked.TRUST_PROXY, problems),

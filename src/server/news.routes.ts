@@ -29,6 +29,7 @@ import {
 } from '@/server/news.schema'
 import { etagOf, matchesIfNoneMatch, writeConditionOf } from '@/server/preconditions'
 import { DETAILS, problem, problemOf, sendProblem } from '@/server/problem'
+import { sendSearchesSpent } from '@/server/search-limit'
 import { WRITE_LIMITED } from '@/server/write-limit'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -50,6 +51,8 @@ export const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/api/news', { schema: LIST_NEWS_SCHEMA }, async (request, reply) => {
     const { q, limit = DEFAULT_PAGE_SIZE, cursor } = request.query
     if (q !== undefined) {
+      const allowance = await app.searchBudget(request)
+      if (!allowance.allowed) return sendSearchesSpent(reply, allowance.retryAfterSeconds)
       // A search is never cached here: its pages are as many as its queries.
       const found = await useCases.searchNews.execute({ q, limit, cursor })
       if (!found.ok) return sendProblem(reply, problemOf(found.error, 400))

@@ -24,8 +24,10 @@ import { API_CACHE_CONTROL } from '@/server/http-caching'
  * by them, the type provider types each handler's request from them, and the OpenAPI document
  * shows them. The answers' shapes are the wire schemas the browser's HTTP adapter reads by.
  * The text fields carry no length bound of their own: the domain counts characters as a reader
- * sees them (an emoji of seven code points is one), which no code-point bound can match, and
- * the 16 KiB body limit already bounds the bytes.
+ * sees them (an emoji of seven code points is one), which no code-point bound can match, and it
+ * refuses a text far past its limit by its length in code units before counting anything
+ * (rules/character-count.ts), so a bound here would save nothing; the 16 KiB body limit bounds
+ * the bytes.
  */
 const text = (limit: number) =>
   Type.String({ description: `At most ${limit} characters as a reader counts them.` })
@@ -217,6 +219,9 @@ export const LIST_NEWS_SCHEMA = {
     304: notModified(PAGE_VALIDATORS),
     400: problemResponse(
       'A query parameter is not valid: `errors` names it, with what q must be for a search.',
+    ),
+    429: problemResponse(
+      'Too many searches from this address (SEARCH_RATE_LIMIT); see Retry-After.',
     ),
   },
 } as const

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { UseCases } from '@/application/use-cases'
 import type { PageData, PageNeed } from '@/application/page-data'
+import { sendSearchesSpent } from '@/server/search-limit'
 import type { InlineSources } from '@/server/security'
 
 /**
@@ -158,6 +159,12 @@ export async function sendRenderedPage(
 ): Promise<FastifyReply> {
   const pathname = request.url.split('?', 1)[0] ?? '/'
   const need = renderer.pageNeed(pathname, request.url.slice(pathname.length))
+  // A search page spends the client's search budget as the API does. Past it, the answer is the
+  // API's 429, without rendering: a client flooding the page would otherwise still cost a render.
+  if (need.kind === 'search') {
+    const allowance = await app.searchBudget(request)
+    if (!allowance.allowed) return sendSearchesSpent(reply, allowance.retryAfterSeconds)
+  }
   // The site's version first: the page's live stream resumes from it (PageData.seq).
   const seq = app.hasDecorator('changeFeed') ? await app.changeFeed.position() : undefined
   const loaded = await loadPageData(app.useCases, need)

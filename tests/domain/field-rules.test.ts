@@ -1,5 +1,6 @@
 import { CONTACT_RULES } from '@/domain/rules/contact-message.rules'
-import { characterCount, checkField, checkFields } from '@/domain/rules/field-rule'
+import { characterCount } from '@/domain/rules/character-count'
+import { checkField, checkFields } from '@/domain/rules/field-rule'
 import { NEWS_RULES } from '@/domain/rules/news-item.rules'
 import { normaliseDraft, wellFormed } from '@/domain/rules/normalise'
 

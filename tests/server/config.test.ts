@@ -19,6 +19,7 @@ describe('readConfig', () => {
       emailjsAccount: undefined,
       emailjsOrigin: 'https://api.emailjs.com',
       writeRateLimit: 60,
+      searchRateLimit: 60,
       demoPosts: true,
       trashDays: 30,
       trustProxy: false,
@@ -41,6 +42,7 @@ describe('readConfig', () => {
         EMAILJS_PUBLIC_KEY: 'key_1',
         EMAILJS_ORIGIN: 'https://api.eu.emailjs.com/',
         WRITE_RATE_LIMIT: '0',
+        SEARCH_RATE_LIMIT: '120',
         DEMO_POSTS: '0',
         TRASH_DAYS: '7',
         TRUST_PROXY: '10.0.0.0/8, 192.0.2.1',
@@ -64,6 +66,7 @@ describe('readConfig', () => {
       emailjsAccount: { serviceId: 'service_1', templateId: 'template_1', publicKey: 'key_1' },
       emailjsOrigin: 'https://api.eu.emailjs.com',
       writeRateLimit: 0,
+      searchRateLimit: 120,
       demoPosts: false,
       trashDays: 7,
       trustProxy: ['10.0.0.0/8', '192.0.2.1'],
@@ -215,6 +218,12 @@ describe('readConfig', () => {
       ])
     },
   )
+
+  it.each(['-1', '1e3', '1000001'])('refuses SEARCH_RATE_LIMIT=%s', (raw) => {
+    expect(problemsOf({ SEARCH_RATE_LIMIT: raw })).toEqual([
+      `SEARCH_RATE_LIMIT must be a whole number from 0 to 1000000, got "${raw}"`,
+    ])
+  })
 
   it.each([
     ['1', true],

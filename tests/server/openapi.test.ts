@@ -65,7 +65,7 @@ describe('GET /api/openapi.json', () => {
 
   it('documents the answers of the contract, problems included', () => {
     const news = spec.paths['/api/news']
-    expect(Object.keys(news?.get?.responses ?? {})).toEqual(['200', '304', '400'])
+    expect(Object.keys(news?.get?.responses ?? {})).toEqual(['200', '304', '400', '429'])
     expect(statuses(news?.post)).toEqual(['201', '400', '413', '415', '422', '429'])
     expect(news?.post?.requestBody).toMatchObject({
       content: { 'application/json': { schema: { required: ['title', 'body', 'author'] } } },

@@ -1,24 +1,20 @@
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { JSDOM } from 'jsdom'
 import type { PageData } from '@/application/page-data'
 import type { ComposedServer } from '@/composition/server/server.composition'
+import { SEARCH_RULE } from '@/domain/rules/search-query.rules'
 import * as renderer from '@/ui/app/server-render'
-import { composeTestServer, createPostThroughApi, removeTempDirs } from './server-fixture'
-
-/** A built app's folder whose index.html is the project's own template, with its slots. */
-function distWithTemplate(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'newswire-search-page-'))
-  mkdirSync(join(dir, 'assets'))
-  writeFileSync(join(dir, 'index.html'), readFileSync('index.html', 'utf8'))
-  return dir
-}
+import { segmenterWork } from '../domain/segmenter-work'
+import {
+  composeTestServer,
+  createPostThroughApi,
+  removeTempDirs,
+  templateDistDir,
+} from './server-fixture'
 
 let server: ComposedServer
 
 beforeAll(async () => {
-  server = await composeTestServer({}, { distDir: distWithTemplate(), renderer })
+  server = await composeTestServer({}, { distDir: templateDistDir(), renderer })
   await createPostThroughApi(server, 'A new café opens by the harbour', {
     body: 'The café serves coffee from dawn.',
   })
@@ -91,7 +87,7 @@ describe('the server-rendered search page', () => {
     ['a blank query', '/search?q=+%20+', 'Type a word to search for'],
     ['a control character', '/search?q=caf%07e', 'control characters'],
     ['500 characters', `/search?q=${'a'.repeat(500)}`, '200'],
-    ['more than ten words', `/search?q=${'a+b+c+d+e+f+g+h+i+j+k'}`, '10'],
+    ['more than six words', `/search?q=${'a+b+c+d+e+f+g'}`, '6'],
   ])('answers 200 with the rules’ reason for %s, and no results data', async (_, url, reason) => {
     const refused = await page(url)
 
@@ -101,6 +97,18 @@ describe('the server-rendered search page', () => {
     expect(refused.status).toContain(reason)
     expect(refused.data?.search).toBeUndefined()
     expect(refused.robots).toBe('noindex')
+  })
+
+  it('refuses a query of 15,000 characters as too long, without counting its characters', async () => {
+    let refused: Awaited<ReturnType<typeof page>> | undefined
+    const work = await segmenterWork(async () => {
+      refused = await page(`/search?q=${'harbour+'.repeat(1875)}`)
+    })
+
+    expect(refused?.response.statusCode).toBe(200)
+    expect(refused?.status).toBe(SEARCH_RULE.maxLength.message)
+    expect(refused?.data?.search).toBeUndefined()
+    expect(work.handed).toEqual([])
   })
 
   it.each([

@@ -22,12 +22,13 @@ import {
 } from '@/composition/server/server.composition'
 import { readConfig, type ServerConfig } from '@/server/config'
 
-/** Settings for a test: an in-memory SQLite database, no demo posts, no rate limit. */
+/** Settings for a test: an in-memory SQLite database, no demo posts, no rate limits. */
 export function testConfig(env: Record<string, string> = {}): ServerConfig {
   return readConfig({
     DATABASE_URL: 'sqlite::memory:',
     DEMO_POSTS: '0',
     WRITE_RATE_LIMIT: '0',
+    SEARCH_RATE_LIMIT: '0',
     ...env,
   })
 }
@@ -136,6 +137,15 @@ export function fakeDistDir(): string {
   writeFileSync(join(dir, 'assets', `${PRECOMPRESSED_ASSET_NAME}.gz`), PRECOMPRESSED.gzip)
   writeFileSync(join(dir, 'assets', `${PRECOMPRESSED_ASSET_NAME}.br`), PRECOMPRESSED.br)
   writeFileSync(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>')
+  return dir
+}
+
+/** A built app's folder whose index.html is the project's own template, for rendered pages. */
+export function templateDistDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'newswire-template-'))
+  tempDirs.push(dir)
+  mkdirSync(join(dir, 'assets'))
+  writeFileSync(join(dir, 'index.html'), readFileSync('index.html', 'utf8'))
   return dir
 }
 

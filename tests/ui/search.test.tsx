@@ -121,7 +121,7 @@ describe('the search page', () => {
   it.each([
     ['a blank query', '/search?q=+++', 'Type a word to search for'],
     ['no query at all', '/search', 'Type a word to search for'],
-    ['too many words', `/search?q=${'a b c d e f g h i j k'.replace(/ /g, '+')}`, '10'],
+    ['too many words', `/search?q=${'a b c d e f g'.replace(/ /g, '+')}`, '6'],
   ])('shows the rules’ reason for %s, and searches nothing', async (_, path, reason) => {
     const app = createMemoryApp({ seed: [CAFE] })
     const search = vi.spyOn(app.news, 'search')

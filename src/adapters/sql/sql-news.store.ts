@@ -45,6 +45,7 @@ import {
   SQLITE_SEARCH_TABLE,
 } from '@/adapters/sql/news-search.sql'
 import { toIsoInstant, type NewsWireSchema } from '@/adapters/sql/newswire.schema'
+import type { QueryReader } from '@/adapters/sql/sqlite-search-thread'
 import { immediateTransaction } from '@/adapters/sql/sqlite-wal-flush'
 import { guardStorage, type StorageErrorListener } from '@/adapters/sql/storage-failure'
 import {
@@ -63,6 +64,8 @@ export interface SqlNewsStoreOptions {
   readonly onError?: StorageErrorListener
   /** How many times PostgreSQL runs a transaction that lost a race; 4 unless given. */
   readonly attempts?: number
+  /** Where searches are read; on the store's own connection unless given (sqlite-search-thread.ts). */
+  readonly searchReader?: QueryReader
 }
 
 const NEWS_COLUMNS = [
@@ -137,6 +140,7 @@ export class SqlNewsStore implements NewsStore {
   private readonly reads = new SharedReads()
   /** Resolves once the commits made so far are on the disk (SqlDatabase.flushLog). */
   private readonly flushLog: () => Promise<void>
+  private readonly searchReader: QueryReader
 
   constructor(database: SqlDatabase, options: SqlNewsStoreOptions = {}) {
     this.db = database.db
@@ -144,6 +148,9 @@ export class SqlNewsStore implements NewsStore {
     this.flushLog = () => database.flushLog()
     this.onError = options.onError
     this.attempts = Math.max(1, options.attempts ?? 4)
+    this.searchReader = options.searchReader ?? {
+      all: async (query) => (await this.db.executeQuery(query)).rows,
+    }
     this.firstPageQuery = compiledOnce(selectNewsPage(this.db, LIMIT), [LIMIT])
     this.pageAfterQuery = compiledOnce(selectNewsPage(this.db, LIMIT, { at: AT, id: ID }), [
       AT,
@@ -215,7 +222,7 @@ export class SqlNewsStore implements NewsStore {
         limit,
         async (tier, before, count): Promise<RankedItem<NewsItem>[]> => {
           const select = selectSearchTier(this.db, this.engine, query.terms, tier, before, count)
-          const rows = await select.execute()
+          const rows = await this.searchReader.all(select.compile())
           return rows.map((row) => ({
             item: liveItem(toStoredNews(row)),
             tier,

@@ -6,6 +6,7 @@ import type { UseCases } from '@/application/use-cases'
 import { SqlOutboxMailer } from '@/adapters/outbox/sql-outbox.mailer'
 import type { SqlDatabase } from '@/adapters/sql/database'
 import { SqlNewsStore } from '@/adapters/sql/sql-news.store'
+import { SqliteSearchThread, type QueryReader } from '@/adapters/sql/sqlite-search-thread'
 import { SqliteChangeSignal } from '@/adapters/sql/sqlite-change.signal'
 import { SqlStreamLeases } from '@/adapters/sql/sql-stream-leases'
 import type { StorageErrorListener } from '@/adapters/sql/storage-failure'
@@ -23,11 +24,28 @@ import type { StreamLeases } from '@/domain/ports/stream-leases.port'
  * when an account is set, so the server never sends mail).
  */
 export const sqlAdaptersModule = new ContainerModule(({ bind }) => {
+  // A SQLite file's searches are read on a thread of their own, so that the costliest never hold
+  // the event loop; PostgreSQL reads them on its own server, and :memory: has one connection.
+  bind(TOKENS.searchReader)
+    .toResolvedValue(
+      (database: SqlDatabase): QueryReader | SqliteSearchThread => {
+        const file = sqliteFileOf(database)
+        return file === undefined
+          ? { all: async (query) => (await database.db.executeQuery(query)).rows }
+          : new SqliteSearchThread(file)
+      },
+      [TOKENS.database],
+    )
+    .inSingletonScope()
+    .onDeactivation((reader) => {
+      // The thread stops at once; its end is not waited for, as the container unbinds in step.
+      if (reader instanceof SqliteSearchThread) void reader.close()
+    })
   bind(TOKENS.newsStore)
     .toResolvedValue(
-      (database: SqlDatabase, onError: StorageErrorListener) =>
-        new SqlNewsStore(database, { onError }),
-      [TOKENS.database, TOKENS.storageErrors],
+      (database: SqlDatabase, onError: StorageErrorListener, searchReader: QueryReader) =>
+        new SqlNewsStore(database, { onError, searchReader }),
+      [TOKENS.database, TOKENS.storageErrors, TOKENS.searchReader],
     )
     .inSingletonScope()
   // The store raises it inside each write's transaction. A SQLite file is asked on a connection

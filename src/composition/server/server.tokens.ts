@@ -2,6 +2,7 @@ import type { ServiceIdentifier } from 'inversify'
 import type { ChangeFeed } from '@/application/change-feed'
 import type { JournaledNewsRepository } from '@/application/journaled-news.repository'
 import type { SqlDatabase } from '@/adapters/sql/database'
+import type { QueryReader } from '@/adapters/sql/sqlite-search-thread'
 import type { StorageErrorListener } from '@/adapters/sql/storage-failure'
 import { PORTS } from '@/composition/core.module'
 import type { ChangeSignal } from '@/domain/ports/change-signal.port'
@@ -17,6 +18,8 @@ export const TOKENS = {
   ) as ServiceIdentifier<StorageErrorListener>,
   /** Posts, histories and idempotency keys in the database (SqlNewsStore). */
   newsStore: Symbol.for('newswire.server.NewsStore') as ServiceIdentifier<NewsStore>,
+  /** Where the store reads searches: a thread of their own for a SQLite file. */
+  searchReader: Symbol.for('newswire.server.SearchReader') as ServiceIdentifier<QueryReader>,
   /** The database's change signal, which every server reads alike: today, the store itself. */
   changeSignal: Symbol.for('newswire.server.ChangeSignal') as ServiceIdentifier<ChangeSignal>,
   /** The live stream's reads of the store's change log. */

@@ -1,3 +1,5 @@
+import { exceedsCharacters } from '@/domain/rules/character-count'
+
 /**
  * A field's rule as data, so that the forms (through yup), the use cases and the
  * server all check the same thing and show the same message.
@@ -21,19 +23,6 @@ export interface CharacterRule {
 export type FieldErrors<Field extends string> = Partial<Record<Field, string>>
 
 export type RuleSet<Field extends string> = Readonly<Record<Field, FieldRule>>
-
-const graphemes =
-  typeof Intl !== 'undefined' && 'Segmenter' in Intl
-    ? new Intl.Segmenter(undefined, { granularity: 'grapheme' })
-    : undefined
-
-/** Counts what a reader sees as characters: an emoji, even one built of several code points, is one. */
-export function characterCount(text: string): number {
-  if (graphemes === undefined) return [...text].length
-  let count = 0
-  for (const _ of graphemes.segment(text)) count += 1
-  return count
-}
 
 /*
  * Refused everywhere: C0 controls, DEL and C1 controls, and the bidi embeddings and overrides
@@ -59,12 +48,9 @@ const EMAIL_PATTERN =
 export function checkField(rule: FieldRule, value: unknown): string | undefined {
   const text = typeof value === 'string' ? value.trim() : ''
   if (text.length === 0) return rule.required
-  // Length before pattern, so that the pattern never runs on unbounded input. A text has no
-  // more characters than UTF-16 units, so only a text longer than that is segmented, which
-  // costs far more than the check.
-  if (text.length > rule.maxLength.limit && characterCount(text) > rule.maxLength.limit) {
-    return rule.maxLength.message
-  }
+  // Length before pattern, so that the pattern never runs on unbounded input; the length is
+  // judged by code units first, so that only a text near its limit is counted (character-count.ts).
+  if (exceedsCharacters(text, rule.maxLength.limit)) return rule.maxLength.message
   if (hasRefusedCharacter(rule.characters, text)) return rule.characters.message
   if (rule.email !== undefined && !EMAIL_PATTERN.test(text)) return rule.email
   return undefined

@@ -1,4 +1,4 @@
-import { characterCount } from '@/domain/rules/field-rule'
+import { characterCount } from '@/domain/rules/character-count'
 
 /** From this share of a limit on, the room left is announced to screen readers. */
 const NEAR_SHARE = 0.9

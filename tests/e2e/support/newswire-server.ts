@@ -32,6 +32,7 @@ const SERVER_VARIABLES = [
   'EMAILJS_PUBLIC_KEY',
   'EMAILJS_ORIGIN',
   'WRITE_RATE_LIMIT',
+  'SEARCH_RATE_LIMIT',
   'DEMO_POSTS',
   'TRASH_DAYS',
   'TRUST_PROXY',
@@ -59,6 +60,7 @@ export async function startNewsWire(
     PORT: '0',
     DATABASE_URL: databaseUrl,
     WRITE_RATE_LIMIT: '0',
+    SEARCH_RATE_LIMIT: '0',
     DEMO_POSTS: '0',
     ...(emailjs && {
       EMAILJS_ORIGIN: emailjs.origin,
