@@ -94,7 +94,10 @@ test.describe('toasts', () => {
     // The countdown starts once the toast has slid in.
     await expect.poll(() => playState(shown)).toBe('running')
 
-    await shown.hover()
+    // Once its slide-in has ended, point at it at once: waiting for Playwright's 'stable' check on
+    // a busy machine could outlast the toast's 5 s, and the hover would meet it leaving.
+    await shown.evaluate((element) => Promise.all(element.getAnimations().map((a) => a.finished)))
+    await shown.hover({ force: true })
     await expect.poll(() => playState(shown)).toBe('paused')
     await page.mouse.move(10, 700)
     await expect.poll(() => playState(shown)).toBe('running')
