@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { openDatabase } from '@/adapters/sql/database'
 import { JournaledNewsRepository } from '@/application/journaled-news.repository'
-import { SqlNewsStore } from '@/adapters/sql/sql-news.store'
+import { SqlNewsStore } from '@/adapters/sql/news/store'
 import { autocannon, type AutocannonResult } from './bench/autocannon'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))

@@ -1,6 +1,6 @@
 import { SqlOutboxMailer } from '@/adapters/outbox/sql-outbox.mailer'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
-import { SqlNewsStore } from '@/adapters/sql/sql-news.store'
+import { SqlNewsStore } from '@/adapters/sql/news/store'
 import { JournaledNewsRepository } from '@/application/journaled-news.repository'
 import {
   buildServerContainer,

@@ -6,6 +6,7 @@ import { migrateToLatest } from '@/adapters/sql/newswire.migrations'
 import { openPostgresPool } from '@/adapters/sql/postgres-pool'
 import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
 import { withPreparedStatements } from '@/adapters/sql/sqlite-statements'
+import { runTransaction, runUnsynced, type TransactionOptions } from '@/adapters/sql/transactions'
 import { WalFlush, walFileOf } from '@/adapters/sql/sqlite-wal-flush'
 import {
   describeDatabase,
@@ -30,6 +31,13 @@ export interface SqlDatabase {
    * in-memory database's need nothing more.
    */
   flushLog(): Promise<void>
+  /** Runs `work` in one transaction, as transactions.ts decides for every adapter. */
+  transaction<T>(
+    work: (db: Kysely<NewsWireSchema>) => Promise<T>,
+    options: TransactionOptions,
+  ): Promise<T>
+  /** Runs `work` outside a transaction, its commits not waited for (transactions.ts). */
+  unsynced<T>(work: (db: Kysely<NewsWireSchema>) => Promise<T>): Promise<T>
   /** True when the database answers a trivial query; never rejects. */
   ping(): Promise<boolean>
   /** Closes the connection or pool; later calls do nothing. */
@@ -73,7 +81,7 @@ export async function openDatabase(database: DatabaseTarget | string): Promise<S
       target.engine === 'sqlite'
         ? openSqlite(target.path, failed)
         : { db: openPostgres(target.connectionString), log: undefined }
-    opened = wrap(db, log, target, description)
+    opened = sqlDatabase(db, target, { description, log })
     if (target.engine === 'postgres') {
       await waitForPostgres(db, `${target.host}:${target.port}`, failed)
     }
@@ -241,11 +249,14 @@ function openPostgres(connectionString: string): Kysely<NewsWireSchema> {
   })
 }
 
-function wrap(
+/**
+ * The SqlDatabase over an open Kysely instance (openDatabase's, or a test's own connection);
+ * `log` is a SQLite file's write-ahead log, flushed by flushLog.
+ */
+export function sqlDatabase(
   db: Kysely<NewsWireSchema>,
-  log: WalFlush | undefined,
   target: DatabaseTarget,
-  description: string,
+  { description = describeDatabase(target), log }: { description?: string; log?: WalFlush } = {},
 ): SqlDatabase {
   let closing: Promise<void> | undefined
   return {
@@ -255,6 +266,12 @@ function wrap(
     description,
     async flushLog() {
       await log?.flush()
+    },
+    transaction(work, options) {
+      return runTransaction(db, target.engine, work, options, () => this.flushLog())
+    },
+    unsynced(work) {
+      return runUnsynced(db, target.engine, work)
     },
     async ping() {
       if (closing !== undefined) return false

@@ -2,7 +2,6 @@ import { sql, type Kysely } from 'kysely'
 import type { RateLimitCounter, RateLimitReservation } from '@/domain/ports/rate-limit-counter.port'
 import type { SqlDatabase } from '@/adapters/sql/database'
 import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
-import { withoutSyncAtCommit } from '@/adapters/sql/sqlite-wal-flush'
 import { guardStorage, type StorageErrorListener } from '@/adapters/sql/storage-failure'
 
 export interface SqlRateLimitStoreOptions {
@@ -110,10 +109,7 @@ export class SqlRateLimitStore implements RateLimitCounter {
    * a second wait.
    */
   private withoutFlush<T>(count: (db: Kysely<NewsWireSchema>) => Promise<T>): Promise<T> {
-    const { db, engine } = this.database
-    if (engine !== 'sqlite') return count(db)
-    // One connection held: no other request's transaction is open on it meanwhile.
-    return db.connection().execute((connection) => withoutSyncAtCommit(connection, count))
+    return this.database.unsynced(count)
   }
 
   /**

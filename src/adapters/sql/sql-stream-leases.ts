@@ -7,7 +7,6 @@ import type {
 } from '@/domain/ports/stream-leases.port'
 import type { SqlDatabase } from '@/adapters/sql/database'
 import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
-import { immediateTransaction, withoutSyncAtCommit } from '@/adapters/sql/sqlite-wal-flush'
 import { guardStorage, type StorageErrorListener } from '@/adapters/sql/storage-failure'
 
 /** How long a lease counts without being renewed: a crashed server's streams stop counting then. */
@@ -149,28 +148,26 @@ export class SqlStreamLeases implements StreamLeases {
     await db.deleteFrom('event_stream_lease').where('expires_at', '<=', now).execute()
   }
 
-  /**
-   * Runs `work` outside a transaction; on SQLite, on one connection without sync at commit, so
-   * that its commits do not wait for the disk on the event loop.
-   */
+  /** Runs `work` outside a transaction, its commits not waited for (transactions.ts). */
   private unsynced<T>(work: (db: Db) => Promise<T>): Promise<T> {
-    const { db, engine } = this.database
-    if (engine === 'postgres') return work(db)
-    return db.connection().execute((connection) => withoutSyncAtCommit(connection, work))
+    return this.database.unsynced(work)
   }
 
   /** Runs `work` in a transaction that no other taker of `client`'s leases runs beside. */
   private lockingClient<T>(client: string, work: (db: Db) => Promise<T>): Promise<T> {
-    const { db, engine } = this.database
-    if (engine === 'postgres') {
-      return db.transaction().execute(async (trx) => {
-        const key = createHash('sha256').update(client).digest().readInt32BE(0)
-        await sql`select pg_advisory_xact_lock(${LEASE_LOCK_CLASS}::int4, ${key}::int4)`.execute(
-          trx,
-        )
-        return work(trx)
-      })
-    }
-    return immediateTransaction(db, work)
+    // A lease may be forgotten if the power fails: its stream ended with the server anyway.
+    return this.database.transaction(
+      async (db) => {
+        // SQLite's transaction holds the database's write lock already.
+        if (this.database.engine === 'postgres') {
+          const key = createHash('sha256').update(client).digest().readInt32BE(0)
+          await sql`select pg_advisory_xact_lock(${LEASE_LOCK_CLASS}::int4, ${key}::int4)`.execute(
+            db,
+          )
+        }
+        return work(db)
+      },
+      { durable: false },
+    )
   }
 }

@@ -1,9 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises'
 import type SQLite from 'better-sqlite3'
 import { CompiledQuery, type Kysely } from 'kysely'
-import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
-
-type Db = Kysely<NewsWireSchema>
 
 /**
  * Runs `work` on a SQLite connection with `synchronous = NORMAL`, then gives the connection
@@ -14,9 +11,9 @@ type Db = Kysely<NewsWireSchema>
  * limit). `connection` must be one connection held for the whole call, with no transaction open
  * on it. The two statements are compiled once: they run twice in every write.
  */
-export async function withoutSyncAtCommit<T>(
-  connection: Db,
-  work: (connection: Db) => Promise<T>,
+export async function withoutSyncAtCommit<DB, T>(
+  connection: Kysely<DB>,
+  work: (connection: Kysely<DB>) => Promise<T>,
 ): Promise<T> {
   await connection.executeQuery(WITHOUT_SYNC_AT_COMMIT)
   try {
@@ -28,24 +25,30 @@ export async function withoutSyncAtCommit<T>(
 
 /**
  * Runs `work` in a SQLite transaction begun IMMEDIATE, on one connection held for it, without
- * sync at commit (withoutSyncAtCommit). Kysely's own transaction begins DEFERRED: two processes
- * that both read first would then fail the second one's write with SQLITE_BUSY; begun
- * IMMEDIATE, writers queue for the write lock instead. The caller decides what makes it durable.
+ * sync at commit (withoutSyncAtCommit) unless `syncAtCommit`. Kysely's own transaction begins
+ * DEFERRED: two processes that both read first would then fail the second one's write with
+ * SQLITE_BUSY; begun IMMEDIATE, writers queue for the write lock instead. Without sync at
+ * commit, the caller decides what makes it durable (transactions.ts chooses).
  */
-export function immediateTransaction<T>(db: Db, work: (connection: Db) => Promise<T>): Promise<T> {
-  return db.connection().execute((connection) =>
-    withoutSyncAtCommit(connection, async () => {
-      await connection.executeQuery(BEGIN_IMMEDIATE)
+export function immediateTransaction<DB, T>(
+  db: Kysely<DB>,
+  work: (connection: Kysely<DB>) => Promise<T>,
+  { syncAtCommit = false } = {},
+): Promise<T> {
+  return db.connection().execute((connection) => {
+    const immediate = async (held: Kysely<DB>) => {
+      await held.executeQuery(BEGIN_IMMEDIATE)
       try {
-        const result = await work(connection)
-        await connection.executeQuery(COMMIT)
+        const result = await work(held)
+        await held.executeQuery(COMMIT)
         return result
       } catch (error) {
-        await connection.executeQuery(ROLLBACK).catch(() => undefined)
+        await held.executeQuery(ROLLBACK).catch(() => undefined)
         throw error
       }
-    }),
-  )
+    }
+    return syncAtCommit ? immediate(connection) : withoutSyncAtCommit(connection, immediate)
+  })
 }
 
 const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate')

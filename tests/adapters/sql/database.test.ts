@@ -20,7 +20,7 @@ import {
   NEWS_SEARCH_SEQ_INDEX,
   NEWS_TRASH_INDEX,
   RATE_LIMIT_WINDOW_END_INDEX,
-} from '@/adapters/sql/newswire.migrations'
+} from '@/adapters/sql/migrations/index-names'
 
 describe('DATABASE_URL', () => {
   it.each([

@@ -1,5 +1,6 @@
 import { openDatabase } from '@/adapters/sql/database'
-import { compiledOnce, selectNewsPage, SharedReads } from '@/adapters/sql/sql-news.store'
+import { compiledOnce, selectNewsPage } from '@/adapters/sql/news/queries'
+import { SharedReads } from '@/adapters/sql/news/shared-reads'
 
 describe('SharedReads', () => {
   it('runs identical reads asked for together once, and after the last of them asked', async () => {

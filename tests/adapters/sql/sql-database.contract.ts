@@ -1,17 +1,16 @@
 import { sql, type Kysely } from 'kysely'
 import { JournaledNewsRepository } from '@/application/journaled-news.repository'
-import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
+import { openDatabase, sqlDatabase, type SqlDatabase } from '@/adapters/sql/database'
 import { parseDatabaseUrl } from '@/application/database-target'
 import { addDemoPostsIfEmpty } from '@/adapters/sql/demo-posts'
+import { migrateTo, migrateToLatest } from '@/adapters/sql/newswire.migrations'
 import {
-  migrateTo,
-  migrateToLatest,
   NEWS_LIST_INDEX,
   NEWS_REVISION_AT_INDEX,
   NEWS_TRASH_INDEX,
-} from '@/adapters/sql/newswire.migrations'
+} from '@/adapters/sql/migrations/index-names'
 import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
-import { SqlNewsStore, type SqlNewsStoreOptions } from '@/adapters/sql/sql-news.store'
+import { SqlNewsStore, type SqlNewsStoreOptions } from '@/adapters/sql/news/store'
 import { DomainErrorException, notFound, unavailable } from '@/domain/domain-error'
 import type { NewsDraft } from '@/domain/news-item.entity'
 import { MAX_PAGE_SIZE } from '@/domain/ports/news-repository.port'
@@ -322,14 +321,6 @@ const KYSELY_MIGRATION_LOCK_ID = 3853314791062309107n
 
 /** A connection to the test's database that runs no migration by itself. */
 function asDatabase(db: Kysely<NewsWireSchema>, kind: NewsStoreKind, url: string): SqlDatabase {
-  return {
-    db,
-    engine: kind.engine === 'postgres' ? 'postgres' : 'sqlite',
-    target: parseDatabaseUrl(url),
-    description: kind.name,
-    // Its writes commit under synchronous FULL: on the disk already.
-    flushLog: async () => undefined,
-    ping: async () => true,
-    close: () => db.destroy(),
-  }
+  // No log to flush: its writes commit under synchronous FULL, on the disk already.
+  return sqlDatabase(db, parseDatabaseUrl(url), { description: kind.name })
 }

@@ -15,9 +15,8 @@ import {
   selectRevisionPage,
   selectSearchTier,
   selectTrashPage,
-  SqlNewsStore,
-  type SqlNewsStoreOptions,
-} from '@/adapters/sql/sql-news.store'
+} from '@/adapters/sql/news/queries'
+import { SqlNewsStore, type SqlNewsStoreOptions } from '@/adapters/sql/news/store'
 import type { KeysetPosition } from '@/adapters/shared/keyset-cursor'
 import type { NewsStore } from '@/domain/ports/news-store.port'
 import type { SearchTier } from '@/domain/rules/search-query.rules'

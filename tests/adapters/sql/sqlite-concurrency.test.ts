@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { JournaledNewsRepository } from '@/application/journaled-news.repository'
 import { openDatabase } from '@/adapters/sql/database'
-import { SqlNewsStore } from '@/adapters/sql/sql-news.store'
+import { SqlNewsStore } from '@/adapters/sql/news/store'
 
 const CHILD = 'tests/adapters/sql/support/conditional-edit.child.ts'
 

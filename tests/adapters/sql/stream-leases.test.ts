@@ -5,7 +5,7 @@ import SQLite from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import { DomainErrorException } from '@/domain/domain-error'
 import type { LeaseAnswer, StreamLeaseLimits } from '@/domain/ports/stream-leases.port'
-import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
+import { openDatabase, sqlDatabase, type SqlDatabase } from '@/adapters/sql/database'
 import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
 import {
   RECONNECT_WINDOW_MS,
@@ -169,15 +169,7 @@ describe('SqlStreamLeases on a SQLite file', () => {
     sqlite.pragma('journal_mode = WAL')
     sqlite.pragma('synchronous = FULL')
     const db = new Kysely<NewsWireSchema>({ dialect: new SqliteDialect({ database: sqlite }) })
-    return {
-      db,
-      engine: 'sqlite',
-      target: { engine: 'sqlite', path },
-      description: path,
-      flushLog: async () => undefined,
-      ping: async () => true,
-      close: () => db.destroy(),
-    }
+    return sqlDatabase(db, { engine: 'sqlite', path })
   }
 
   /** Each statement that writes the leases, with the `synchronous` setting it committed under. */

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs'
 import { JournaledNewsRepository } from '@/application/journaled-news.repository'
 import { openDatabase } from '@/adapters/sql/database'
-import { SqlNewsStore } from '@/adapters/sql/sql-news.store'
+import { SqlNewsStore } from '@/adapters/sql/news/store'
 import { toDomainError } from '@/domain/domain-error'
 
 const [url, id, title, goFile, holdMs] = process.argv.slice(2)
