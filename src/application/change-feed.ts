@@ -1,5 +1,5 @@
 import type { NewsChange } from '@/domain/news-change.entity'
-import type { NewsChangeLog } from '@/domain/ports/news-store.port'
+import type { NewsChangeLog } from '@/application/ports/change-log.port'
 import { attempt, type Result } from '@/domain/result'
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { ChangeFeed } from '@/application/change-feed'
-import type { ChangeSignal } from '@/domain/ports/change-signal.port'
-import type { StreamLeases } from '@/domain/ports/stream-leases.port'
+import type { ChangeSignal } from '@/application/ports/change-signal.port'
+import type { StreamLeases } from '@/application/ports/stream-leases.port'
 import { ChangeBatch, type EventStream } from '@/server/event-stream'
 import { readSendQueues } from '@/server/socket-send-queues'
 

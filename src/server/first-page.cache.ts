@@ -1,6 +1,6 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { Negotiator } from '@fastify/accept-negotiator'
-import type { ChangeSignal } from '@/domain/ports/change-signal.port'
+import type { ChangeSignal } from '@/application/ports/change-signal.port'
 import { pageEtagOf } from '@/server/preconditions'
 
 /** A list page as it goes on the wire. */

@@ -1,6 +1,6 @@
 import { normalizeIP } from '@fastify/rate-limit'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { RateLimitCounter } from '@/domain/ports/rate-limit-counter.port'
+import type { RateLimitCounter } from '@/application/ports/rate-limit-counter.port'
 
 /** A budget of requests per client address, counted where every server counts (the database). */
 export interface RequestBudget {

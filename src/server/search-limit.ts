@@ -1,6 +1,9 @@
 import { normalizeIP } from '@fastify/rate-limit'
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify'
-import type { RateLimitCounter, RateLimitReservation } from '@/domain/ports/rate-limit-counter.port'
+import type {
+  RateLimitCounter,
+  RateLimitReservation,
+} from '@/application/ports/rate-limit-counter.port'
 import { problem, sendProblem } from '@/server/problem'
 
 /**

@@ -1,5 +1,5 @@
 import type { FastifyContextConfig, FastifyInstance } from 'fastify'
-import type { RateLimitCounter } from '@/domain/ports/rate-limit-counter.port'
+import type { RateLimitCounter } from '@/application/ports/rate-limit-counter.port'
 import { budgetHooks } from '@/server/request-budget'
 
 /** The group every write route counts in, so that a client has one budget for all its writes. */

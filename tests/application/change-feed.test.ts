@@ -1,7 +1,7 @@
 import { ChangeFeed } from '@/application/change-feed'
 import { JournaledNewsRepository } from '@/application/journaled-news.repository'
 import { MemoryNewsStore } from '@/adapters/memory/memory-news.store'
-import type { NewsChangeLog } from '@/domain/ports/news-store.port'
+import type { NewsChangeLog } from '@/application/ports/change-log.port'
 
 const draft = { title: 'Harbour reopens', body: 'Boats are back.', author: 'Ada' }
 

@@ -7,12 +7,8 @@ import type {
   RevisionPage,
   TrashPage,
 } from '@/domain/ports/news-repository.port'
-import type {
-  ChangeLogBounds,
-  NewsStore,
-  NewsStoreTransaction,
-  PurgeReport,
-} from '@/domain/ports/news-store.port'
+import type { NewsStore, NewsStoreTransaction, PurgeReport } from '@/domain/ports/news-store.port'
+import type { ChangeLogBounds, NewsChangeLog } from '@/application/ports/change-log.port'
 import {
   isKeyLive,
   liveItem,
@@ -62,7 +58,7 @@ interface MemoryState {
  * to a journal that is applied only when it resolves), both lists are keyset-paged with the
  * same opaque cursors, and a malformed cursor is refused with ValidationFailed.
  */
-export class MemoryNewsStore implements NewsStore {
+export class MemoryNewsStore implements NewsStore, NewsChangeLog {
   private readonly state: MemoryState = {
     posts: new Map(),
     histories: new Map(),

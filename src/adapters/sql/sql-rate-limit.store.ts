@@ -1,5 +1,8 @@
 import { sql, type Kysely } from 'kysely'
-import type { RateLimitCounter, RateLimitReservation } from '@/domain/ports/rate-limit-counter.port'
+import type {
+  RateLimitCounter,
+  RateLimitReservation,
+} from '@/application/ports/rate-limit-counter.port'
 import type { SqlDatabase } from '@/adapters/sql/database'
 import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
 import { guardStorage, type StorageErrorListener } from '@/adapters/sql/storage-failure'

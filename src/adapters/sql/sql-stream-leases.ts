@@ -4,7 +4,7 @@ import type {
   LeaseAnswer,
   StreamLeaseLimits,
   StreamLeases,
-} from '@/domain/ports/stream-leases.port'
+} from '@/application/ports/stream-leases.port'
 import type { SqlDatabase } from '@/adapters/sql/database'
 import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
 import { guardStorage, type StorageErrorListener } from '@/adapters/sql/storage-failure'

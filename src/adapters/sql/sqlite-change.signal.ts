@@ -1,5 +1,5 @@
 import SQLite from 'better-sqlite3'
-import type { ChangeSignal } from '@/domain/ports/change-signal.port'
+import type { ChangeSignal } from '@/application/ports/change-signal.port'
 import { guardStorage, type StorageErrorListener } from '@/adapters/sql/storage-failure'
 
 /**

@@ -5,6 +5,7 @@ import { UndoChangesSince } from '@/application/undo-changes.use-case'
 import type { UseCases } from '@/application/use-cases'
 import { SqlOutboxMailer } from '@/adapters/outbox/sql-outbox.mailer'
 import type { SqlDatabase } from '@/adapters/sql/database'
+import { SqlChangeLog } from '@/adapters/sql/news/change-log'
 import { SqlNewsStore } from '@/adapters/sql/news/store'
 import { SqliteSearchThread, type QueryReader } from '@/adapters/sql/sqlite-search-thread'
 import { SqliteChangeSignal } from '@/adapters/sql/sqlite-change.signal'
@@ -12,9 +13,10 @@ import { SqlStreamLeases } from '@/adapters/sql/sql-stream-leases'
 import type { StorageErrorListener } from '@/adapters/sql/storage-failure'
 import { USE_CASES, useCasesModule } from '@/composition/core.module'
 import { TOKENS } from '@/composition/server/server.tokens'
-import type { ChangeSignal } from '@/domain/ports/change-signal.port'
+import type { NewsChangeLog } from '@/application/ports/change-log.port'
+import type { ChangeSignal } from '@/application/ports/change-signal.port'
 import type { NewsStore } from '@/domain/ports/news-store.port'
-import type { StreamLeases } from '@/domain/ports/stream-leases.port'
+import type { StreamLeases } from '@/application/ports/stream-leases.port'
 
 /**
  * The server's composition root: which adapter fills which port (the use cases are bound to
@@ -48,15 +50,23 @@ export const sqlAdaptersModule = new ContainerModule(({ bind }) => {
       [TOKENS.database, TOKENS.storageErrors, TOKENS.searchReader],
     )
     .inSingletonScope()
-  // The store raises it inside each write's transaction. A SQLite file is asked on a connection
-  // of its own, several times cheaper per cached read; PostgreSQL and :memory: ask the store.
+  // The store writes the log and raises the signal inside each write's transaction.
+  bind(TOKENS.changeLog)
+    .toResolvedValue(
+      (database: SqlDatabase, onError: StorageErrorListener) =>
+        new SqlChangeLog(database.db, onError),
+      [TOKENS.database, TOKENS.storageErrors],
+    )
+    .inSingletonScope()
+  // A SQLite file is asked on a connection of its own, several times cheaper per cached read;
+  // PostgreSQL and :memory: ask the change log.
   bind(TOKENS.changeSignal)
     .toResolvedValue(
-      (database: SqlDatabase, store: NewsStore, onError: StorageErrorListener): ChangeSignal => {
+      (database: SqlDatabase, log: NewsChangeLog, onError: StorageErrorListener): ChangeSignal => {
         const file = sqliteFileOf(database)
-        return file === undefined ? store : new SqliteChangeSignal(file, onError)
+        return file === undefined ? log : new SqliteChangeSignal(file, onError)
       },
-      [TOKENS.database, TOKENS.newsStore, TOKENS.storageErrors],
+      [TOKENS.database, TOKENS.changeLog, TOKENS.storageErrors],
     )
     .inSingletonScope()
     .onDeactivation((signal) => {
@@ -67,7 +77,7 @@ export const sqlAdaptersModule = new ContainerModule(({ bind }) => {
     .inSingletonScope()
   // The live stream reads the change log the store writes in each write's transaction.
   bind(TOKENS.changeFeed)
-    .toResolvedValue((store: NewsStore) => new ChangeFeed(store), [TOKENS.newsStore])
+    .toResolvedValue((log: NewsChangeLog) => new ChangeFeed(log), [TOKENS.changeLog])
     .inSingletonScope()
   bind(TOKENS.streamLeases)
     .toResolvedValue(

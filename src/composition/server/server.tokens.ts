@@ -5,9 +5,10 @@ import type { SqlDatabase } from '@/adapters/sql/database'
 import type { QueryReader } from '@/adapters/sql/sqlite-search-thread'
 import type { StorageErrorListener } from '@/adapters/sql/storage-failure'
 import { PORTS } from '@/composition/core.module'
-import type { ChangeSignal } from '@/domain/ports/change-signal.port'
+import type { NewsChangeLog } from '@/application/ports/change-log.port'
+import type { ChangeSignal } from '@/application/ports/change-signal.port'
 import type { NewsStore } from '@/domain/ports/news-store.port'
-import type { StreamLeases } from '@/domain/ports/stream-leases.port'
+import type { StreamLeases } from '@/application/ports/stream-leases.port'
 
 /** The server container's service identifiers: the shared ports, and what the SQL adapters need. */
 export const TOKENS = {
@@ -20,7 +21,9 @@ export const TOKENS = {
   newsStore: Symbol.for('newswire.server.NewsStore') as ServiceIdentifier<NewsStore>,
   /** Where the store reads searches: a thread of their own for a SQLite file. */
   searchReader: Symbol.for('newswire.server.SearchReader') as ServiceIdentifier<QueryReader>,
-  /** The database's change signal, which every server reads alike: today, the store itself. */
+  /** The change log and signal that the store's transactions write (SqlChangeLog). */
+  changeLog: Symbol.for('newswire.server.NewsChangeLog') as ServiceIdentifier<NewsChangeLog>,
+  /** The database's change signal, which every server reads alike. */
   changeSignal: Symbol.for('newswire.server.ChangeSignal') as ServiceIdentifier<ChangeSignal>,
   /** The live stream's reads of the store's change log. */
   changeFeed: Symbol.for('newswire.server.ChangeFeed') as ServiceIdentifier<ChangeFeed>,

@@ -1,6 +1,4 @@
-import type { NewsChange } from '@/domain/news-change.entity'
 import type { NewsRevision } from '@/domain/news-revision.entity'
-import type { ChangeSignal } from '@/domain/ports/change-signal.port'
 import type {
   NewsPage,
   NewsPageQuery,
@@ -36,43 +34,17 @@ export interface PurgeReport {
   readonly keys: number
 }
 
-/** Where the change log stands. */
-export interface ChangeLogBounds {
-  /** The site's version now (the ChangeSignal's): no logged change has a higher seq. */
-  readonly version: number
-  /**
-   * Every change with a higher seq is still in the log; the purge may have removed those at or
-   * below it. 0 while it has removed none (or the version at which an upgraded database's log
-   * began).
-   */
-  readonly purgedThrough: number
-}
-
-/**
- * The change log behind the live stream: one NewsChange for each revision a transaction
- * appended, written in that transaction. A transaction that appends n revisions raises the
- * version by n as its last statement, and its changes are numbered V-n+1 to V, V being the
- * version it raised it to; a transaction that wrote without appending any (a key alone) and the
- * purge raise it by 1 and log nothing. The version's row lock is held until the commit, so seq
- * order is commit order: a reader that has seen seq S will never later find a change below S
- * that it had not seen. Changes are kept EVENT_LOG_RETENTION_MS, then purged.
- */
-export interface NewsChangeLog extends ChangeSignal {
-  /** The logged changes with a seq above `seq`, oldest first, at most `limit` of them. */
-  changesSince(seq: number, limit: number): Promise<readonly NewsChange[]>
-  changeLogBounds(): Promise<ChangeLogBounds>
-}
-
 /**
  * The server's persistence of posts, their histories and idempotency keys: SQLite, PostgreSQL,
  * or memory for tests. It keeps data; the rules of what a change records live in the domain.
  * Methods reject with DomainErrorException: ValidationFailed for a malformed cursor,
  * Unavailable when the store cannot answer.
  *
- * It is its own ChangeSignal: a transaction that wrote, and the purge, raise `version()` as part
- * of what they commit, so that no write path can forget to.
+ * Its transactions also write the change signal and the change log (a transaction that wrote,
+ * and the purge, raise the version as part of what they commit, so that no write path can
+ * forget to); the server reads them through application/ports/change-log.port.ts.
  */
-export interface NewsStore extends NewsChangeLog {
+export interface NewsStore {
   /** Live posts, newest first (created_at, then id), keyset-paged. */
   list(query: NewsPageQuery): Promise<NewsPage>
   /**

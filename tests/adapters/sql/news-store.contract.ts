@@ -1,6 +1,6 @@
 import { DomainErrorException, notFound, validationFailed } from '@/domain/domain-error'
 import type { NewsRevision } from '@/domain/news-revision.entity'
-import type { NewsStore } from '@/domain/ports/news-store.port'
+import type { LoggedNewsStore } from '@/application/ports/change-log.port'
 import {
   MAX_REVISION,
   type IdempotencyRecord,
@@ -70,12 +70,12 @@ export function newsStoreContract(kind: NewsStoreKind): void {
   const cleanups: Array<() => Promise<void>> = []
   afterEach(() => runCleanups(cleanups))
 
-  async function open(): Promise<NewsStore> {
+  async function open(): Promise<LoggedNewsStore> {
     return (await kind.open(cleanups)).store
   }
 
   /** Writes posts with their first revision, in one transaction. */
-  async function put(store: NewsStore, ...items: StoredNews[]): Promise<void> {
+  async function put(store: LoggedNewsStore, ...items: StoredNews[]): Promise<void> {
     await store.transaction(async (tx) => {
       for (const item of items) {
         await tx.insert(item)
@@ -501,7 +501,7 @@ export function newsStoreContract(kind: NewsStoreKind): void {
   describe('the change log', () => {
     /** Appends one revision of `id` in a transaction of its own, with `fields` over the post's. */
     async function revise(
-      store: NewsStore,
+      store: LoggedNewsStore,
       id: string,
       action: NewsRevision['action'],
       fields: Partial<NewsRevision> = {},

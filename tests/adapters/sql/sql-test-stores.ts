@@ -18,7 +18,7 @@ import {
 } from '@/adapters/sql/news/queries'
 import { SqlNewsStore, type SqlNewsStoreOptions } from '@/adapters/sql/news/store'
 import type { KeysetPosition } from '@/adapters/shared/keyset-cursor'
-import type { NewsStore } from '@/domain/ports/news-store.port'
+import type { LoggedNewsStore } from '@/application/ports/change-log.port'
 import type { SearchTier } from '@/domain/rules/search-query.rules'
 
 /** A place for one test's database: its DATABASE_URL, and how to throw it away. */
@@ -100,7 +100,7 @@ export const SHARED_STORE_KINDS: readonly TestStoreKind[] = [
 ]
 
 export interface OpenedNewsStore {
-  readonly store: NewsStore
+  readonly store: LoggedNewsStore
   /** Absent for the in-memory store. */
   readonly sql?: { readonly database: SqlDatabase; readonly url: string }
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import { DomainErrorException } from '@/domain/domain-error'
-import type { LeaseAnswer, StreamLeaseLimits } from '@/domain/ports/stream-leases.port'
+import type { LeaseAnswer, StreamLeaseLimits } from '@/application/ports/stream-leases.port'
 import { openDatabase, sqlDatabase, type SqlDatabase } from '@/adapters/sql/database'
 import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
 import {

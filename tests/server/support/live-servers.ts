@@ -34,7 +34,7 @@ export async function twoServers(
  */
 export async function postsThroughTheStore(server: ComposedServer, count: number): Promise<number> {
   const store = server.container.get(TOKENS.newsStore)
-  const before = await store.version()
+  const before = await server.container.get(TOKENS.changeLog).version()
   await store.transaction(async (tx) => {
     for (let index = 0; index < count; index += 1) {
       const post = { title: `Post ${index}`, body: 'B', author: 'A' }

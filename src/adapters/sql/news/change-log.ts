@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 import type { NewsChange, NewsChangeKind } from '@/domain/news-change.entity'
-import type { ChangeLogBounds, NewsChangeLog } from '@/domain/ports/news-store.port'
+import type { ChangeLogBounds, NewsChangeLog } from '@/application/ports/change-log.port'
 import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
 import { toChange } from '@/adapters/sql/news/mapper'
 import { guardStorage, type StorageErrorListener } from '@/adapters/sql/storage-failure'

@@ -8,12 +8,8 @@ import type {
   RevisionPage,
   TrashPage,
 } from '@/domain/ports/news-repository.port'
-import type {
-  ChangeLogBounds,
-  NewsStore,
-  NewsStoreTransaction,
-  PurgeReport,
-} from '@/domain/ports/news-store.port'
+import type { NewsStore, NewsStoreTransaction, PurgeReport } from '@/domain/ports/news-store.port'
+import type { ChangeLogBounds, NewsChangeLog } from '@/application/ports/change-log.port'
 import {
   liveItem,
   trashedItem,
@@ -88,7 +84,7 @@ export interface SqlNewsStoreOptions {
  * `PRAGMA data_version`, which misses this connection's own writes, and over LISTEN/NOTIFY, which needs a connection of its own and a fallback while it is
  * down; one mechanism serves both engines.)
  */
-export class SqlNewsStore implements NewsStore {
+export class SqlNewsStore implements NewsStore, NewsChangeLog {
   private readonly db: Db
   private readonly engine: Engine
   private readonly database: SqlDatabase
