@@ -18,7 +18,7 @@ export interface EmailJsAccount {
   readonly publicKey: string
 }
 
-/** The server's settings, read and checked once at start (see DESIGN.md, runtime configuration). */
+/** The server's settings, read and checked once at start (README, Configuration). */
 export interface ServerConfig {
   readonly port: number
   readonly host: string
@@ -103,7 +103,7 @@ type Env = Readonly<Record<string, string | undefined>>
 const DIGITS = /^\d+$/
 
 /**
- * The variables, with their types, ranges and defaults (DESIGN.md, runtime configuration),
+ * The variables, with their types, ranges and defaults (README, Configuration),
  * checked by env-schema. What JSON Schema cannot say (the forms of DATABASE_URL, TRUST_PROXY
  * and EMAILJS_ORIGIN, and the EmailJS all-or-none rule) is checked by the functions after it.
  */

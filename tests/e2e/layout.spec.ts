@@ -45,7 +45,7 @@ test.describe('the frame of every page', () => {
 test.describe('the news grid', () => {
   const widths = [
     { name: 'a wide screen', width: 1280, height: 800, columns: 3 },
-    // DESIGN.md decision 8: 2 columns on tablets.
+    // docs/spec-deviations.md, decision 8: 2 columns on tablets.
     { name: 'a tablet', width: 768, height: 1024, columns: 2 },
     { name: 'a phone-sized screen', width: 375, height: 812, columns: 1 },
   ]

@@ -1,4 +1,4 @@
-/** A news item as the API answers it (DESIGN.md, API contract). */
+/** A news item as the API answers it (the README's API section, and the OpenAPI description the server serves). */
 export interface NewsItem {
   readonly _id: string
   readonly title: string

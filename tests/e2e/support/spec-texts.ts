@@ -1,5 +1,5 @@
 /**
- * The spec's exact texts (newswire-spec.md sections 1, 5 and 8, with DESIGN.md's decisions),
+ * The spec's exact texts (the spec's sections 1, 5 and 8, with the decisions in docs/spec-deviations.md),
  * written out here rather than imported from src/, so that a changed message fails a test.
  */
 export const SITE = {
@@ -20,14 +20,14 @@ export const TOASTS = {
   edited: 'successfully edited news post',
   editFailed: 'something went wrong, please try again later',
   deleted: 'successfully deleted news post',
-  // DESIGN.md decision 3: shown, unlike the spec's original.
+  // docs/spec-deviations.md, decision 3: shown, unlike the spec's original.
   deleteFailed: 'something went wrong while deleting the post, try again later',
   notAvailable: 'sorry, this page is not available',
 } as const
 
 export const NEWS_MESSAGES = {
   titleRequired: 'Sorry, title is required',
-  // DESIGN.md decision 1: the message says the real limit.
+  // docs/spec-deviations.md, decision 1: the message says the real limit.
   titleTooLong: 'Must be 100 characters or less',
   bodyRequired: 'Sorry, body is required',
   bodyTooLong: 'Must be 500 characters or less',
@@ -46,5 +46,5 @@ export const CONTACT_MESSAGES = {
 
 export const LIMITS = { title: 100, body: 500, author: 30, name: 30, message: 500 } as const
 
-/** DESIGN.md decision 7: the first page the list loads. */
+/** docs/spec-deviations.md, decision 7: the first page the list loads. */
 export const PAGE_SIZE = 24
