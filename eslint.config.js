@@ -85,6 +85,11 @@ export default tseslint.config(
     'application/ depends on domain/ and its ports only.',
   ),
   layer(
+    ['src/contract/**'],
+    ['@/adapters/*', '@/ui/*', '@/server/*', '@/composition/*', 'inversify', 'fastify'],
+    'contract/ is the HTTP contract (wire, problem and route schemas): the server answers by it and the HTTP adapter reads by it.',
+  ),
+  layer(
     ['src/adapters/**'],
     ['@/ui/*', '@/server/*', '@/composition/*', 'inversify'],
     'adapters/ implement ports; they know no driving side and no container.',
@@ -101,13 +106,7 @@ export default tseslint.config(
   ),
   layer(
     ['src/server/**'],
-    // The wire schemas are the HTTP contract: the server answers by them, the browser reads by them.
-    [
-      ['@/adapters/*', '!@/adapters/http', '@/adapters/http/*', '!@/adapters/http/*.wire-schemas'],
-      '@/ui/*',
-      '@/composition/*',
-      'inversify',
-    ],
+    ['@/adapters/*', '@/ui/*', '@/composition/*', 'inversify'],
     'server/ gets its use cases from the server composition root.',
   ),
   layer(['src/composition/**'], [], ''),

@@ -2,7 +2,8 @@ import type { Server, ServerOptions, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { normalizeIP } from '@fastify/rate-limit'
 import type { Timeouts } from '@/server/config'
-import { problem, PROBLEM_CONTENT_TYPE } from '@/server/problem'
+import { problem } from '@/server/problem'
+import { PROBLEM_CONTENT_TYPE } from '@/contract/problem.schema'
 
 /**
  * How often Node looks for requests past their timeouts. Its default, 30 s, let a slow client

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { QUERY_MESSAGES } from '@/server/news.schema'
-import { DETAILS, problem, rateLimitedDetail, sendProblem, type Problem } from '@/server/problem'
+import { QUERY_MESSAGES } from '@/contract/route-parts.schema'
+import { DETAILS, problem, rateLimitedDetail, sendProblem } from '@/server/problem'
+import { type Problem } from '@/contract/problem.schema'
 
 export const BODY_LIMIT_BYTES = 16 * 1024
 

@@ -1,10 +1,10 @@
 import type { Readable } from 'node:stream'
 import { Type } from 'typebox'
-import { NewsChangeSchema, StreamPositionSchema } from '@/adapters/http/news-change.wire-schemas'
+import { NewsChangeSchema, StreamPositionSchema } from '@/contract/news-change.wire-schemas'
 import { MAX_REPLAY } from '@/application/change-feed'
 import { EVENT_LOG_RETENTION_MS } from '@/domain/rules/news-history.rules'
 import { EVENT_STREAM_DEFAULTS } from '@/server/event-stream'
-import { problemResponse } from '@/server/problem'
+import { problemResponse } from '@/contract/problem.schema'
 
 /** The largest resume point: a seq a JavaScript number holds exactly (2^53 − 1). */
 export const MAX_RESUME_POINT = Number.MAX_SAFE_INTEGER

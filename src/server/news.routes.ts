@@ -22,11 +22,13 @@ import {
   EDIT_NEWS_SCHEMA,
   GET_NEWS_SCHEMA,
   LIST_NEWS_SCHEMA,
+} from '@/contract/news.routes.schema'
+import {
   LIST_REVISIONS_SCHEMA,
   LIST_TRASH_SCHEMA,
   RESTORE_NEWS_SCHEMA,
   RESTORE_REVISION_SCHEMA,
-} from '@/server/news.schema'
+} from '@/contract/history.routes.schema'
 import { etagOf, matchesIfNoneMatch, writeConditionOf } from '@/server/preconditions'
 import { DETAILS, problem, problemOf, sendProblem } from '@/server/problem'
 import { sendSearchesSpent } from '@/server/search-limit'

@@ -1,29 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { FastifyReply } from 'fastify'
-import { Type, type Static } from 'typebox'
-import { NewsItemSchema } from '@/adapters/http/news.wire-schemas'
+import { PROBLEM_CONTENT_TYPE, type Problem } from '@/contract/problem.schema'
 import type { ConflictReason, DomainError } from '@/domain/domain-error'
-
-/**
- * An RFC 9457 problem body. `errors` maps a field to the same message the form shows.
- */
-export const ProblemSchema = Type.Object({
-  type: Type.String(),
-  title: Type.String(),
-  status: Type.Integer(),
-  detail: Type.String(),
-  errors: Type.Optional(Type.Record(Type.String(), Type.String())),
-})
-
-/** The problem of a 412: `current` is the post as it is stored now, so that a client can show what changed. */
-export const StaleProblemSchema = Type.Object({
-  ...ProblemSchema.properties,
-  current: NewsItemSchema,
-})
-
-export type Problem = Readonly<Static<typeof ProblemSchema> | Static<typeof StaleProblemSchema>>
-
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8'
 
 export function problem(
   status: number,
@@ -85,9 +63,3 @@ const CONFLICT_DETAILS: Readonly<Record<ConflictReason, string>> = {
   KeyReused:
     'This Idempotency-Key was used for a different post in the last 24 hours; send a new key.',
 }
-
-export const problemResponse = (description: string) =>
-  ({
-    description,
-    content: { 'application/problem+json': { schema: ProblemSchema } },
-  }) as const

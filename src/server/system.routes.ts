@@ -1,7 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify'
-import { RuntimeConfigSchema } from '@/adapters/http/runtime-config.wire-schemas'
+import { RuntimeConfigSchema } from '@/contract/runtime-config.wire-schemas'
 import type { RuntimeConfig } from '@/application/runtime-config'
-import { problem, problemResponse, sendProblem } from '@/server/problem'
+import { problem, sendProblem } from '@/server/problem'
+import { problemResponse } from '@/contract/problem.schema'
 
 /** Answers whether the database answers; false or a rejection means it does not. */
 export type HealthCheck = () => Promise<boolean>

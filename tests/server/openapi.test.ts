@@ -2,8 +2,8 @@ import {
   NewsItemSchema,
   NewsRevisionSchema,
   TrashedNewsItemSchema,
-} from '@/adapters/http/news.wire-schemas'
-import { NewsChangeSchema, StreamPositionSchema } from '@/adapters/http/news-change.wire-schemas'
+} from '@/contract/news.wire-schemas'
+import { NewsChangeSchema, StreamPositionSchema } from '@/contract/news-change.wire-schemas'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { composeTestServer, fakeDistDir, removeTempDirs } from './server-fixture'
 

@@ -4,7 +4,7 @@ import type {
   NewsChangeHandlers,
   NewsChangeSubscription,
 } from '@/domain/ports/news-changes.port'
-import { NewsChangeSchema, StreamPositionSchema } from '@/adapters/http/news-change.wire-schemas'
+import { NewsChangeSchema, StreamPositionSchema } from '@/contract/news-change.wire-schemas'
 import { decode } from '@/adapters/http/wire-schema.checker'
 
 const EVENTS_PATH = '/api/events'

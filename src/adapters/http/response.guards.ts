@@ -4,7 +4,7 @@ import {
   NewsItemSchema,
   NewsRevisionSchema,
   TrashedNewsItemSchema,
-} from '@/adapters/http/news.wire-schemas'
+} from '@/contract/news.wire-schemas'
 import { decode, isRecord } from '@/adapters/http/wire-schema.checker'
 
 /*

@@ -6,7 +6,7 @@ import {
   withDomainErrors,
   type HttpOptions,
 } from '@/adapters/http/json-http.client'
-import { RuntimeConfigSchema } from '@/adapters/http/runtime-config.wire-schemas'
+import { RuntimeConfigSchema } from '@/contract/runtime-config.wire-schemas'
 import { decode } from '@/adapters/http/wire-schema.checker'
 
 /**

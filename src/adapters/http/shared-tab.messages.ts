@@ -1,5 +1,5 @@
 import type { NewsChange } from '@/domain/news-change.entity'
-import { NewsChangeSchema } from '@/adapters/http/news-change.wire-schemas'
+import { NewsChangeSchema } from '@/contract/news-change.wire-schemas'
 import { decode, isRecord } from '@/adapters/http/wire-schema.checker'
 
 /**

@@ -10,7 +10,7 @@ import {
   NewsItemSchema,
   NewsRevisionSchema,
   TrashedNewsItemSchema,
-} from '@/adapters/http/news.wire-schemas'
+} from '@/contract/news.wire-schemas'
 import { conforms, decode } from '@/adapters/http/wire-schema.checker'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import type { NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'

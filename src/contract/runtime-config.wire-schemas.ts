@@ -1,6 +1,6 @@
 import { Object as ObjectType, String as StringType, type Static } from 'typebox'
 import type { RuntimeConfig } from '@/application/runtime-config'
-import type { Assert, SameType } from '@/adapters/http/news.wire-schemas'
+import type { Assert, SameType } from '@/contract/news.wire-schemas'
 
 /**
  * What `GET /api/config` answers, once: the server's route schema and the browser's

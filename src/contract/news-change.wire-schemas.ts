@@ -1,7 +1,7 @@
 import { Enum, Integer, Object as ObjectType, String as StringType, type Static } from 'typebox'
 import { NEWS_CHANGE_KINDS, type NewsChange } from '@/domain/news-change.entity'
 import { NEWS_ID_PATTERN } from '@/domain/news-id'
-import type { Assert, SameType } from '@/adapters/http/news.wire-schemas'
+import type { Assert, SameType } from '@/contract/news.wire-schemas'
 
 /**
  * The `data` of the messages on `GET /api/events` (docs: the live stream), once: the browser's

@@ -1,11 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox'
-import {
-  NewsItemSchema,
-  NewsRevisionSchema,
-  TrashedNewsItemSchema,
-  type Assert,
-  type SameType,
-} from '@/adapters/http/news.wire-schemas'
+import { API_CACHE_CONTROL } from '@/contract/api-cache-control'
+import { NewsItemSchema, type Assert, type SameType } from '@/contract/news.wire-schemas'
+import { problemResponse, StaleProblemSchema } from '@/contract/problem.schema'
 import type { NewsChanges, NewsDraft } from '@/domain/news-item.entity'
 import {
   DEFAULT_HISTORY_PAGE_SIZE,
@@ -16,8 +12,6 @@ import {
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '@/domain/rules/news-history.rules'
 import { NEWS_LIMITS } from '@/domain/rules/news-item.rules'
 import { SEARCH_LIMITS } from '@/domain/rules/search-query.rules'
-import { problemResponse, StaleProblemSchema } from '@/server/problem'
-import { API_CACHE_CONTROL } from '@/server/http-caching'
 
 /**
  * The schemas of the news routes, in TypeBox: Fastify checks requests and serialises answers
@@ -38,10 +32,10 @@ const DRAFT_PROPERTIES = {
   author: text(NEWS_LIMITS.author),
 }
 
-const DRAFT_SCHEMA = Type.Object(DRAFT_PROPERTIES)
+export const DRAFT_SCHEMA = Type.Object(DRAFT_PROPERTIES)
 
 // An edit changes at least one field.
-const CHANGES_SCHEMA = Type.Partial(DRAFT_SCHEMA, { minProperties: 1 })
+export const CHANGES_SCHEMA = Type.Partial(DRAFT_SCHEMA, { minProperties: 1 })
 
 // The bodies the routes hand the use cases are the domain's own types.
 export type _BodiesMatchTheDomain = [
@@ -49,13 +43,13 @@ export type _BodiesMatchTheDomain = [
   Assert<SameType<Readonly<Static<typeof CHANGES_SCHEMA>>, NewsChanges>>,
 ]
 
-const IGNORED = 'Other fields, such as _id and createdAt, are ignored.'
+export const IGNORED = 'Other fields, such as _id and createdAt, are ignored.'
 
 const ID = Type.String({ description: 'The post’s _id.' })
 
 export const ID_PARAMS_SCHEMA = Type.Object({ id: ID })
 
-const REVISION_PARAMS_SCHEMA = Type.Object({
+export const REVISION_PARAMS_SCHEMA = Type.Object({
   id: ID,
   // Text, so that a revision that is not a number is a 404 like any unknown one, not a 400.
   revision: Type.String({ description: 'A revision number, 1 or more.' }),
@@ -115,7 +109,7 @@ export const QUERY_MESSAGES: Readonly<Record<string, string>> = {
 
 // Header schemas only describe: the routes judge the values, so that a bad one answers the
 // status the API promises (412, 400) rather than the schema's.
-const IF_MATCH_HEADERS = Type.Object({
+export const IF_MATCH_HEADERS = Type.Object({
   'if-match': Type.Optional(
     Type.String({
       description:
@@ -125,7 +119,7 @@ const IF_MATCH_HEADERS = Type.Object({
   ),
 })
 
-const IDEMPOTENCY_HEADERS = Type.Object({
+export const IDEMPOTENCY_HEADERS = Type.Object({
   'idempotency-key': Type.Optional(
     Type.String({
       description:
@@ -136,7 +130,7 @@ const IDEMPOTENCY_HEADERS = Type.Object({
   ),
 })
 
-const ETAG_HEADER = {
+export const ETAG_HEADER = {
   ETag: Type.String({ description: 'The post’s version, `"rev-N"`; send it as If-Match.' }),
 }
 
@@ -157,33 +151,35 @@ const cacheable = (etagDescription: string) => ({
   ...CACHE_CONTROL_HEADER,
 })
 
-const PAGE_VALIDATORS = cacheable(
+export const PAGE_VALIDATORS = cacheable(
   'The page’s version, derived from its posts (the same on every server); send it as If-None-Match.',
 )
 
-const PAGE_HEADERS = { ...LINK_HEADER, ...PAGE_VALIDATORS }
+export const PAGE_HEADERS = { ...LINK_HEADER, ...PAGE_VALIDATORS }
 
-const ITEM_HEADERS = cacheable(
+export const ITEM_HEADERS = cacheable(
   'The post’s version, `"rev-N"`; send it as If-Match to change it, or If-None-Match to revalidate.',
 )
 
 /** 304 to a GET whose If-None-Match names the current ETag: no body, the headers of the 200. */
-const notModified = (headers: object) =>
+export const notModified = (headers: object) =>
   Type.Null({
     description: 'Not Modified: the If-None-Match names the current ETag; no body.',
     headers,
   })
 
 /** A post as an answer documents it, with its response headers. */
-const post = (description: string, headers: object) =>
+export const post = (description: string, headers: object) =>
   Type.Object(NewsItemSchema.properties, { description, headers })
 
-const item = post('The post.', ETAG_HEADER)
-const cachedItem = post('The post.', ITEM_HEADERS)
-const notFound = problemResponse('No post has this id.')
-const invalid = problemResponse('A field breaks a rule; `errors` holds each field’s message.')
-const tooMany = problemResponse('Too many writes from this address; see Retry-After.')
-const stale = {
+export const item = post('The post.', ETAG_HEADER)
+export const cachedItem = post('The post.', ITEM_HEADERS)
+export const notFound = problemResponse('No post has this id.')
+export const invalid = problemResponse(
+  'A field breaks a rule; `errors` holds each field’s message.',
+)
+export const tooMany = problemResponse('Too many writes from this address; see Retry-After.')
+export const stale = {
   description:
     'The If-Match names another version than the stored one; nothing changed. ' +
     '`current` is the stored post, and `ETag` its version.',
@@ -192,7 +188,7 @@ const stale = {
     'application/problem+json': { schema: StaleProblemSchema },
   },
 } as const
-const bodyFailures = {
+export const bodyFailures = {
   400: problemResponse('The body is not valid JSON.'),
   413: problemResponse('The body is larger than 16 KiB.'),
   415: problemResponse('The body is not application/json.'),
@@ -201,141 +197,5 @@ const bodyFailures = {
 } as const
 
 // Immutable: a use case's page is a readonly list, answered as it is.
-const page = <Item extends TSchema>(description: string, items: Item) =>
+export const page = <Item extends TSchema>(description: string, items: Item) =>
   Type.Immutable(Type.Array(items, { description, headers: LINK_HEADER }))
-
-export const LIST_NEWS_SCHEMA = {
-  tags: ['news'],
-  summary: 'A page of posts, newest first, or of the posts a search finds',
-  description:
-    'While more posts remain, `Link: </api/news?limit=N&cursor=C>; rel="next"` names the next ' +
-    'page (for a search, `</api/news?q=Q&limit=N&cursor=C>`). Posts in the trash are not ' +
-    'listed, nor found.',
-  querystring: NEWS_QUERY_SCHEMA,
-  response: {
-    200: Type.Immutable(
-      Type.Array(NewsItemSchema, { description: 'The page.', headers: PAGE_HEADERS }),
-    ),
-    304: notModified(PAGE_VALIDATORS),
-    400: problemResponse(
-      'A query parameter is not valid: `errors` names it, with what q must be for a search.',
-    ),
-    429: problemResponse(
-      'Too many searches from this address (SEARCH_RATE_LIMIT); see Retry-After.',
-    ),
-  },
-} as const
-
-export const GET_NEWS_SCHEMA = {
-  tags: ['news'],
-  summary: 'One post',
-  description: 'A post in the trash answers 404, as one that never existed.',
-  params: ID_PARAMS_SCHEMA,
-  response: { 200: cachedItem, 304: notModified(ITEM_HEADERS), 404: notFound },
-} as const
-
-export const CREATE_NEWS_SCHEMA = {
-  tags: ['news'],
-  summary: 'Publish a post',
-  description: `${IGNORED} Send an Idempotency-Key so that a retried submission never makes two posts.`,
-  headers: IDEMPOTENCY_HEADERS,
-  body: DRAFT_SCHEMA,
-  response: {
-    201: post(
-      'The stored post (revision 1); `Location` names it. A repeated Idempotency-Key answers ' +
-        'the post as the first request made it.',
-      { Location: Type.String(), ...ETAG_HEADER },
-    ),
-    ...bodyFailures,
-    400: problemResponse('The body is not valid JSON, or the Idempotency-Key is not valid.'),
-    422: problemResponse(
-      'A field breaks a rule (`errors` holds each field’s message), or the Idempotency-Key was ' +
-        'used for another post in the last 24 hours.',
-    ),
-  },
-} as const
-
-export const EDIT_NEWS_SCHEMA = {
-  tags: ['news'],
-  summary: 'Change any of title, body and author',
-  description: `${IGNORED} The change is recorded as a new revision.`,
-  params: ID_PARAMS_SCHEMA,
-  headers: IF_MATCH_HEADERS,
-  body: CHANGES_SCHEMA,
-  response: { 200: item, ...bodyFailures, 404: notFound, 412: stale },
-} as const
-
-export const DELETE_NEWS_SCHEMA = {
-  tags: ['news'],
-  summary: 'Move a post to the trash',
-  description:
-    'The post leaves the list and answers 404, but stays restorable from the trash for ' +
-    'TRASH_DAYS days (30 by default), with its history; then it is purged for good.',
-  params: ID_PARAMS_SCHEMA,
-  headers: IF_MATCH_HEADERS,
-  response: {
-    204: Type.Null({ description: 'In the trash.' }),
-    404: problemResponse('No post has this id, or it is already in the trash.'),
-    412: stale,
-    429: tooMany,
-  },
-} as const
-
-export const LIST_REVISIONS_SCHEMA = {
-  tags: ['history'],
-  summary: 'A page of a post’s versions, newest first',
-  description:
-    'Works for a post in the trash too. Each change recorded one revision. While older ' +
-    'versions remain, `Link: </api/news/{id}/revisions?limit=N&cursor=C>; rel="next"` names ' +
-    'the next page; the pages together hold every version.',
-  params: ID_PARAMS_SCHEMA,
-  querystring: HISTORY_QUERY_SCHEMA,
-  response: {
-    200: page('The page of the history.', NewsRevisionSchema),
-    400: problemResponse('A query parameter is not valid.'),
-    404: problemResponse('No post ever had this id, or it was purged.'),
-  },
-} as const
-
-export const RESTORE_REVISION_SCHEMA = {
-  tags: ['history'],
-  summary: 'Make an old version of a post current',
-  description:
-    'The version becomes current as a new revision (action `restore`, `restoredFrom` naming ' +
-    'the old one): history only grows. No body is needed.',
-  params: REVISION_PARAMS_SCHEMA,
-  response: {
-    200: item,
-    404: problemResponse('No post has this id, or it has no revision of this number.'),
-    409: problemResponse('The post is in the trash; restore it first.'),
-    429: tooMany,
-  },
-} as const
-
-export const LIST_TRASH_SCHEMA = {
-  tags: ['history'],
-  summary: 'A page of the trash, newest deletion first',
-  description:
-    'Posts deleted in the last TRASH_DAYS days (30 by default), restorable until then. While ' +
-    'more remain, `Link: </api/trash?limit=N&cursor=C>; rel="next"` names the next page.',
-  querystring: LIST_QUERY_SCHEMA,
-  response: {
-    200: page('The page.', TrashedNewsItemSchema),
-    400: problemResponse('A query parameter is not valid.'),
-  },
-} as const
-
-export const RESTORE_NEWS_SCHEMA = {
-  tags: ['history'],
-  summary: 'Bring a post back from the trash',
-  description:
-    'Under the same id, with its history; the restore is recorded as a new revision. No body ' +
-    'is needed.',
-  params: ID_PARAMS_SCHEMA,
-  response: {
-    200: item,
-    404: problemResponse('No post has this id (or it was purged).'),
-    409: problemResponse('The post is not in the trash.'),
-    429: tooMany,
-  },
-} as const

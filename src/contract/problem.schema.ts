@@ -1,0 +1,29 @@
+import { Type, type Static } from 'typebox'
+import { NewsItemSchema } from '@/contract/news.wire-schemas'
+
+/**
+ * An RFC 9457 problem body. `errors` maps a field to the same message the form shows.
+ */
+export const ProblemSchema = Type.Object({
+  type: Type.String(),
+  title: Type.String(),
+  status: Type.Integer(),
+  detail: Type.String(),
+  errors: Type.Optional(Type.Record(Type.String(), Type.String())),
+})
+
+/** The problem of a 412: `current` is the post as it is stored now, so that a client can show what changed. */
+export const StaleProblemSchema = Type.Object({
+  ...ProblemSchema.properties,
+  current: NewsItemSchema,
+})
+
+export type Problem = Readonly<Static<typeof ProblemSchema> | Static<typeof StaleProblemSchema>>
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8'
+
+export const problemResponse = (description: string) =>
+  ({
+    description,
+    content: { 'application/problem+json': { schema: ProblemSchema } },
+  }) as const
