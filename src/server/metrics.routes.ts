@@ -54,7 +54,7 @@ export function registerMetrics(
 
 async function sendMetrics(metrics: ServerMetrics, reply: FastifyReply): Promise<FastifyReply> {
   const { contentType, body } = await metrics.exposition()
-  return reply.type(contentType).send(body)
+  return reply.header('cache-control', 'no-store').type(contentType).send(body)
 }
 
 /**

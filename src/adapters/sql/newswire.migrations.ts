@@ -422,6 +422,11 @@ export async function schemaState<DB>(db: Kysely<DB>, engine: Engine): Promise<S
   }
 }
 
+/** The migrations this code knows, by name, in the order they apply. */
+export function migrationNames(engine: Engine): string[] {
+  return Object.keys(migrations(engine)).sort()
+}
+
 async function isCurrent<DB>(db: Kysely<DB>, engine: Engine): Promise<boolean> {
   return (await schemaState(db, engine)).current
 }
