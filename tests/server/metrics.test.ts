@@ -7,7 +7,7 @@ import {
   TEST_POSTGRES_URL,
   type TestDatabase,
 } from './server-fixture'
-import { startServerProcess, type ServerProcess } from './server-process'
+import { startServerProcess, stopServerProcess, type ServerProcess } from './server-process'
 import { listening } from './support/live-servers'
 import { Scrape } from './support/metrics-scrape'
 import { closeReaders, openReady, PATIENCE_MS } from './support/stream-reader'
@@ -188,8 +188,7 @@ describe('two servers in one process', () => {
 describe('METRICS_PORT', { timeout: 30_000 }, () => {
   let server: ServerProcess | undefined
   afterEach(async () => {
-    server?.child.kill('SIGTERM')
-    await server?.exited
+    await stopServerProcess(server)
     server = undefined
   })
 

@@ -8,7 +8,7 @@ import {
   removeTempDirs,
   testConfig,
 } from './server-fixture'
-import { startServerProcess, type ServerProcess } from './server-process'
+import { startServerProcess, stopServerProcess, type ServerProcess } from './server-process'
 import { openReady, waitUntil } from './support/stream-reader'
 
 afterAll(removeTempDirs)
@@ -100,8 +100,7 @@ const PROCESS_TIMEOUT_MS = 30_000
 describe('the server process’s log', { timeout: PROCESS_TIMEOUT_MS }, () => {
   let server: ServerProcess | undefined
   afterEach(async () => {
-    server?.child.kill('SIGTERM')
-    await server?.exited
+    await stopServerProcess(server)
     server = undefined
   })
 
