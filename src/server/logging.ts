@@ -51,7 +51,8 @@ export function loggerOptions(level: LogLevel): FastifyServerOptions['logger'] {
  * of logging in `npm run bench:api`.
  *
  * A live stream (GET /api/events) ends when its reader goes away: Fastify sees its body's pipe
- * close early. That is how every stream ends, so it is logged at debug, not info.
+ * close early. That is how every stream ends, so it is logged at debug, not info. Any other body
+ * cut short that way (a file the client stopped downloading) is a client abort, at info.
  */
 export class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
@@ -74,10 +75,16 @@ export class OneLinePerRequest extends LogController {
     reply: FastifyReply,
   ): void {
     if (this.isLogDisabled(request)) return
-    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE') {
+    if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE') {
+      reply.log.warn({ err: error }, 'stream failed after its headers were sent')
+    } else if (isEventStream(reply)) {
       reply.log.debug({ res: reply }, 'stream ended: the reader went away')
     } else {
-      reply.log.warn({ err: error }, 'stream failed after its headers were sent')
+      logClientAbort(error, request)
     }
   }
+}
+
+function isEventStream(reply: FastifyReply): boolean {
+  return String(reply.getHeader('content-type') ?? '').startsWith('text/event-stream')
 }
