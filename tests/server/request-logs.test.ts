@@ -6,27 +6,42 @@ import {
   logCapture,
   memoryUseCases,
   removeTempDirs,
+  TEST_DATABASES,
+  TEST_POSTGRES_URL,
   testConfig,
+  type TestDatabase,
 } from './server-fixture'
 import { startServerProcess, stopServerProcess, type ServerProcess } from './server-process'
 import { openReady, waitUntil } from './support/stream-reader'
 
 afterAll(removeTempDirs)
 
+if (TEST_POSTGRES_URL === undefined) {
+  it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const ISO_8601_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/
 const INFO = 30
 const DEBUG = 20
 
-describe('request ids', () => {
+describe.each(TEST_DATABASES)('request ids on $name', (kind) => {
+  let database: TestDatabase
   let server: ComposedServer
   let log: ReturnType<typeof logCapture>
 
   beforeAll(async () => {
+    database = await kind.create()
     log = logCapture()
-    server = await composeTestServer({}, { logger: { level: 'info', stream: log.stream } })
+    server = await composeTestServer(
+      { DATABASE_URL: database.url },
+      { logger: { level: 'info', stream: log.stream } },
+    )
   })
-  afterAll(() => server.close())
+  afterAll(async () => {
+    await server.close()
+    await database.dispose()
+  })
 
   it('answers with the X-Request-Id it was sent, and logs the request under it', async () => {
     const response = await server.app.inject({
@@ -57,8 +72,10 @@ describe('request ids', () => {
     for (const id of ids) expect(id).toMatch(UUID)
     expect(new Set(ids).size).toBe(3)
   })
+})
 
-  it('logs a failure once, with its request id', async () => {
+describe('a failure', () => {
+  it('is logged once, at error, with its request id', async () => {
     const useCases = memoryUseCases()
     vi.spyOn(useCases.listNews, 'execute').mockRejectedValue(new Error('the disk caught fire'))
     const failing = logCapture()
@@ -72,6 +89,7 @@ describe('request ids', () => {
     const response = await app.inject({ url: '/api/news', headers: { 'x-request-id': 'fire-1' } })
     await app.close()
     expect(response.statusCode).toBe(500)
+    expect(response.headers['x-request-id']).toBe('fire-1')
     const errors = failing.lines().filter((line) => Number(line.level) >= 50)
     expect(errors).toHaveLength(1)
     expect(errors[0]).toMatchObject({ reqId: 'fire-1', err: { message: 'the disk caught fire' } })
