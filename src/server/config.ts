@@ -228,7 +228,7 @@ export function readConfig(env: Env): ServerConfig {
     maxStreams: maxStreams(checked, problems),
     logLevel: checked.LOG_LEVEL,
     metricsToken: checked.METRICS_TOKEN,
-    metricsPort: checked.METRICS_PORT,
+    metricsPort: metricsPort(checked, problems),
   }
   if (problems.size > 0) {
     throw new ConfigError(VARIABLES.flatMap((name) => problems.get(name) ?? []))
@@ -360,6 +360,14 @@ function maxStreams(checked: CheckedEnv, problems: Problems): number {
     `MAX_STREAMS must be at most half of MAX_CONNECTIONS (${half}), so that the rest stay for requests, got "${streams}"`,
   )
   return half
+}
+
+/** The metrics' own port: not the main one, which it would take first on 127.0.0.1. */
+function metricsPort(checked: CheckedEnv, problems: Problems): number | undefined {
+  const port = checked.METRICS_PORT
+  if (port === undefined || port === 0 || port !== checked.PORT) return port
+  problems.set('METRICS_PORT', `METRICS_PORT must differ from PORT, got "${port}"`)
+  return undefined
 }
 
 /** More hops than any real chain of proxies; a bigger count is a typo. */

@@ -102,6 +102,12 @@ describe('readConfig', () => {
     expect(problemsOf({ METRICS_TOKEN: 'a token with spaces in it' })).toHaveLength(1)
   })
 
+  it('refuses a METRICS_PORT that is the main PORT', () => {
+    expect(problemsOf({ PORT: '8080', METRICS_PORT: '8080' })).toEqual([
+      'METRICS_PORT must differ from PORT, got "8080"',
+    ])
+  })
+
   it('fits a thousand live streams with the defaults, and keeps as many connections for requests', () => {
     const { maxConnections, maxStreams } = readConfig({})
     expect(maxStreams).toBeGreaterThanOrEqual(1000)
