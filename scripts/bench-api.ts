@@ -4,6 +4,7 @@
  * over loopback, one server at a time (each in its own process, the others idle):
  *   - NewsWire: the real composition root and app, request logs off;
  *   - NewsWire with request logs: `src/composition/server/main.ts` as `npm start` runs it;
+ *   - NewsWire with metrics: the first, with METRICS_TOKEN set, so that every request is counted;
  *   - the ceiling: bare node:http answering the exact bytes and headers of our first page;
  *   - json-server 0.17 over the same posts (`/news?_sort=createdAt&_order=desc&_limit=24`).
  * It prints req/s, latency, each figure against the ceiling, and whether the targets are met
@@ -33,6 +34,7 @@ const TARGETS = { ceiling: 0.5, jsonServer: 10 } as const
 const CEILING = 'bare node:http (ceiling)'
 const OURS = 'NewsWire (Fastify)'
 const OURS_LOGGED = 'NewsWire, request logs on'
+const OURS_METERED = 'NewsWire, metrics on'
 const JSON_SERVER = 'json-server 0.17'
 
 const { values } = parseArgs({
@@ -72,6 +74,10 @@ async function main(): Promise<void> {
   // Every server starts first and waits idle; then rounds measure them in turn, so that a
   // busy moment on the machine does not land on one server only. The best round counts.
   const ours = await startReportingPort(['--import', 'tsx', 'scripts/bench/api-server.ts'], env)
+  const metered = await startReportingPort(['--import', 'tsx', 'scripts/bench/api-server.ts'], {
+    ...env,
+    METRICS_TOKEN: 'bench-metrics-token-0123456789',
+  })
   const recorded = await record(`${ours.base}${FIRST_PAGE}`)
   const recordedFile = join(work, 'first-page.json')
   writeFileSync(recordedFile, JSON.stringify(recorded))
@@ -109,6 +115,7 @@ async function main(): Promise<void> {
     { name: CEILING, url: `${ceiling.base}${FIRST_PAGE}` },
     { name: OURS, url: `${ours.base}${FIRST_PAGE}` },
     { name: OURS_LOGGED, url: `${logged.base}${FIRST_PAGE}` },
+    { name: OURS_METERED, url: `${metered.base}${FIRST_PAGE}` },
     { name: JSON_SERVER, url: `${jsonServer.base}${JSON_SERVER_PAGE}` },
   ]
   const best = new Map<string, AutocannonResult>()
@@ -122,7 +129,7 @@ async function main(): Promise<void> {
       }
     }
   }
-  for (const started of [ours, ceiling, logged, jsonServer]) await stop(started.child)
+  for (const started of [ours, metered, ceiling, logged, jsonServer]) await stop(started.child)
 
   const rows = targets.flatMap(({ name }) => {
     const result = best.get(name)

@@ -3,6 +3,7 @@ import type { ChangeFeed } from '@/application/change-feed'
 import type { UseCases } from '@/application/use-cases'
 import type { FirstPageCache } from '@/server/first-page.cache'
 import type { OriginCacheControl } from '@/server/http-caching'
+import type { ServerMetrics } from '@/server/metrics'
 
 import type { SearchBudget } from '@/server/search-limit'
 
@@ -23,6 +24,8 @@ declare module 'fastify' {
 
     /** Spends one of the client's searches (search-limit.ts), on the API and the search page. */
     readonly searchBudget: SearchBudget
+    /** Where requests, refusals, cache look-ups and streams are counted (metrics.ts). */
+    readonly metrics: ServerMetrics
     /** The live stream's reads (events.routes.ts); decorated only when the app serves it. */
     readonly changeFeed: ChangeFeed
   }

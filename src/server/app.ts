@@ -3,9 +3,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import compress from '@fastify/compress'
 import Fastify, {
-  LogController,
   type FastifyInstance,
-  type FastifyReply,
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify'
@@ -21,14 +19,20 @@ import { answerClientError, capConnections, timeoutOptions } from '@/server/conn
 import {
   answerFrameworkError,
   BODY_LIMIT_BYTES,
-  isClientAbort,
-  logClientAbort,
   registerErrorHandler,
 } from '@/server/error-handler'
 import type { EventStreamSettings } from '@/server/event-stream'
 import { eventsRoutes } from '@/server/events.routes'
 import { FirstPageCache } from '@/server/first-page.cache'
 import { originCacheControl, registerNoStoreByDefault } from '@/server/http-caching'
+import {
+  OneLinePerRequest,
+  registerRequestIds,
+  REQUEST_ID_HEADER,
+  requestIdOf,
+} from '@/server/logging'
+import { NO_METRICS, prometheusMetrics, type ServerMetrics } from '@/server/metrics'
+import { registerMetrics } from '@/server/metrics.routes'
 import { newsRoutes } from '@/server/news.routes'
 import { registerOpenApi } from '@/server/openapi'
 import { readPageTemplate, type PageRenderer } from '@/server/page-renderer'
@@ -39,6 +43,7 @@ import { siteFilesRoutes } from '@/server/site-files.routes'
 import { siteOrigin } from '@/server/site-origin'
 import { spaRoutes } from '@/server/spa.routes'
 import { systemRoutes, type HealthCheck } from '@/server/system.routes'
+import { readVersion } from '@/server/version'
 import { registerWriteLimit } from '@/server/write-limit'
 
 export type AppConfig = Pick<
@@ -53,6 +58,8 @@ export type AppConfig = Pick<
   | 'maxConnections'
   | 'maxConnectionsPerAddress'
   | 'maxStreams'
+  | 'metricsToken'
+  | 'metricsPort'
 >
 
 /** What the server composition root hands the app: it never chooses an adapter itself. */
@@ -83,6 +90,11 @@ export interface AppOptions {
   readonly distDir?: string
   /** The app's server entry, which renders pages (see spa.routes.ts). */
   readonly renderer?: PageRenderer
+  /**
+   * Where requests, refusals, cache look-ups and streams are counted; by default prom-client's
+   * when METRICS_TOKEN or METRICS_PORT is set, else nothing (metricsFor).
+   */
+  readonly metrics?: ServerMetrics
 }
 
 export interface BuildAppOptions extends AppOptions {
@@ -112,6 +124,7 @@ export const DEFAULT_DIST_DIR = join(projectFolder(), 'dist')
 export const newsWireApp = fp<AppOptions>(
   async (app, options) => {
     const { useCases, config, health, rateLimitCounter, renderer } = options
+    const metrics = options.metrics ?? metricsFor(config)
     const { changeFeed, changeSignal, streamLeases } = options
     const outbox = usesOutbox(config)
     const distDir = options.distDir ?? DEFAULT_DIST_DIR
@@ -121,8 +134,11 @@ export const newsWireApp = fp<AppOptions>(
         ? readPageTemplate(distDir)
         : undefined
 
+    registerRequestIds(app)
     registerErrorHandler(app)
     closeConnectionsOnceIdle(app)
+    app.decorate('metrics', metrics)
+    registerMetrics(app, metrics, { token: config.metricsToken, port: config.metricsPort })
     registerSecurityHeaders(app, outbox ? undefined : config.emailjsOrigin, template?.inline)
     registerNoStoreByDefault(app)
     await app.register(compress, { encodings: ['br', 'gzip'] })
@@ -141,11 +157,13 @@ export const newsWireApp = fp<AppOptions>(
     app.decorate(
       'searchBudget',
       config.searchRateLimit > 0 && rateLimitCounter !== undefined
-        ? searchBudget(config.searchRateLimit, rateLimitCounter, app.log)
+        ? searchBudget(config.searchRateLimit, rateLimitCounter, app.log, () =>
+            metrics.budgetRefused('search'),
+          )
         : UNLIMITED_SEARCHES,
     )
     app.decorate('useCases', useCases)
-    app.decorate('firstPage', new FirstPageCache(changeSignal))
+    app.decorate('firstPage', new FirstPageCache(changeSignal, metrics.firstPageLookup))
     app.decorate('siteOrigin', (request: FastifyRequest) =>
       siteOrigin(request, config.publicOrigin),
     )
@@ -161,7 +179,11 @@ export const newsWireApp = fp<AppOptions>(
         maxStreams: config.maxStreams,
       })
     }
-    await app.register(systemRoutes, { runtimeConfig: runtimeConfigOf(config), health })
+    await app.register(systemRoutes, {
+      runtimeConfig: runtimeConfigOf(config),
+      health,
+      version: readVersion(projectFolder()),
+    })
     if (outbox) await app.register(outboxRoutes, { publicOrigin: config.publicOrigin })
     await app.register(siteFilesRoutes)
     await app.register(spaRoutes, {
@@ -185,25 +207,13 @@ function closeConnectionsOnceIdle(app: FastifyInstance): void {
   app.addHook('onClose', async () => clearInterval(sweep))
 }
 
-/**
- * One log line per request, when it completes: method, URL, client address, status and time,
- * never a body. Fastify's default adds an 'incoming request' line too, which doubled the cost
- * of logging in `npm run bench:api`.
- */
-export class OneLinePerRequest extends LogController {
-  override incomingRequest(): void {}
-
-  override requestCompleted(
-    error: Error | null | undefined,
-    request: FastifyRequest,
-    reply: FastifyReply,
-  ): void {
-    if (this.isLogDisabled(request)) return
-    const entry = { req: request, res: reply, responseTime: reply.elapsedTime }
-    if (!error) reply.log.info(entry, 'request completed')
-    else if (isClientAbort(error, request)) logClientAbort(error, request)
-    else reply.log.error({ ...entry, err: error }, 'request errored')
-  }
+/** prom-client's metrics when they are served somewhere, else none: nothing counted, no cost. */
+export function metricsFor(
+  config: Pick<ServerConfig, 'metricsToken' | 'metricsPort'>,
+): ServerMetrics {
+  return config.metricsToken !== undefined || config.metricsPort !== undefined
+    ? prometheusMetrics()
+    : NO_METRICS
 }
 
 /** A Fastify instance with the app registered; call `listen()` or `inject()` on it. */
@@ -212,6 +222,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     logger: options.logger ?? false,
     logController: new OneLinePerRequest(),
+    // X-Request-Id: the client's or proxy's when sane, else a new one (logging.ts).
+    genReqId: requestIdOf,
+    requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,
     // Off unless TRUST_PROXY names the proxies: only then does X-Forwarded-For set request.ip,
     // which the write limit counts by.
@@ -224,7 +237,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // A slow client is cut off (408) and an idle one let go, so that sockets stay free.
     ...timeoutOptions(config.timeouts),
     clientErrorHandler: answerClientError,
-    frameworkErrors: answerFrameworkError,
+    // Answered before any hook runs, so the request id is set here too.
+    frameworkErrors: (error, request, reply) => {
+      reply.header(REQUEST_ID_HEADER, request.id)
+      answerFrameworkError(error, request, reply)
+    },
   })
   // Behind a proxy every visitor shares the proxy's address; the proxy must cut slow clients.
   capConnections(app.server, {

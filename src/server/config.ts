@@ -59,7 +59,17 @@ export interface ServerConfig {
    * TRUST_PROXY is off: behind a proxy every visitor arrives from the proxy's address.
    */
   readonly maxConnectionsPerAddress: number
+  /** The least severe log lines written (LOG_LEVEL). */
+  readonly logLevel: LogLevel
+  /** GET /metrics on the main port answers requests that bear this token; 404 while unset. */
+  readonly metricsToken: string | undefined
+  /** A second port, on 127.0.0.1 only, that answers GET /metrics without a token. */
+  readonly metricsPort: number | undefined
 }
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+
+export type LogLevel = (typeof LOG_LEVELS)[number]
 
 /** The client timeouts, in milliseconds (the variables give them in seconds). */
 export interface Timeouts {
@@ -141,8 +151,24 @@ const ENV_SCHEMA = {
     MAX_CONNECTIONS_PER_ADDRESS: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 100 },
     // Unset: DEFAULT_MAX_STREAMS, or half of MAX_CONNECTIONS when that is fewer.
     MAX_STREAMS: { type: 'integer', minimum: 0, maximum: 500_000 },
+    LOG_LEVEL: {
+      type: 'string',
+      enum: LOG_LEVELS,
+      default: 'info',
+      description: `one of ${LOG_LEVELS.join(', ')}`,
+    },
+    // A bearer token (RFC 6750's characters), long enough not to be guessed.
+    METRICS_TOKEN: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9._~+/-]{16,256}=*$',
+      description: 'at least 16 characters of A-Z a-z 0-9 . _ ~ + / -',
+    },
+    METRICS_PORT: { type: 'integer', minimum: 0, maximum: 65_535 },
   },
 } as const
+
+/** Variables whose value is never repeated in an error message. */
+const SECRETS: ReadonlySet<string> = new Set(['METRICS_TOKEN'])
 
 type Variable = keyof typeof ENV_SCHEMA.properties
 type Property = (typeof ENV_SCHEMA.properties)[Variable]
@@ -168,6 +194,9 @@ interface CheckedEnv {
   readonly MAX_CONNECTIONS: number
   readonly MAX_CONNECTIONS_PER_ADDRESS: number
   readonly MAX_STREAMS?: number
+  readonly LOG_LEVEL: LogLevel
+  readonly METRICS_TOKEN?: string
+  readonly METRICS_PORT?: number
 }
 
 const VARIABLES = Object.keys(ENV_SCHEMA.properties) as Variable[]
@@ -197,6 +226,9 @@ export function readConfig(env: Env): ServerConfig {
     maxConnections: checked.MAX_CONNECTIONS,
     maxConnectionsPerAddress: checked.MAX_CONNECTIONS_PER_ADDRESS,
     maxStreams: maxStreams(checked, problems),
+    logLevel: checked.LOG_LEVEL,
+    metricsToken: checked.METRICS_TOKEN,
+    metricsPort: metricsPort(checked, problems),
   }
   if (problems.size > 0) {
     throw new ConfigError(VARIABLES.flatMap((name) => problems.get(name) ?? []))
@@ -223,10 +255,8 @@ function givenVariables(env: Env): Partial<Record<Variable, string>> {
 function checkSchema(given: Partial<Record<Variable, string>>, problems: Problems): CheckedEnv {
   const valid = { ...given }
   const refuse = (name: Variable): void => {
-    problems.set(
-      name,
-      `${name} must be ${expected(ENV_SCHEMA.properties[name])}, got "${given[name]}"`,
-    )
+    const got = SECRETS.has(name) ? '' : `, got "${given[name]}"`
+    problems.set(name, `${name} must be ${expected(ENV_SCHEMA.properties[name])}${got}`)
     delete valid[name]
   }
   for (const name of VARIABLES) {
@@ -330,6 +360,14 @@ function maxStreams(checked: CheckedEnv, problems: Problems): number {
     `MAX_STREAMS must be at most half of MAX_CONNECTIONS (${half}), so that the rest stay for requests, got "${streams}"`,
   )
   return half
+}
+
+/** The metrics' own port: not the main one, which it would take first on 127.0.0.1. */
+function metricsPort(checked: CheckedEnv, problems: Problems): number | undefined {
+  const port = checked.METRICS_PORT
+  if (port === undefined || port === 0 || port !== checked.PORT) return port
+  problems.set('METRICS_PORT', `METRICS_PORT must differ from PORT, got "${port}"`)
+  return undefined
 }
 
 /** More hops than any real chain of proxies; a bigger count is a typo. */

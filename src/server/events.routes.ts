@@ -73,6 +73,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = asyn
   const settings: EventStreamSettings = { ...EVENT_STREAM_DEFAULTS, ...options.settings }
   const watcher = new ChangeWatcher(options.signal, feed, leases, settings, app.log)
   const streams = new OpenResponses(options.maxStreams)
+  app.metrics.countStreams(() => streams.size)
   app.addHook('preClose', () => watcher.close())
 
   app.get('/api/events', { schema: EVENTS_SCHEMA, compress: false }, async (request, reply) => {

@@ -42,8 +42,14 @@ export class FirstPageCache {
   private entry: Entry | undefined
   private readonly versions: VersionCheck | undefined
 
-  /** Without a change signal nothing is cached: every first page is read from the store. */
-  constructor(signal: ChangeSignal | undefined) {
+  /**
+   * Without a change signal nothing is cached: every first page is read from the store.
+   * `onLookup` is told whether each look-up found the page (the metrics count hits and misses).
+   */
+  constructor(
+    signal: ChangeSignal | undefined,
+    private readonly onLookup: (hit: boolean) => void = () => undefined,
+  ) {
     this.versions = signal === undefined ? undefined : new VersionCheck(signal)
   }
 
@@ -64,7 +70,9 @@ export class FirstPageCache {
   /** The cached page if it was read at `version`, the current one. */
   get(version: number): SerialisedPage | undefined {
     const entry = this.entry
-    return entry !== undefined && entry.version === version ? entry.page : undefined
+    const hit = entry !== undefined && entry.version === version
+    this.onLookup(hit)
+    return hit ? entry.page : undefined
   }
 
   /** Keeps `page`, read after the change signal answered `version`. */

@@ -14,6 +14,8 @@ export interface RequestBudget {
   readonly counter: RateLimitCounter
   /** Whether the answer spends the request's unit; if not, the unit is given back. */
   readonly spends: (reply: FastifyReply) => boolean
+  /** Told of each request refused because the budget is spent (the metrics count them). */
+  readonly onRefused?: () => void
 }
 
 /** The two hooks of a budget, for the routes that draw on it. */
@@ -69,6 +71,7 @@ export function budgetHooks(budget: RequestBudget): BudgetHooks {
       return
     }
     reply.header('retry-after', resetSeconds)
+    budget.onRefused?.()
     // Answered by the error handler in scope: a problem, or the outbox's text.
     throw Object.assign(new Error(`The ${budget.label} budget is spent`), { statusCode: 429 })
   }

@@ -43,12 +43,15 @@ export function searchBudget(
   max: number,
   counter: RateLimitCounter,
   log: FastifyBaseLogger,
+  onRefused: () => void = () => undefined,
 ): SearchBudget {
   return async (request) => {
     const key = normalizeIP(request.ip) + SEARCH_GROUP
     try {
       const reservation = await counter.reserve(key, WINDOW_MS, max)
-      return reservation.granted ? ALLOWED : refusal(reservation)
+      if (reservation.granted) return ALLOWED
+      onRefused()
+      return refusal(reservation)
     } catch (error) {
       log.warn({ err: error }, 'search not counted against the search budget')
       return ALLOWED

@@ -37,6 +37,7 @@ export function registerWriteLimit(
     windowMs: WINDOW_MS,
     counter,
     spends: (reply) => reply.statusCode >= 200 && reply.statusCode < 300,
+    onRefused: () => app.metrics.budgetRefused('write'),
   })
   app.addHook('onRoute', (route) => {
     if (route.config?.writeLimit !== WRITE_GROUP) return

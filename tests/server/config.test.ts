@@ -28,6 +28,9 @@ describe('readConfig', () => {
       maxConnections: 2000,
       maxConnectionsPerAddress: 100,
       maxStreams: 1000,
+      logLevel: 'info',
+      metricsToken: undefined,
+      metricsPort: undefined,
     })
   })
 
@@ -53,6 +56,9 @@ describe('readConfig', () => {
         MAX_CONNECTIONS: '5000',
         MAX_CONNECTIONS_PER_ADDRESS: '0',
         MAX_STREAMS: '2500',
+        LOG_LEVEL: 'Debug',
+        METRICS_TOKEN: 'scrape-0123456789abcdef',
+        METRICS_PORT: '9464',
       }),
     ).toEqual({
       port: 8080,
@@ -75,7 +81,31 @@ describe('readConfig', () => {
       maxConnections: 5000,
       maxConnectionsPerAddress: 0,
       maxStreams: 2500,
+      logLevel: 'debug',
+      metricsToken: 'scrape-0123456789abcdef',
+      metricsPort: 9464,
     })
+  })
+
+  it('refuses a LOG_LEVEL pino does not know, naming the ones it does', () => {
+    expect(problemsOf({ LOG_LEVEL: 'loud' })).toEqual([
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+    ])
+  })
+
+  it('refuses a short or spaced METRICS_TOKEN without repeating it, and a METRICS_PORT out of range', () => {
+    const problems = problemsOf({ METRICS_TOKEN: 'hunter2', METRICS_PORT: '70000' })
+    expect(problems).toEqual([
+      'METRICS_TOKEN must be at least 16 characters of A-Z a-z 0-9 . _ ~ + / -',
+      'METRICS_PORT must be a whole number from 0 to 65535, got "70000"',
+    ])
+    expect(problemsOf({ METRICS_TOKEN: 'a token with spaces in it' })).toHaveLength(1)
+  })
+
+  it('refuses a METRICS_PORT that is the main PORT', () => {
+    expect(problemsOf({ PORT: '8080', METRICS_PORT: '8080' })).toEqual([
+      'METRICS_PORT must differ from PORT, got "8080"',
+    ])
   })
 
   it('fits a thousand live streams with the defaults, and keeps as many connections for requests', () => {

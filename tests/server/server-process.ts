@@ -60,3 +60,11 @@ export function startServerProcess(
     )
   })
 }
+
+/** Stops `server` as a process manager does (SIGTERM), if it runs; answers how it ended. */
+export async function stopServerProcess(
+  server: ServerProcess | undefined,
+): Promise<number | string | undefined> {
+  server?.child.kill('SIGTERM')
+  return server?.exited
+}

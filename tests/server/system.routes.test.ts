@@ -1,13 +1,26 @@
+import { readFileSync } from 'node:fs'
+import { sql } from 'kysely'
+import { migrationNames } from '@/adapters/sql/newswire.migrations'
 import { buildApp } from '@/server/app'
 import {
   composeTestServer,
   emptyDistDir,
   memoryUseCases,
   removeTempDirs,
+  TEST_DATABASES,
+  TEST_POSTGRES_URL,
   testConfig,
 } from './server-fixture'
 
 afterAll(removeTempDirs)
+
+if (TEST_POSTGRES_URL === undefined) {
+  it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
+}
+
+const PACKAGE_VERSION = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string })
+  .version
+const [PREVIOUS_MIGRATION, LATEST_MIGRATION] = migrationNames('sqlite').slice(-2)
 
 describe('GET /api/config', () => {
   it('points the SPA at the built-in outbox on its own origin when no EmailJS account is set', async () => {
@@ -46,13 +59,39 @@ describe('GET /api/config', () => {
 })
 
 describe('GET /api/health', () => {
-  it('answers 200 while the database answers', async () => {
-    const server = await composeTestServer()
+  it.each(TEST_DATABASES)(
+    'answers 200 on $name with the version, the engine and where the schema stands',
+    async (kind) => {
+      const database = await kind.create()
+      const server = await composeTestServer({ DATABASE_URL: database.url })
+      const response = await server.app.inject('/api/health')
+      await server.close()
+      await database.dispose()
+      expect(response.statusCode).toBe(200)
+      expect(response.json()).toEqual({
+        status: 'ok',
+        version: PACKAGE_VERSION,
+        engine: kind.name === 'SQLite' ? 'sqlite' : 'postgres',
+        schemaVersion: LATEST_MIGRATION,
+        migrationsCurrent: true,
+      })
+      expect(response.headers['cache-control']).toBe('no-store')
+    },
+  )
+
+  it('says the migrations are not current on a schema behind this server’s', async () => {
+    const [sqlite] = TEST_DATABASES
+    const database = await sqlite!.create()
+    const server = await composeTestServer({ DATABASE_URL: database.url })
+    await sql`delete from kysely_migration where name = ${LATEST_MIGRATION ?? ''}`.execute(
+      server.database.db,
+    )
     const response = await server.app.inject('/api/health')
     await server.close()
-    expect(response.statusCode).toBe(200)
-    expect(response.json()).toEqual({ status: 'ok' })
-    expect(response.headers['cache-control']).toBe('no-store')
+    expect(response.json()).toMatchObject({
+      schemaVersion: PREVIOUS_MIGRATION,
+      migrationsCurrent: false,
+    })
   })
 
   it('answers a 503 problem once the database is gone', async () => {

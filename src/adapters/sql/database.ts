@@ -1,11 +1,12 @@
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely'
+import { Kysely, PostgresDialect, SqliteDialect, sql, type KyselyConfig } from 'kysely'
 import { migrateToLatest } from '@/adapters/sql/newswire.migrations'
 import { openPostgresPool } from '@/adapters/sql/postgres-pool'
 import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
 import { withPreparedStatements } from '@/adapters/sql/sqlite-statements'
+import { kyselyLogOf, type StatementObserver } from '@/adapters/sql/statement-timing'
 import { runTransaction, runUnsynced, type TransactionOptions } from '@/adapters/sql/transactions'
 import { WalFlush, walFileOf } from '@/adapters/sql/sqlite-wal-flush'
 import {
@@ -25,6 +26,8 @@ export interface SqlDatabase {
   readonly target: DatabaseTarget
   /** The URL with any password hidden, for logs. */
   readonly description: string
+  /** Told of every statement, when the opener asked (OpenOptions). */
+  readonly onStatement?: StatementObserver
   /**
    * Resolves once every commit made before the call is on the disk. A SQLite file's commits
    * reach the disk when its log is flushed, off the event loop (WalFlush); PostgreSQL's and an
@@ -59,6 +62,11 @@ export class DatabaseOpenError extends Error {
   }
 }
 
+export interface OpenOptions {
+  /** Told of every statement the database runs, with its duration (the server's metrics). */
+  readonly onStatement?: StatementObserver
+}
+
 /**
  * Opens the database DATABASE_URL names (read once by the configuration; a URL, as tests and
  * benchmarks give, is read the same way) and brings its schema up to date. For SQLite it creates
@@ -66,7 +74,10 @@ export class DatabaseOpenError extends Error {
  * unreachable server for a few seconds (it may be starting beside us). Rejects with a
  * DatabaseOpenError (its cause being the driver's) when the database cannot be reached or migrated.
  */
-export async function openDatabase(database: DatabaseTarget | string): Promise<SqlDatabase> {
+export async function openDatabase(
+  database: DatabaseTarget | string,
+  { onStatement }: OpenOptions = {},
+): Promise<SqlDatabase> {
   const target = typeof database === 'string' ? parseDatabaseUrl(database) : database
   const description = describeDatabase(target)
   const failed = (reason: string, fix: string, cause: unknown): DatabaseOpenError =>
@@ -77,11 +88,13 @@ export async function openDatabase(database: DatabaseTarget | string): Promise<S
     )
   let opened: SqlDatabase | undefined
   try {
+    // Kysely times each statement only when it has a log to tell.
+    const statementLog = onStatement === undefined ? undefined : kyselyLogOf(onStatement)
     const { db, log } =
       target.engine === 'sqlite'
-        ? openSqlite(target.path, failed)
-        : { db: openPostgres(target.connectionString), log: undefined }
-    opened = sqlDatabase(db, target, { description, log })
+        ? openSqlite(target.path, failed, statementLog)
+        : { db: openPostgres(target.connectionString, statementLog), log: undefined }
+    opened = sqlDatabase(db, target, { description, log, onStatement })
     if (target.engine === 'postgres') {
       await waitForPostgres(db, `${target.host}:${target.port}`, failed)
     }
@@ -112,9 +125,12 @@ const SQLITE_FIX = 'Set DATABASE_URL=sqlite:PATH to a file in a folder this user
  */
 const KERNEL_FILE_SYSTEMS = ['/proc', '/sys']
 
+type StatementLog = KyselyConfig['log']
+
 function openSqlite(
   path: string,
   failed: Failure,
+  statementLog: StatementLog,
 ): { db: Kysely<NewsWireSchema>; log: WalFlush | undefined } {
   const memory = path === ':memory:'
   const file = resolve(path)
@@ -151,6 +167,7 @@ function openSqlite(
   return {
     db: new Kysely<NewsWireSchema>({
       dialect: new SqliteDialect({ database: withPreparedStatements(sqlite) }),
+      log: statementLog,
     }),
     log: log === undefined ? undefined : new WalFlush(log),
   }
@@ -243,9 +260,13 @@ function oneLine(error: unknown): string {
   return message.replace(/\s*\n\s*/g, ' ').trim()
 }
 
-function openPostgres(connectionString: string): Kysely<NewsWireSchema> {
+function openPostgres(
+  connectionString: string,
+  statementLog: StatementLog,
+): Kysely<NewsWireSchema> {
   return new Kysely<NewsWireSchema>({
     dialect: new PostgresDialect({ pool: openPostgresPool(connectionString) }),
+    log: statementLog,
   })
 }
 
@@ -256,7 +277,11 @@ function openPostgres(connectionString: string): Kysely<NewsWireSchema> {
 export function sqlDatabase(
   db: Kysely<NewsWireSchema>,
   target: DatabaseTarget,
-  { description = describeDatabase(target), log }: { description?: string; log?: WalFlush } = {},
+  {
+    description = describeDatabase(target),
+    log,
+    onStatement,
+  }: { description?: string; log?: WalFlush; onStatement?: StatementObserver } = {},
 ): SqlDatabase {
   let closing: Promise<void> | undefined
   return {
@@ -264,6 +289,7 @@ export function sqlDatabase(
     engine: target.engine,
     target,
     description,
+    onStatement,
     async flushLog() {
       await log?.flush()
     },

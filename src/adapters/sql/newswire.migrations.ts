@@ -58,20 +58,43 @@ export async function migrateToLatest<DB>(db: Kysely<DB>, engine: Engine): Promi
   await migrate(db, engine, (migrator) => migrator.migrateToLatest())
 }
 
-/** Whether every migration is recorded as applied; false when the bookkeeping table is missing. */
-async function isCurrent<DB>(db: Kysely<DB>, engine: Engine): Promise<boolean> {
+/** Where the schema stands: its latest applied migration, and whether it is this code's latest. */
+export interface SchemaState {
+  /** The name of the latest migration applied (e.g. `0009-refold-search`); null before any. */
+  readonly version: string | null
+  /** Whether every migration this code knows is applied. */
+  readonly current: boolean
+}
+
+/** Where the schema stands; a database without the bookkeeping table stands before any migration. */
+export async function schemaState<DB>(db: Kysely<DB>, engine: Engine): Promise<SchemaState> {
   const schema = engine === 'postgres' ? await currentSchema(db) : undefined
   const table = sql.table(
     schema === undefined ? DEFAULT_MIGRATION_TABLE : `${schema}.${DEFAULT_MIGRATION_TABLE}`,
   )
+  let applied: string[]
   try {
     const { rows } = await sql<{ name: string }>`select name from ${table}`.execute(db)
-    const applied = new Set(rows.map((row) => row.name))
-    return Object.keys(migrations(engine)).every((name) => applied.has(name))
+    applied = rows.map((row) => row.name)
   } catch {
     // No table yet (a new database): the migrator creates it.
-    return false
+    return { version: null, current: false }
   }
+  const names = new Set(applied)
+  return {
+    // The names sort in the order they were written (0001-…, 0002-…).
+    version: applied.sort().at(-1) ?? null,
+    current: Object.keys(migrations(engine)).every((name) => names.has(name)),
+  }
+}
+
+/** The migrations this code knows, by name, in the order they apply. */
+export function migrationNames(engine: Engine): string[] {
+  return Object.keys(migrations(engine)).sort()
+}
+
+async function isCurrent<DB>(db: Kysely<DB>, engine: Engine): Promise<boolean> {
+  return (await schemaState(db, engine)).current
 }
 
 /** Brings the schema up to the named migration and no further; for tests of upgrades. */

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
 import type { CompiledQuery } from 'kysely'
+import { timed, type StatementObserver } from '@/adapters/sql/statement-timing'
 import { DomainErrorException, unavailable } from '@/domain/domain-error'
 
 /** Reads the rows of a compiled query: where is the reader's choice. */
@@ -68,6 +69,8 @@ export class SqliteSearchThread implements QueryReader {
   constructor(
     private readonly path: string,
     private readonly maxWaiting = MAX_WAITING,
+    /** Told of each search's time on the thread, waiting included: it bypasses Kysely's log. */
+    private readonly onStatement?: StatementObserver,
   ) {}
 
   all<Row>(query: CompiledQuery<Row>): Promise<Row[]> {
@@ -76,10 +79,15 @@ export class SqliteSearchThread implements QueryReader {
     }
     const worker = this.worker ?? this.start()
     const id = (this.nextId += 1)
-    return new Promise<Row[]>((resolve, reject) => {
-      this.pending.set(id, { resolve: (rows) => resolve(rows as Row[]), reject })
-      worker.postMessage({ id, sql: query.sql, parameters: query.parameters })
-    })
+    return timed(
+      this.onStatement,
+      query.sql,
+      () =>
+        new Promise<Row[]>((resolve, reject) => {
+          this.pending.set(id, { resolve: (rows) => resolve(rows as Row[]), reject })
+          worker.postMessage({ id, sql: query.sql, parameters: query.parameters })
+        }),
+    )
   }
 
   /** Ends the thread; searches still waiting are refused. */

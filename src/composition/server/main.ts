@@ -3,6 +3,8 @@ import closeWithGrace from 'close-with-grace'
 import { composeServer, type ComposedServer } from '@/composition/server/server.composition'
 import { describeStartupFailure } from '@/composition/server/startup-errors'
 import { ConfigError, readConfig, usesOutbox, type ServerConfig } from '@/server/config'
+import { loggerOptions } from '@/server/logging'
+import { METRICS_HOST, metricsPortError } from '@/server/metrics.routes'
 
 /**
  * Starts the API and the built app: reads the settings, opens the database (purging the old
@@ -35,7 +37,8 @@ async function main(): Promise<void> {
   let graceful: ReturnType<typeof closeWithGrace> | undefined
   try {
     await checkPortFree(config)
-    server = await composeServer(config, { logger: { level: 'info' } })
+    if (config.metricsPort !== undefined) await checkMetricsPortFree(config.metricsPort)
+    server = await composeServer(config, { logger: loggerOptions(config.logLevel) })
     graceful = stopGracefully(server)
     await listen(server, config)
   } catch (error) {
@@ -95,6 +98,15 @@ async function checkPortFree({ host, port }: Pick<ServerConfig, 'host' | 'port'>
     probe.once('error', reject)
     probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()))
   })
+}
+
+/** As checkPortFree, for METRICS_PORT, with an error that names it. */
+async function checkMetricsPortFree(port: number): Promise<void> {
+  try {
+    await checkPortFree({ host: METRICS_HOST, port })
+  } catch (error) {
+    throw metricsPortError(port, error)
+  }
 }
 
 /** How long a failed start may spend closing what it opened before it exits anyway. */

@@ -6,6 +6,7 @@ import type { UseCases } from '@/application/use-cases'
 import type { PurgeReport } from '@/domain/ports/news-store.port'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
 import { addDemoPostsIfEmpty } from '@/adapters/sql/demo-posts'
+import { schemaState } from '@/adapters/sql/newswire.migrations'
 import { SqlRateLimitStore } from '@/adapters/sql/sql-rate-limit.store'
 import {
   buildServerContainer,
@@ -18,10 +19,11 @@ import {
 } from '@/composition/server/server.container'
 import { loadPageRenderer } from '@/composition/server/page-renderer.loader'
 import { TOKENS } from '@/composition/server/server.tokens'
-import { buildApp, DEFAULT_DIST_DIR } from '@/server/app'
+import { buildApp, DEFAULT_DIST_DIR, metricsFor } from '@/server/app'
 import type { ServerConfig } from '@/server/config'
 import type { EventStreamSettings } from '@/server/event-stream'
 import type { PageRenderer } from '@/server/page-renderer'
+import type { DatabaseHealth } from '@/server/system.routes'
 
 /** How often the trash and the idempotency keys are purged while the server runs. */
 export const PURGE_EVERY_MS = 60 * 60 * 1000
@@ -67,7 +69,11 @@ export async function composeServer(
   config: ServerConfig,
   options: ComposeOptions = {},
 ): Promise<ComposedServer> {
-  const database = await openDatabase(config.database)
+  // Created first, so that the database reports every statement to it from the first.
+  const metrics = metricsFor(config)
+  const database = await openDatabase(config.database, {
+    onStatement: metrics.enabled ? metrics.statement : undefined,
+  })
   try {
     // The app's logger exists only once the app does; storage failures before that are rare.
     let logStorageError = (_error: unknown): void => undefined
@@ -78,7 +84,8 @@ export async function composeServer(
     const app = await buildApp({
       useCases: resolveUseCases(container),
       config,
-      health: () => database.ping(),
+      health: () => databaseHealth(database),
+      metrics,
       changeSignal: resolveChangeSignal(container),
       // GET /api/events: the change log's reads, and its streams counted per client in the
       // database, so that the cap holds across servers.
@@ -119,6 +126,17 @@ export async function composeServer(
   } catch (error) {
     await database.close()
     throw error
+  }
+}
+
+/** GET /api/health's view of the database: false while it does not answer. */
+async function databaseHealth(database: SqlDatabase): Promise<false | DatabaseHealth> {
+  if (!(await database.ping())) return false
+  const schema = await schemaState(database.db, database.engine)
+  return {
+    engine: database.engine,
+    schemaVersion: schema.version,
+    migrationsCurrent: schema.current,
   }
 }
 

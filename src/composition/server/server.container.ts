@@ -34,7 +34,7 @@ export const sqlAdaptersModule = new ContainerModule(({ bind }) => {
         const file = sqliteFileOf(database)
         return file === undefined
           ? { all: async (query) => (await database.db.executeQuery(query)).rows }
-          : new SqliteSearchThread(file)
+          : new SqliteSearchThread(file, undefined, database.onStatement)
       },
       [TOKENS.database],
     )
