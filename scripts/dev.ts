@@ -7,7 +7,9 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { ConfigError, readConfig, type ServerConfig } from '@/server/config'
+import { ConfigError } from '@/server/config-error'
+import { readConfig } from '@/composition/server/read-config'
+import { type ServerConfig } from '@/server/server-config'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const apiPort = String(apiConfig().port)

@@ -4,7 +4,7 @@
  * it listens. Settings come from the environment, as for `npm start`.
  */
 import { composeServer } from '@/composition/server/server.composition'
-import { readConfig } from '@/server/config'
+import { readConfig } from '@/composition/server/read-config'
 
 const server = await composeServer(readConfig(process.env), { logger: false })
 await server.app.listen({ port: 0, host: '127.0.0.1' })

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import type { DatabaseTarget } from '@/application/database-target'
-import type { ServerConfig } from '@/server/config'
+import type { ServerConfig } from '@/server/server-config'
 import { ConfigError } from '@/server/config-error'
 
 /**
@@ -33,7 +33,7 @@ export function parseCommandLine<Options extends NonNullable<ParseArgsConfig['op
  * `--help` and a usage error answer at once), once DATABASE_URL is known to name a database.
  */
 export async function readOperatorConfig(): Promise<ServerConfig> {
-  const { readConfig } = await import('@/server/config')
+  const { readConfig } = await import('@/composition/server/read-config')
   const config = readConfig(process.env)
   refuseMissingDatabase(config.database)
   return config

@@ -14,7 +14,7 @@ import type { ChangeSignal } from '@/application/ports/change-signal.port'
 import type { RateLimitCounter } from '@/application/ports/rate-limit-counter.port'
 import type { StreamLeases } from '@/application/ports/stream-leases.port'
 import '@/server/app.decorations'
-import { runtimeConfigOf, usesOutbox, type ServerConfig } from '@/server/config'
+import { runtimeConfigOf, usesOutbox, type ServerConfig } from '@/server/server-config'
 import { answerClientError, capConnections, timeoutOptions } from '@/server/connection-limits'
 import {
   answerFrameworkError,

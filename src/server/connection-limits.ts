@@ -1,7 +1,7 @@
 import type { Server, ServerOptions, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { normalizeIP } from '@fastify/rate-limit'
-import type { Timeouts } from '@/server/config'
+import type { Timeouts } from '@/server/server-config'
 import { problem } from '@/server/problem'
 import { PROBLEM_CONTENT_TYPE } from '@/contract/problem.schema'
 

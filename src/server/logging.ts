@@ -7,7 +7,7 @@ import {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify'
-import type { LogLevel } from '@/server/config'
+import type { LogLevel } from '@/server/server-config'
 import { isClientAbort, logClientAbort } from '@/server/error-handler'
 
 /** The header every answer carries, and a proxy or client may set on a request. */

@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart'
 import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify'
 import { CONTACT_FIELDS } from '@/domain/contact-message.entity'
-import { OUTBOX_IDS, type ServerConfig } from '@/server/config'
+import { OUTBOX_IDS, type ServerConfig } from '@/server/server-config'
 import { DETAILS, problem, sendProblem } from '@/server/problem'
 import { problemResponse } from '@/contract/problem.schema'
 import { originOf, siteOrigin } from '@/server/site-origin'

@@ -1,4 +1,6 @@
-import { ConfigError, readConfig, runtimeConfigOf, usesOutbox } from '@/server/config'
+import { ConfigError } from '@/server/config-error'
+import { readConfig } from '@/composition/server/read-config'
+import { runtimeConfigOf, usesOutbox } from '@/server/server-config'
 
 function problemsOf(env: Record<string, string>): readonly string[] {
   try {

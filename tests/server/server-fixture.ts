@@ -20,7 +20,8 @@ import {
   type ComposedServer,
   type ComposeOptions,
 } from '@/composition/server/server.composition'
-import { readConfig, type ServerConfig } from '@/server/config'
+import { readConfig } from '@/composition/server/read-config'
+import { type ServerConfig } from '@/server/server-config'
 
 /** Settings for a test: an in-memory SQLite database, no demo posts, no rate limits. */
 export function testConfig(env: Record<string, string> = {}): ServerConfig {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { buildApp } from '@/server/app'
-import { OUTBOX_IDS } from '@/server/config'
+import { OUTBOX_IDS } from '@/server/server-config'
 import { OUTBOX_PATH } from '@/server/outbox.routes'
 import {
   composeTestServer,

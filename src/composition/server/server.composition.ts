@@ -20,7 +20,7 @@ import {
 import { loadPageRenderer } from '@/composition/server/page-renderer.loader'
 import { TOKENS } from '@/composition/server/server.tokens'
 import { buildApp, DEFAULT_DIST_DIR, metricsFor } from '@/server/app'
-import type { ServerConfig } from '@/server/config'
+import type { ServerConfig } from '@/server/server-config'
 import type { EventStreamSettings } from '@/server/event-stream'
 import type { PageRenderer } from '@/server/page-renderer'
 import type { DatabaseHealth } from '@/server/system.routes'

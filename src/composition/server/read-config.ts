@@ -5,199 +5,34 @@ import {
   readDatabaseUrl,
   type DatabaseTarget,
 } from '@/application/database-target'
-import type { EmailJsSettings, RuntimeConfig } from '@/application/runtime-config'
-import { DEFAULT_TRASH_DAYS } from '@/domain/rules/news-history.rules'
+import {
+  DEFAULT_HEADERS_TIMEOUT_S,
+  DEFAULT_MAX_STREAMS,
+  ENV_SCHEMA,
+  SECRETS,
+  type CheckedEnv,
+} from '@/composition/server/env.schema'
 import { ConfigError } from '@/server/config-error'
-
-export { ConfigError }
-
-/** An EmailJS account: when set, the browser sends mail to EmailJS itself and the outbox is off. */
-export interface EmailJsAccount {
-  readonly serviceId: string
-  readonly templateId: string
-  readonly publicKey: string
-}
-
-/** The server's settings, read and checked once at start (README, Configuration). */
-export interface ServerConfig {
-  readonly port: number
-  readonly host: string
-  /** DATABASE_URL, read: the SQL adapter opens it as it is. */
-  readonly database: DatabaseTarget
-  /** Undefined when no EmailJS account is set: the built-in outbox answers instead. */
-  readonly emailjsAccount: EmailJsAccount | undefined
-  readonly emailjsOrigin: string
-  /** Writes per minute per client address; 0 turns the limit off. */
-  readonly writeRateLimit: number
-  /** Searches (API and page) per minute per client address; 0 turns the budget off. */
-  readonly searchRateLimit: number
-  readonly demoPosts: boolean
-  /** Days a deleted post stays restorable in the trash before it is purged with its history. */
-  readonly trashDays: number
-  /**
-   * The reverse proxies whose X-Forwarded-For is believed, as Fastify's `trustProxy` takes
-   * them: false (the default: the header is ignored), a hop count, or addresses and CIDRs.
-   */
-  readonly trustProxy: TrustProxy
-  /**
-   * PUBLIC_URL's origin: the site's own origin, for links that leave the page (canonical, feed,
-   * sitemap, previews) and the outbox's Origin check. Undefined (the default) takes it from each
-   * request: its scheme and Host (site-origin.ts).
-   */
-  readonly publicOrigin: string | undefined
-  /** How long a client may take over its request and between requests (connection-limits.ts). */
-  readonly timeouts: Timeouts
-  /** Open connections the server holds at most; more are closed as they arrive. */
-  readonly maxConnections: number
-  /**
-   * Live streams (GET /api/events) the server holds open at most, at most half of
-   * `maxConnections`, so that the rest stay free for requests; more answer 503.
-   */
-  readonly maxStreams: number
-  /**
-   * Open connections one client address may hold; 0 turns the cap off. Applies only while
-   * TRUST_PROXY is off: behind a proxy every visitor arrives from the proxy's address.
-   */
-  readonly maxConnectionsPerAddress: number
-  /** The least severe log lines written (LOG_LEVEL). */
-  readonly logLevel: LogLevel
-  /** GET /metrics on the main port answers requests that bear this token; 404 while unset. */
-  readonly metricsToken: string | undefined
-  /** A second port, on 127.0.0.1 only, that answers GET /metrics without a token. */
-  readonly metricsPort: number | undefined
-}
-
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
-
-export type LogLevel = (typeof LOG_LEVELS)[number]
-
-/** The client timeouts, in milliseconds (the variables give them in seconds). */
-export interface Timeouts {
-  /** The whole request, headers and body, must arrive within this; 408 otherwise. */
-  readonly requestMs: number
-  /** The headers must arrive within this, a shorter bound than the whole request. */
-  readonly headersMs: number
-  /** An idle keep-alive connection is closed after this. */
-  readonly keepAliveMs: number
-}
-
-export type TrustProxy = false | number | readonly string[]
-
-/** An hour: a client timeout longer than that is a typo. */
-const MAX_TIMEOUT_S = 3600
-
-const DEFAULT_HEADERS_TIMEOUT_S = 10
-
-/**
- * Live streams a server holds by default: a thousand readers, with as many connections again
- * (MAX_CONNECTIONS, 2000) kept for requests.
- */
-export const DEFAULT_MAX_STREAMS = 1000
-
-/** Ten years: far past any use, small enough that the purge's cutoff stays a valid date. */
-export const MAX_TRASH_DAYS = 3650
-
-/**
- * The ids the SPA sends to the built-in outbox. They are not secrets: they only tell the
- * outbox that the form came from this app, as EmailJS's ids do.
- */
-export const OUTBOX_IDS = {
-  serviceId: 'newswire_outbox',
-  templateId: 'contact_form',
-  publicKey: 'newswire-outbox',
-} as const
+import type { EmailJsAccount, ServerConfig, Timeouts, TrustProxy } from '@/server/server-config'
 
 type Env = Readonly<Record<string, string | undefined>>
 
 /** A whole number is written in digits; Ajv alone would also read 1e3 or 0x10 as one. */
 const DIGITS = /^\d+$/
 
-/**
- * The variables, with their types, ranges and defaults (README, Configuration),
- * checked by env-schema. What JSON Schema cannot say (the forms of DATABASE_URL, TRUST_PROXY
- * and EMAILJS_ORIGIN, and the EmailJS all-or-none rule) is checked by the functions after it.
- */
-const ENV_SCHEMA = {
-  type: 'object',
-  properties: {
-    PORT: { type: 'integer', minimum: 0, maximum: 65_535, default: 3000 },
-    HOST: { type: 'string', default: 'localhost' },
-    DATABASE_URL: { type: 'string', default: 'sqlite:./data/newswire.db' },
-    EMAILJS_SERVICE_ID: { type: 'string' },
-    EMAILJS_TEMPLATE_ID: { type: 'string' },
-    EMAILJS_PUBLIC_KEY: { type: 'string' },
-    EMAILJS_ORIGIN: { type: 'string', default: 'https://api.emailjs.com' },
-    WRITE_RATE_LIMIT: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 60 },
-    SEARCH_RATE_LIMIT: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 60 },
-    DEMO_POSTS: {
-      type: 'string',
-      enum: ['1', 'true', '0', 'false'],
-      default: '1',
-      description: '1 or 0',
-    },
-    TRASH_DAYS: {
-      type: 'integer',
-      minimum: 1,
-      maximum: MAX_TRASH_DAYS,
-      default: DEFAULT_TRASH_DAYS,
-    },
-    TRUST_PROXY: { type: 'string', default: 'off' },
-    PUBLIC_URL: { type: 'string' },
-    REQUEST_TIMEOUT: { type: 'integer', minimum: 1, maximum: MAX_TIMEOUT_S, default: 30 },
-    // Unset: DEFAULT_HEADERS_TIMEOUT_S, or REQUEST_TIMEOUT when that is shorter.
-    HEADERS_TIMEOUT: { type: 'integer', minimum: 1, maximum: MAX_TIMEOUT_S },
-    KEEP_ALIVE_TIMEOUT: { type: 'integer', minimum: 1, maximum: MAX_TIMEOUT_S, default: 5 },
-    MAX_CONNECTIONS: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 2000 },
-    MAX_CONNECTIONS_PER_ADDRESS: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 100 },
-    // Unset: DEFAULT_MAX_STREAMS, or half of MAX_CONNECTIONS when that is fewer.
-    MAX_STREAMS: { type: 'integer', minimum: 0, maximum: 500_000 },
-    LOG_LEVEL: {
-      type: 'string',
-      enum: LOG_LEVELS,
-      default: 'info',
-      description: `one of ${LOG_LEVELS.join(', ')}`,
-    },
-    // A bearer token (RFC 6750's characters), long enough not to be guessed.
-    METRICS_TOKEN: {
-      type: 'string',
-      pattern: '^[A-Za-z0-9._~+/-]{16,256}=*$',
-      description: 'at least 16 characters of A-Z a-z 0-9 . _ ~ + / -',
-    },
-    METRICS_PORT: { type: 'integer', minimum: 0, maximum: 65_535 },
-  },
-} as const
-
-/** Variables whose value is never repeated in an error message. */
-const SECRETS: ReadonlySet<string> = new Set(['METRICS_TOKEN'])
-
 type Variable = keyof typeof ENV_SCHEMA.properties
-type Property = (typeof ENV_SCHEMA.properties)[Variable]
 
-/** The variables as env-schema answers them: typed, with the defaults filled in. */
-interface CheckedEnv {
-  readonly PORT: number
-  readonly HOST: string
-  readonly DATABASE_URL: string
-  readonly EMAILJS_SERVICE_ID?: string
-  readonly EMAILJS_TEMPLATE_ID?: string
-  readonly EMAILJS_PUBLIC_KEY?: string
-  readonly EMAILJS_ORIGIN: string
-  readonly WRITE_RATE_LIMIT: number
-  readonly SEARCH_RATE_LIMIT: number
-  readonly DEMO_POSTS: string
-  readonly TRASH_DAYS: number
-  readonly TRUST_PROXY: string
-  readonly PUBLIC_URL?: string
-  readonly REQUEST_TIMEOUT: number
-  readonly HEADERS_TIMEOUT?: number
-  readonly KEEP_ALIVE_TIMEOUT: number
-  readonly MAX_CONNECTIONS: number
-  readonly MAX_CONNECTIONS_PER_ADDRESS: number
-  readonly MAX_STREAMS?: number
-  readonly LOG_LEVEL: LogLevel
-  readonly METRICS_TOKEN?: string
-  readonly METRICS_PORT?: number
+/** What the messages read of a variable's schema. */
+interface Property {
+  readonly type?: string
+  readonly minimum?: number
+  readonly maximum?: number
+  readonly description?: string
+  readonly enum?: readonly string[]
 }
+
+// TypeBox types the properties by what they check; their JSON Schema keywords are plain data.
+const PROPERTIES = ENV_SCHEMA.properties as unknown as Readonly<Record<Variable, Property>>
 
 const VARIABLES = Object.keys(ENV_SCHEMA.properties) as Variable[]
 
@@ -243,7 +78,7 @@ function givenVariables(env: Env): Partial<Record<Variable, string>> {
     const raw = env[name]?.trim()
     if (raw === undefined || raw === '') continue
     // The words of a choice (1, true, 0, false) are read whatever their case.
-    given[name] = 'enum' in ENV_SCHEMA.properties[name] ? raw.toLowerCase() : raw
+    given[name] = PROPERTIES[name].enum !== undefined ? raw.toLowerCase() : raw
   }
   return given
 }
@@ -256,12 +91,12 @@ function checkSchema(given: Partial<Record<Variable, string>>, problems: Problem
   const valid = { ...given }
   const refuse = (name: Variable): void => {
     const got = SECRETS.has(name) ? '' : `, got "${given[name]}"`
-    problems.set(name, `${name} must be ${expected(ENV_SCHEMA.properties[name])}${got}`)
+    problems.set(name, `${name} must be ${expected(PROPERTIES[name])}${got}`)
     delete valid[name]
   }
   for (const name of VARIABLES) {
     const raw = valid[name]
-    if (ENV_SCHEMA.properties[name].type === 'integer' && raw !== undefined && !DIGITS.test(raw)) {
+    if (PROPERTIES[name].type === 'integer' && raw !== undefined && !DIGITS.test(raw)) {
       refuse(name)
     }
   }
@@ -280,8 +115,10 @@ function checkSchema(given: Partial<Record<Variable, string>>, problems: Problem
 
 /** What a variable must be, in the words of its schema. */
 function expected(property: Property): string {
-  if ('minimum' in property) return `a whole number from ${property.minimum} to ${property.maximum}`
-  return 'description' in property ? property.description : `a ${property.type}`
+  if (property.minimum !== undefined) {
+    return `a whole number from ${property.minimum} to ${property.maximum}`
+  }
+  return property.description ?? `a ${property.type}`
 }
 
 /** The variables named by env-schema's (Ajv's) errors. */
@@ -292,21 +129,6 @@ function failedVariables(error: unknown): Variable[] {
     typeof each.instancePath === 'string' ? each.instancePath.slice(1) : '',
   )
   return VARIABLES.filter((name) => names.includes(name))
-}
-
-/** The body of GET /api/config: the real account, or the outbox on this server's own origin. */
-export function runtimeConfigOf(
-  config: Pick<ServerConfig, 'emailjsAccount' | 'emailjsOrigin'>,
-): RuntimeConfig {
-  const emailjs: EmailJsSettings =
-    config.emailjsAccount === undefined
-      ? { origin: '', ...OUTBOX_IDS }
-      : { origin: config.emailjsOrigin, ...config.emailjsAccount }
-  return { emailjs }
-}
-
-export function usesOutbox(config: Pick<ServerConfig, 'emailjsAccount'>): boolean {
-  return config.emailjsAccount === undefined
 }
 
 function databaseTarget(raw: string, problems: Problems): DatabaseTarget {
