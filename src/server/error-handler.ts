@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { QUERY_MESSAGES } from '@/contract/route-parts.schema'
-import { DETAILS, problem, rateLimitedDetail, sendProblem } from '@/server/problem'
+import { DETAILS, problem, ProblemError, rateLimitedDetail, sendProblem } from '@/server/problem'
 import { type Problem } from '@/contract/problem.schema'
 
 export const BODY_LIMIT_BYTES = 16 * 1024
@@ -25,6 +25,10 @@ export function problemForError(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Problem {
+  if (error instanceof ProblemError) {
+    reply.headers(error.headers)
+    return error.problem
+  }
   const status = error.statusCode ?? 500
   if (error.validation !== undefined) return validationProblem(error)
   if (status === 429) {

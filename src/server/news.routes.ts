@@ -1,9 +1,7 @@
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { DomainError } from '@/domain/domain-error'
 import { NEWS_FIELDS, type NewsChanges } from '@/domain/news-item.entity'
 import { DEFAULT_HISTORY_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
-import type { Result } from '@/domain/result'
 import { checkFields } from '@/domain/rules/field-rule'
 import { isIdempotencyKey } from '@/domain/rules/news-history.rules'
 import { NEWS_RULES } from '@/domain/rules/news-item.rules'
@@ -30,7 +28,7 @@ import {
   RESTORE_REVISION_SCHEMA,
 } from '@/contract/history.routes.schema'
 import { etagOf, matchesIfNoneMatch, writeConditionOf } from '@/server/preconditions'
-import { DETAILS, problem, problemOf, sendProblem } from '@/server/problem'
+import { DETAILS, problem, ProblemError, refuse, sendProblem, valueOf } from '@/server/problem'
 import { sendSearchesSpent } from '@/server/search-limit'
 import { WRITE_LIMITED } from '@/server/write-limit'
 
@@ -56,11 +54,10 @@ export const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const allowance = await app.searchBudget(request)
       if (!allowance.allowed) return sendSearchesSpent(reply, allowance.retryAfterSeconds)
       // A search is never cached here: its pages are as many as its queries.
-      const found = await useCases.searchNews.execute({ q, limit, cursor })
-      if (!found.ok) return sendProblem(reply, problemOf(found.error, 400))
+      const found = valueOf(await useCases.searchNews.execute({ q, limit, cursor }), 400)
       const search = `q=${encodeURIComponent(wellFormed(q))}&`
-      const link = nextLink('/api/news', limit, found.value.next, search)
-      const body = reply.serialize(found.value.items) as string
+      const link = nextLink('/api/news', limit, found.next, search)
+      const body = reply.serialize(found.items) as string
       return sendPage(request, reply, cache, serialisedPage(body, link))
     }
     const firstPage = cursor === undefined && limit === DEFAULT_PAGE_SIZE
@@ -71,9 +68,7 @@ export const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const cached = cache.get(version)
       if (cached !== undefined) return sendPage(request, reply, cache, cached)
     }
-    const result = await useCases.listNews.execute({ limit, cursor })
-    if (!result.ok) return sendProblem(reply, problemOf(result.error, 400))
-    const { items, next } = result.value
+    const { items, next } = valueOf(await useCases.listNews.execute({ limit, cursor }), 400)
     // Every page is serialised here, so that its ETag is a hash of the bytes it answers.
     const body = reply.serialize(items) as string
     const page = serialisedPage(body, nextLink('/api/news', limit, next))
@@ -82,13 +77,12 @@ export const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/api/news/:id', { schema: GET_NEWS_SCHEMA }, async (request, reply) => {
-    const result = await useCases.getNewsItem.execute(request.params.id)
-    if (!result.ok) return sendError(reply, result.error)
-    const etag = etagOf(result.value)
+    const item = valueOf(await useCases.getNewsItem.execute(request.params.id))
+    const etag = etagOf(item)
     if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
       return sendNotModified(reply, etag)
     }
-    return cacheableRead(reply, etag).send(result.value)
+    return cacheableRead(reply, etag).send(item)
   })
 
   app.post(
@@ -105,16 +99,13 @@ export const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const idempotencyKey = request.headers['idempotency-key']
       if (idempotencyKey !== undefined) {
         if (typeof idempotencyKey !== 'string' || !isIdempotencyKey(idempotencyKey)) {
-          return sendProblem(reply, problem(400, DETAILS.badIdempotencyKey))
+          refuse(400, DETAILS.badIdempotencyKey)
         }
       }
-      if (request.validationError !== undefined) return sendInvalid(reply, draft)
-      const result = await useCases.createNews.execute(draft, { idempotencyKey })
-      if (!result.ok) return sendProblem(reply, problemOf(result.error))
-      return sendItem(
-        reply.code(201).header('location', `/api/news/${encodeURIComponent(result.value._id)}`),
-        result,
-      )
+      if (request.validationError !== undefined) refuseInvalid(request.method, draft)
+      const created = valueOf(await useCases.createNews.execute(draft, { idempotencyKey }))
+      const location = `/api/news/${encodeURIComponent(created._id)}`
+      return sendItem(reply.code(201).header('location', location), created)
     },
   )
 
@@ -130,15 +121,15 @@ export const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const changes = request.body
       if (Object.keys(changes).length === 0) {
-        return sendProblem(reply, problem(422, 'Send any of title, body and author to change.'))
+        refuse(422, 'Send any of title, body and author to change.')
       }
-      if (request.validationError !== undefined) return sendInvalid(reply, changes)
+      if (request.validationError !== undefined) refuseInvalid(request.method, changes)
       const result = await useCases.editNews.execute({
         id: request.params.id,
         changes,
         condition: writeConditionOf(request.headers['if-match']),
       })
-      return sendItem(reply, result)
+      return sendItem(reply, valueOf(result))
     },
   )
 
@@ -147,27 +138,28 @@ export const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       request.params.id,
       writeConditionOf(request.headers['if-match']),
     )
-    return result.ok ? reply.code(204).send(null) : sendError(reply, result.error)
+    valueOf(result)
+    return reply.code(204).send(null)
   })
 
   app.get('/api/news/:id/revisions', { schema: LIST_REVISIONS_SCHEMA }, async (request, reply) => {
     const { id } = request.params
     const { limit = DEFAULT_HISTORY_PAGE_SIZE, cursor } = request.query
-    const result = await useCases.listRevisions.execute(id, { limit, cursor })
-    if (!result.ok) return sendProblem(reply, problemOf(result.error, 400))
-    const path = `/api/news/${encodeURIComponent(id)}/revisions`
-    const link = nextLink(path, limit, result.value.next)
+    const { items, next } = valueOf(
+      await useCases.listRevisions.execute(id, { limit, cursor }),
+      400,
+    )
+    const link = nextLink(`/api/news/${encodeURIComponent(id)}/revisions`, limit, next)
     if (link !== undefined) reply.header('link', link)
-    return result.value.items
+    return items
   })
 
   app.get('/api/trash', { schema: LIST_TRASH_SCHEMA }, async (request, reply) => {
     const { limit = DEFAULT_PAGE_SIZE, cursor } = request.query
-    const result = await useCases.listTrash.execute({ limit, cursor })
-    if (!result.ok) return sendProblem(reply, problemOf(result.error, 400))
-    const link = nextLink('/api/trash', limit, result.value.next)
+    const { items, next } = valueOf(await useCases.listTrash.execute({ limit, cursor }), 400)
+    const link = nextLink('/api/trash', limit, next)
     if (link !== undefined) reply.header('link', link)
-    return result.value.items
+    return items
   })
 
   // The restores act on the URL alone: any body, of any type or none, is read and ignored,
@@ -183,8 +175,7 @@ export const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       '/api/news/:id/restore',
       { schema: RESTORE_NEWS_SCHEMA, bodyLimit: BODY_LIMIT_BYTES, ...write },
       async (request, reply) => {
-        const result = await useCases.restoreNews.execute(request.params.id)
-        return sendItem(reply, result)
+        return sendItem(reply, valueOf(await useCases.restoreNews.execute(request.params.id)))
       },
     )
 
@@ -193,28 +184,18 @@ export const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       { schema: RESTORE_REVISION_SCHEMA, bodyLimit: BODY_LIMIT_BYTES, ...write },
       async (request, reply) => {
         const { id, revision } = request.params
-        if (!REVISION_NUMBER.test(revision)) {
-          return sendProblem(reply, problem(404, DETAILS.noRevision))
-        }
+        if (!REVISION_NUMBER.test(revision)) refuse(404, DETAILS.noRevision)
         const result = await useCases.restoreRevision.execute({ id, revision: Number(revision) })
-        if (!result.ok && result.error.code === 'NotFound') {
-          return sendProblem(reply, problem(404, DETAILS.noRevision))
-        }
-        return sendItem(reply, result)
+        if (!result.ok && result.error.code === 'NotFound') refuse(404, DETAILS.noRevision)
+        return sendItem(reply, valueOf(result))
       },
     )
   })
 }
 
-/** A post with its version as ETag, or the problem; a 412 names the stored version too. */
-function sendItem(reply: FastifyReply, result: Result<{ readonly revision: number }>) {
-  if (!result.ok) return sendError(reply, result.error)
-  return reply.header('etag', etagOf(result.value)).send(result.value)
-}
-
-function sendError(reply: FastifyReply, error: DomainError): FastifyReply {
-  if (error.code === 'Stale') reply.header('etag', etagOf(error.current))
-  return sendProblem(reply, problemOf(error))
+/** A post with its version as ETag. */
+function sendItem(reply: FastifyReply, item: { readonly revision: number }): FastifyReply {
+  return reply.header('etag', etagOf(item)).send(item)
 }
 
 /**
@@ -262,13 +243,9 @@ async function narrowDraft(request: FastifyRequest): Promise<void> {
 }
 
 /** The schemas check only shapes, which the draft is narrowed to; the domain words the errors. */
-function sendInvalid(reply: FastifyReply, input: NewsChanges): FastifyReply {
-  const given =
-    reply.request.method === 'POST' ? NEWS_FIELDS : NEWS_FIELDS.filter((f) => f in input)
-  return sendProblem(
-    reply,
-    problem(422, DETAILS.invalidPost, checkFields(NEWS_RULES, input, given)),
-  )
+function refuseInvalid(method: string, input: NewsChanges): never {
+  const given = method === 'POST' ? NEWS_FIELDS : NEWS_FIELDS.filter((f) => f in input)
+  throw new ProblemError(problem(422, DETAILS.invalidPost, checkFields(NEWS_RULES, input, given)))
 }
 
 /**

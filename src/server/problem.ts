@@ -2,6 +2,8 @@ import { STATUS_CODES } from 'node:http'
 import type { FastifyReply } from 'fastify'
 import { PROBLEM_CONTENT_TYPE, type Problem } from '@/contract/problem.schema'
 import type { ConflictReason, DomainError } from '@/domain/domain-error'
+import type { Result } from '@/domain/result'
+import { etagOf } from '@/server/preconditions'
 
 export function problem(
   status: number,
@@ -62,4 +64,37 @@ const CONFLICT_DETAILS: Readonly<Record<ConflictReason, string>> = {
   InTrash: 'The post is in the trash; restore it before restoring one of its versions.',
   KeyReused:
     'This Idempotency-Key was used for a different post in the last 24 hours; send a new key.',
+}
+
+/**
+ * A problem on its way to the reply. Routes throw it (`refuse`, `valueOf`), and the error
+ * handler answers it: the one exit every failure leaves a route by.
+ */
+export class ProblemError extends Error {
+  constructor(
+    readonly problem: Problem,
+    /** Headers the answer carries besides the problem's own (a 412's ETag). */
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(problem.detail)
+    this.name = 'ProblemError'
+  }
+}
+
+/** Ends the route with this problem. */
+export function refuse(status: number, detail: string): never {
+  throw new ProblemError(problem(status, detail))
+}
+
+/**
+ * The value of a use case's result, or its failure as a problem (`invalidStatus` as problemOf
+ * takes it); a Stale failure names the stored version in its ETag.
+ */
+export function valueOf<T>(result: Result<T>, invalidStatus = 422): T {
+  if (result.ok) return result.value
+  const { error } = result
+  throw new ProblemError(
+    problemOf(error, invalidStatus),
+    error.code === 'Stale' ? { etag: etagOf(error.current) } : {},
+  )
 }
