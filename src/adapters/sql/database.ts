@@ -1,14 +1,17 @@
-import { accessSync, constants, mkdirSync, statSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
-import SQLite from 'better-sqlite3'
-import { Kysely, PostgresDialect, SqliteDialect, sql, type KyselyConfig } from 'kysely'
+import { Kysely, PostgresDialect, sql } from 'kysely'
+import {
+  DatabaseOpenError,
+  errorCode,
+  oneLine,
+  type Failure,
+} from '@/adapters/sql/database-open-error'
 import { migrateToLatest } from '@/adapters/sql/newswire.migrations'
 import { openPostgresPool } from '@/adapters/sql/postgres-pool'
 import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
-import { withPreparedStatements } from '@/adapters/sql/sqlite-statements'
 import { kyselyLogOf, type StatementObserver } from '@/adapters/sql/statement-timing'
 import { runTransaction, runUnsynced, type TransactionOptions } from '@/adapters/sql/transactions'
-import { WalFlush, walFileOf } from '@/adapters/sql/sqlite-wal-flush'
+import { openSqlite, type StatementLog } from '@/adapters/sql/sqlite-open'
+import type { WalFlush } from '@/adapters/sql/sqlite-wal-flush'
 import {
   describeDatabase,
   parseDatabaseUrl,
@@ -45,21 +48,6 @@ export interface SqlDatabase {
   ping(): Promise<boolean>
   /** Closes the connection or pool; later calls do nothing. */
   close(): Promise<void>
-}
-
-/**
- * Why a database could not be opened, in one line that names the path or the host and port
- * (never the password), with `fix` saying what the operator should change.
- */
-export class DatabaseOpenError extends Error {
-  constructor(
-    message: string,
-    readonly fix: string,
-    options?: ErrorOptions,
-  ) {
-    super(message, options)
-    this.name = 'DatabaseOpenError'
-  }
 }
 
 export interface OpenOptions {
@@ -113,97 +101,6 @@ export async function openDatabase(
   }
 }
 
-type Failure = (reason: string, fix: string, cause: unknown) => DatabaseOpenError
-
-const SQLITE_FIX = 'Set DATABASE_URL=sqlite:PATH to a file in a folder this user can write.'
-
-/**
- * Kernel file systems hold no database. Under /proc, Node's `mkdirSync(…, { recursive: true })`
- * even spins forever: the kernel answers ENOENT (not EPERM) for a new entry, Node reads that as
- * "the parent is missing", finds the parent exists, and tries the child again (nodejs/node has
- * the same loop for a dangling symlink). `makeFolder` below cannot loop; this names the mistake.
- */
-const KERNEL_FILE_SYSTEMS = ['/proc', '/sys']
-
-type StatementLog = KyselyConfig['log']
-
-function openSqlite(
-  path: string,
-  failed: Failure,
-  statementLog: StatementLog,
-): { db: Kysely<NewsWireSchema>; log: WalFlush | undefined } {
-  const memory = path === ':memory:'
-  const file = resolve(path)
-  if (!memory) {
-    const kernel = KERNEL_FILE_SYSTEMS.find((root) => file === root || file.startsWith(`${root}/`))
-    if (kernel !== undefined) {
-      throw failed(`${file} is under ${kernel}, a kernel file system`, SQLITE_FIX, undefined)
-    }
-    makeFolder(dirname(file), failed)
-    const existing = statSync(file, { throwIfNoEntry: false })
-    if (existing !== undefined && !existing.isFile()) {
-      // A FIFO or a device could block the open; a folder is a plain mistake.
-      throw failed(
-        `${file} is ${existing.isDirectory() ? 'a folder' : 'not a file'}`,
-        SQLITE_FIX,
-        undefined,
-      )
-    }
-  }
-  let sqlite: SQLite.Database | undefined
-  try {
-    sqlite = new SQLite(memory ? ':memory:' : file)
-    sqlite.pragma('journal_mode = WAL')
-  } catch (error) {
-    sqlite?.close()
-    throw failed(`${file}: ${oneLine(error)}`, SQLITE_FIX, error)
-  }
-  // FULL: a commit is on disk before it returns; NORMAL could lose the last ones on power loss.
-  // The store's writes commit under NORMAL and then wait for a shared flush of the log off the
-  // event loop before they answer (sqlite-wal-flush.ts): the same promise, without blocking reads.
-  sqlite.pragma('synchronous = FULL')
-  sqlite.pragma('busy_timeout = 5000')
-  const log = walFileOf(sqlite)
-  return {
-    db: new Kysely<NewsWireSchema>({
-      dialect: new SqliteDialect({ database: withPreparedStatements(sqlite) }),
-      log: statementLog,
-    }),
-    log: log === undefined ? undefined : new WalFlush(log),
-  }
-}
-
-/**
- * `mkdir -p` one level at a time, from the nearest folder that exists, so that every failure
- * names the level at fault and none can loop (see KERNEL_FILE_SYSTEMS). Then checks that the
- * folder is writable, since SQLite writes its -wal and -shm files beside the database.
- */
-function makeFolder(folder: string, failed: Failure): void {
-  const missing: string[] = []
-  let existing = folder
-  let stat = statSync(existing, { throwIfNoEntry: false })
-  while (stat === undefined && dirname(existing) !== existing) {
-    missing.unshift(existing)
-    existing = dirname(existing)
-    stat = statSync(existing, { throwIfNoEntry: false })
-  }
-  if (stat !== undefined && !stat.isDirectory()) {
-    throw failed(`${existing} is a file, not a folder`, SQLITE_FIX, undefined)
-  }
-  for (const level of missing) {
-    try {
-      mkdirSync(level)
-    } catch (error) {
-      throw failed(`cannot create the folder ${level} (${errorCode(error)})`, SQLITE_FIX, error)
-    }
-  }
-  try {
-    accessSync(folder, constants.W_OK)
-  } catch (error) {
-    throw failed(`cannot write in the folder ${folder} (${errorCode(error)})`, SQLITE_FIX, error)
-  }
-}
-
 /** How long an unreachable PostgreSQL is retried at start before giving up. */
 export const POSTGRES_RETRY_MS = 5_000
 
@@ -245,19 +142,6 @@ const PG_REFUSALS: Readonly<Record<string, string>> = {
   '28P01': 'Check the user and password in DATABASE_URL.',
   '28000': 'Check the user in DATABASE_URL, and that pg_hba.conf lets it in.',
   '3D000': 'Create that database (createdb NAME), or fix its name in DATABASE_URL.',
-}
-
-function errorCode(error: unknown): string {
-  if (typeof error === 'object' && error !== null && 'code' in error) {
-    const code = (error as { code: unknown }).code
-    if (typeof code === 'string') return code
-  }
-  return 'unknown'
-}
-
-function oneLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error)
-  return message.replace(/\s*\n\s*/g, ' ').trim()
 }
 
 function openPostgres(

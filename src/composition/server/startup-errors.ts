@@ -1,4 +1,4 @@
-import { DatabaseOpenError } from '@/adapters/sql/database'
+import { DatabaseOpenError } from '@/adapters/sql/database-open-error'
 
 /** Where the server was asked to listen, for messages about the port or the host. */
 export interface ListenTarget {
