@@ -56,6 +56,11 @@ export interface ServerConfig {
   readonly maxConnectionsPerAddress: number
   /** The least severe log lines written (LOG_LEVEL). */
   readonly logLevel: LogLevel
+  /**
+   * Whether request log lines carry the client's address (LOG_ADDRESSES); otherwise they carry
+   * its pseudonym, as the history does (pseudonyms.ts).
+   */
+  readonly logAddresses: boolean
   /** GET /metrics on the main port answers requests that bear this token; 404 while unset. */
   readonly metricsToken: string | undefined
   /** A second port, on 127.0.0.1 only, that answers GET /metrics without a token. */

@@ -31,6 +31,7 @@ describe('readConfig', () => {
       maxConnectionsPerAddress: 100,
       maxStreams: 1000,
       logLevel: 'info',
+      logAddresses: false,
       metricsToken: undefined,
       metricsPort: undefined,
     })
@@ -59,6 +60,7 @@ describe('readConfig', () => {
         MAX_CONNECTIONS_PER_ADDRESS: '0',
         MAX_STREAMS: '2500',
         LOG_LEVEL: 'Debug',
+        LOG_ADDRESSES: 'TRUE',
         METRICS_TOKEN: 'scrape-0123456789abcdef',
         METRICS_PORT: '9464',
       }),
@@ -84,6 +86,7 @@ describe('readConfig', () => {
       maxConnectionsPerAddress: 0,
       maxStreams: 2500,
       logLevel: 'debug',
+      logAddresses: true,
       metricsToken: 'scrape-0123456789abcdef',
       metricsPort: 9464,
     })

@@ -18,6 +18,7 @@ import { migrationSearch } from '@/adapters/sql/migrations/0006-search'
 import { migrationChangeLog } from '@/adapters/sql/migrations/0007-change-log'
 import { migrationEventStreamLeases } from '@/adapters/sql/migrations/0008-event-stream-leases'
 import { migrationRefoldSearch } from '@/adapters/sql/migrations/0009-refold-search'
+import { migrationSiteSecrets } from '@/adapters/sql/migrations/0010-site-secrets'
 import { runTransaction } from '@/adapters/sql/transactions'
 
 /**
@@ -36,6 +37,7 @@ function migrations(engine: Engine): Record<string, Migration> {
     '0007-change-log': migrationChangeLog(types),
     '0008-event-stream-leases': migrationEventStreamLeases,
     '0009-refold-search': migrationRefoldSearch(types),
+    '0010-site-secrets': migrationSiteSecrets,
   }
 }
 

@@ -128,6 +128,13 @@ export interface EventStreamLeaseTable {
   expires_at: ColumnType<number | string, number, number>
 }
 
+/** A secret of the site's, made once and shared by every server (site-secrets.ts). */
+export interface SiteSecretTable {
+  name: string
+  /** Base64. */
+  value: string
+}
+
 /** The tables Kysely may touch, named as in SQL. */
 export interface NewsWireSchema {
   news: NewsTable
@@ -139,6 +146,7 @@ export interface NewsWireSchema {
   site_version: SiteVersionTable
   news_change: NewsChangeTable
   event_stream_lease: EventStreamLeaseTable
+  site_secret: SiteSecretTable
 }
 
 export function toIsoInstant(value: Date | string): string {

@@ -56,6 +56,10 @@ export const ENV_SCHEMA = Type.Object({
     }),
   ),
   METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65_535 })),
+  LOG_ADDRESSES: choice(['1', 'true', '0', 'false'] as const, {
+    default: '0',
+    description: '1 or 0',
+  }),
 })
 
 /** The variables as env-schema answers them: typed, with the defaults filled in. */

@@ -62,6 +62,7 @@ export function readConfig(env: Env): ServerConfig {
     maxConnectionsPerAddress: checked.MAX_CONNECTIONS_PER_ADDRESS,
     maxStreams: maxStreams(checked, problems),
     logLevel: checked.LOG_LEVEL,
+    logAddresses: checked.LOG_ADDRESSES === '1' || checked.LOG_ADDRESSES === 'true',
     metricsToken: checked.METRICS_TOKEN,
     metricsPort: metricsPort(checked, problems),
   }

@@ -5,6 +5,7 @@ import type { UndoChangesSince } from '@/application/undo-changes.use-case'
 import type { UseCases } from '@/application/use-cases'
 import type { PurgeReport } from '@/domain/ports/news-store.port'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
+import { SITE_SECRETS, siteSecret } from '@/adapters/sql/site-secrets'
 import { addDemoPostsIfEmpty } from '@/adapters/sql/demo-posts'
 import { schemaState } from '@/adapters/sql/newswire.migrations'
 import { SqlRateLimitStore } from '@/adapters/sql/sql-rate-limit.store'
@@ -20,6 +21,7 @@ import {
 import { loadPageRenderer } from '@/composition/server/page-renderer.loader'
 import { TOKENS } from '@/composition/server/server.tokens'
 import { buildApp, DEFAULT_DIST_DIR, metricsFor } from '@/server/app'
+import { pseudonymizer, withClientPrivacy } from '@/server/pseudonyms'
 import type { ServerConfig } from '@/server/server-config'
 import type { EventStreamSettings } from '@/server/event-stream'
 import type { PageRenderer } from '@/server/page-renderer'
@@ -97,7 +99,11 @@ export async function composeServer(
       }),
       distDir: options.distDir,
       renderer: options.renderer ?? (await loadPageRenderer(options.distDir ?? DEFAULT_DIST_DIR)),
-      logger: options.logger,
+      logger: withClientPrivacy(
+        options.logger,
+        pseudonymizer(await siteSecret(database, SITE_SECRETS.pseudonymKey)),
+        config.logAddresses,
+      ),
     })
     logStorageError = (error) => app.log.error({ err: error }, 'storage failed')
 

@@ -129,6 +129,7 @@ describe('openDatabase on SQLite', () => {
         'news_search_idx',
         'outbox_message',
         'rate_limit',
+        'site_secret',
         'site_version',
       ])
       const indexes = await sql<{ name: string }>`
@@ -160,6 +161,7 @@ describe('openDatabase on SQLite', () => {
         '0007-change-log',
         '0008-event-stream-leases',
         '0009-refold-search',
+        '0010-site-secrets',
       ])
     } finally {
       await database.close()
