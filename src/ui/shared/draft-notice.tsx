@@ -1,10 +1,21 @@
-/** Says that the form holds a restored draft, with the button that throws it away. */
-export function DraftNotice({ onDiscard }: { readonly onDiscard: () => void }) {
+import { DRAFT_TEXTS } from '@/ui/shared/notices'
+
+/**
+ * Says that the form holds the visitor's unsent text, in words that fit where it came from,
+ * with the button that throws it away.
+ */
+export function DraftNotice({
+  message = DRAFT_TEXTS.restored,
+  onDiscard,
+}: {
+  readonly message?: string
+  readonly onDiscard: () => void
+}) {
   return (
     <div className="draft-notice" role="status">
-      <p>Your unsent text from an earlier visit is back in the form.</p>
+      <p>{message}</p>
       <button type="button" className="button" onClick={onDiscard}>
-        Discard draft
+        {DRAFT_TEXTS.discard}
       </button>
     </div>
   )

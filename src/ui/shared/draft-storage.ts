@@ -1,19 +1,31 @@
+import { browserTab, type BrowserTab } from '@/ui/shared/browser-tab'
+
 /**
  * Where the forms keep what a visitor typed and has not sent yet, so that it survives a reload
  * or a closed tab. It is an effect the app's edge provides: machines ask for it by name, the
  * screens use it through useFormDraft, and nothing in a machine definition touches storage.
+ * Each tab keeps its own drafts: a key names a form, and the storage keeps it for this tab.
  */
 export interface DraftStorage {
-  /** The text kept under the key, if any. */
+  /** The text this tab kept under the key, if any. */
   read(key: string): string | undefined
   write(key: string, value: string): void
   remove(key: string): void
+  /**
+   * A tab with no draft of its own for `key` takes the newest one a closed tab left there, once
+   * (it moves to this tab); another open tab's draft stays that tab's.
+   */
+  adopt?(key: string): Promise<string | undefined>
 }
 
-/** A form's draft: the values, and for an edit the revision of the post it was started from. */
+/**
+ * A form's draft: the values; for an edit, the revision of the post it was started from and
+ * that revision's values, against which the review of a conflict tells what the visitor changed.
+ */
 export interface Draft<Values> {
   readonly values: Values
   readonly revision?: number
+  readonly base?: Values
 }
 
 /** One key per form, and per post for the edit form. */
@@ -23,12 +35,16 @@ export const draftKeys = {
   contact: () => 'newswire.draft.contact',
 } as const
 
+/** Where a tab keeps its draft of a form: the form's key, '#', the tab's id. */
+const tabKey = (key: string, tab: string) => `${key}#${tab}`
+
 /**
- * The browser's local storage. Any failure — storage turned off, private mode, the quota full —
- * loses the draft, never the visit: a draft is a convenience.
+ * The browser's local storage, one key per form and tab. Any failure — storage turned off,
+ * private mode, the quota full — loses the draft, never the visit: a draft is a convenience.
  */
 export function localDraftStorage(
   storage: () => Storage | undefined = () => globalThis.localStorage,
+  tab: BrowserTab = browserTab(),
 ): DraftStorage {
   const attempt = <T>(work: (store: Storage) => T): T | undefined => {
     try {
@@ -38,10 +54,49 @@ export function localDraftStorage(
       return undefined
     }
   }
+  const own = (key: string) => tabKey(key, tab.id())
   return {
-    read: (key) => attempt((store) => store.getItem(key)) ?? undefined,
-    write: (key, value) => void attempt((store) => store.setItem(key, value)),
-    remove: (key) => void attempt((store) => store.removeItem(key)),
+    read: (key) => attempt((store) => store.getItem(own(key))) ?? undefined,
+    write: (key, value) => void attempt((store) => store.setItem(own(key), value)),
+    remove: (key) => void attempt((store) => store.removeItem(own(key))),
+    adopt: async (key) => {
+      const live = await tab.liveTabs()
+      // Where the browser cannot tell which tabs are open, every draft stays where it is.
+      if (live === undefined) return undefined
+      return tab.exclusive('newswire.draft-adoption', async () =>
+        attempt((store) => {
+          if (store.getItem(own(key)) !== null) return undefined
+          const left = orphans(store, key, live)
+          const newest = left.sort((a, b) => b.savedAt - a.savedAt)[0]
+          if (newest === undefined) return undefined
+          store.setItem(own(key), newest.text)
+          store.removeItem(newest.key)
+          return newest.text
+        }),
+      )
+    },
+  }
+}
+
+/** The drafts of `key` kept for tabs that are not open now. */
+function orphans(store: Storage, key: string, live: ReadonlySet<string>) {
+  const found: { key: string; text: string; savedAt: number }[] = []
+  for (let index = 0; index < store.length; index += 1) {
+    const name = store.key(index)
+    if (name === null || !name.startsWith(tabKey(key, ''))) continue
+    if (live.has(name.slice(tabKey(key, '').length))) continue
+    const text = store.getItem(name)
+    if (text !== null) found.push({ key: name, text, savedAt: savedAtOf(text) })
+  }
+  return found
+}
+
+function savedAtOf(text: string): number {
+  try {
+    const { savedAt } = JSON.parse(text) as { savedAt?: unknown }
+    return typeof savedAt === 'number' ? savedAt : 0
+  } catch {
+    return 0
   }
 }
 
@@ -65,25 +120,53 @@ export function readDraft<Field extends string>(
   key: string,
   fields: readonly Field[],
 ): Draft<Record<Field, string>> | undefined {
-  const text = storage.read(key)
+  return parseDraft(storage.read(key), fields)
+}
+
+/** A draft as storage keeps it, when it holds a string for each of `fields`. */
+export function parseDraft<Field extends string>(
+  text: string | undefined,
+  fields: readonly Field[],
+): Draft<Record<Field, string>> | undefined {
   if (text === undefined) return undefined
   try {
     const parsed: unknown = JSON.parse(text)
     if (typeof parsed !== 'object' || parsed === null) return undefined
-    const { values, revision } = parsed as { values?: unknown; revision?: unknown }
-    if (typeof values !== 'object' || values === null) return undefined
-    const record = values as Record<string, unknown>
-    if (!fields.every((field) => typeof record[field] === 'string')) return undefined
-    const kept = Object.fromEntries(fields.map((field) => [field, record[field]]))
+    const { values, revision, base } = parsed as {
+      values?: unknown
+      revision?: unknown
+      base?: unknown
+    }
+    const kept = fieldsOf(values, fields)
+    if (kept === undefined) return undefined
+    const keptBase = fieldsOf(base, fields)
     return {
-      values: kept as Record<Field, string>,
+      values: kept,
       ...(typeof revision === 'number' && Number.isInteger(revision) ? { revision } : {}),
+      ...(keptBase === undefined ? {} : { base: keptBase }),
     }
   } catch {
     return undefined
   }
 }
 
-export function writeDraft<Values>(storage: DraftStorage, key: string, draft: Draft<Values>) {
-  storage.write(key, JSON.stringify(draft))
+/** `values` when it holds a string for each of `fields`. */
+function fieldsOf<Field extends string>(
+  values: unknown,
+  fields: readonly Field[],
+): Record<Field, string> | undefined {
+  if (typeof values !== 'object' || values === null) return undefined
+  const record = values as Record<string, unknown>
+  if (!fields.every((field) => typeof record[field] === 'string')) return undefined
+  return Object.fromEntries(fields.map((field) => [field, record[field]])) as Record<Field, string>
+}
+
+/** Keeps `draft`, with the time it was written: a fresh tab offers the newest. */
+export function writeDraft<Values>(
+  storage: DraftStorage,
+  key: string,
+  draft: Draft<Values>,
+  now = Date.now(),
+) {
+  storage.write(key, JSON.stringify({ ...draft, savedAt: now }))
 }
