@@ -1,4 +1,4 @@
-import { DRAFT_TEXTS } from '@/ui/shared/notices'
+import { DRAFT_TEXTS } from '@/ui/shared/form-texts'
 
 /**
  * Says that the form holds the visitor's unsent text, in words that fit where it came from,

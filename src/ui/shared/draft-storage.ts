@@ -1,4 +1,4 @@
-import { browserTab, type BrowserTab } from '@/ui/shared/browser-tab'
+import { browserTab } from '@/ui/shared/browser-tab'
 
 /**
  * Where the forms keep what a visitor typed and has not sent yet, so that it survives a reload
@@ -39,12 +39,13 @@ export const draftKeys = {
 const tabKey = (key: string, tab: string) => `${key}#${tab}`
 
 /**
- * The browser's local storage, one key per form and tab. Any failure — storage turned off,
- * private mode, the quota full — loses the draft, never the visit: a draft is a convenience.
+ * The browser's local storage, one key per form and tab (`tab` gives this tab's id). Any
+ * failure — storage turned off, private mode, the quota full — loses the draft, never the
+ * visit: a draft is a convenience.
  */
 export function localDraftStorage(
   storage: () => Storage | undefined = () => globalThis.localStorage,
-  tab: BrowserTab = browserTab(),
+  tab: () => string = browserTab(),
 ): DraftStorage {
   const attempt = <T>(work: (store: Storage) => T): T | undefined => {
     try {
@@ -54,49 +55,21 @@ export function localDraftStorage(
       return undefined
     }
   }
-  const own = (key: string) => tabKey(key, tab.id())
+  const own = (key: string) => tabKey(key, tab())
   return {
     read: (key) => attempt((store) => store.getItem(own(key))) ?? undefined,
     write: (key, value) => void attempt((store) => store.setItem(own(key), value)),
     remove: (key) => void attempt((store) => store.removeItem(own(key))),
     adopt: async (key) => {
-      const live = await tab.liveTabs()
-      // Where the browser cannot tell which tabs are open, every draft stays where it is.
-      if (live === undefined) return undefined
-      return tab.exclusive('newswire.draft-adoption', async () =>
-        attempt((store) => {
-          if (store.getItem(own(key)) !== null) return undefined
-          const left = orphans(store, key, live)
-          const newest = left.sort((a, b) => b.savedAt - a.savedAt)[0]
-          if (newest === undefined) return undefined
-          store.setItem(own(key), newest.text)
-          store.removeItem(newest.key)
-          return newest.text
-        }),
-      )
+      const store = attempt((found) => found)
+      if (store === undefined) return undefined
+      try {
+        const { adoptDraft } = await import('@/ui/shared/draft-adoption')
+        return await adoptDraft(store, key, own(key))
+      } catch {
+        return undefined
+      }
     },
-  }
-}
-
-/** The drafts of `key` kept for tabs that are not open now. */
-function orphans(store: Storage, key: string, live: ReadonlySet<string>) {
-  const found: { key: string; text: string; savedAt: number }[] = []
-  for (let index = 0; index < store.length; index += 1) {
-    const name = store.key(index)
-    if (name === null || !name.startsWith(tabKey(key, ''))) continue
-    if (live.has(name.slice(tabKey(key, '').length))) continue
-    const text = store.getItem(name)
-    if (text !== null) found.push({ key: name, text, savedAt: savedAtOf(text) })
-  }
-  return found
-}
-
-function savedAtOf(text: string): number {
-  try {
-    const { savedAt } = JSON.parse(text) as { savedAt?: unknown }
-    return typeof savedAt === 'number' ? savedAt : 0
-  } catch {
-    return 0
   }
 }
 

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { NewsDraft, NewsField, NewsItem } from '@/domain/news-item.entity'
 import type { EditReview } from '@/domain/rules/edit-review'
-import { REVIEW_TEXTS } from '@/ui/shared/notices'
+import { REVIEW_TEXTS } from '@/ui/shared/form-texts'
 import { wordDiff, type DiffPart } from '@/ui/shared/word-diff'
 
 /** The form's fields, with the labels the form gives them, in its order. */

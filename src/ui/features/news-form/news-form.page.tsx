@@ -19,7 +19,7 @@ import { useMachineForm } from '@/ui/shared/use-machine-form'
 import { NotAvailablePage } from '@/ui/features/not-found/unknown-route.page'
 import { DELETED_ELSEWHERE } from '@/ui/shared/live-updates.hooks'
 import { useLiveStatus } from '@/ui/shared/live-updates.status'
-import { DELETED_POST_TEXTS, DRAFT_TEXTS } from '@/ui/shared/notices'
+import { DELETED_POST_TEXTS, DRAFT_TEXTS } from '@/ui/shared/form-texts'
 import { SavedMeanwhile } from '@/ui/features/news-form/edit-review'
 
 const schema = formSchema(NEWS_RULES)
