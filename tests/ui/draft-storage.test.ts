@@ -107,6 +107,20 @@ describe('drafts of many tabs', () => {
     expect(await tab('fresh').adopt?.(key)).toBeUndefined()
   })
 
+  it('lets a fresh tab take a draft kept before each tab kept its own', async () => {
+    vi.stubGlobal('navigator', locksOfOpenTabs('fresh'))
+    const local = mapStorage()
+    local.setItem(draftKeys.contact(), JSON.stringify({ values: typed }))
+
+    const taken = await localDraftStorage(
+      () => local,
+      () => 'fresh',
+    ).adopt?.(draftKeys.contact())
+
+    expect(JSON.parse(taken ?? '{}')).toEqual({ values: typed })
+    expect(local.getItem(draftKeys.contact())).toBeNull()
+  })
+
   it('leaves every draft where it is when the browser cannot tell which tabs are open', async () => {
     vi.stubGlobal('navigator', {})
     const local = mapStorage()

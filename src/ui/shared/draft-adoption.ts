@@ -39,13 +39,18 @@ export async function adoptDraft(
   return locks === undefined ? adopt() : locks.request('newswire.draft-adoption', adopt)
 }
 
-/** The drafts of `key` kept for tabs that are not open now. */
+/**
+ * The drafts of `key` kept for tabs that are not open now, and the one kept under `key` itself
+ * before each tab kept its own.
+ */
 function orphans(store: Storage, key: string, live: ReadonlySet<string>) {
   const prefix = `${key}#`
   const found: { key: string; text: string; savedAt: number }[] = []
   for (let index = 0; index < store.length; index += 1) {
     const name = store.key(index)
-    if (name === null || !name.startsWith(prefix) || live.has(name.slice(prefix.length))) continue
+    if (name === null) continue
+    const closed = name.startsWith(prefix) && !live.has(name.slice(prefix.length))
+    if (!closed && name !== key) continue
     const text = store.getItem(name)
     if (text !== null) found.push({ key: name, text, savedAt: savedAtOf(text) })
   }
