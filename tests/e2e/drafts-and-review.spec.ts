@@ -107,6 +107,7 @@ test.describe('two tabs edit one post', () => {
     await expectHydrated(fresh)
 
     await expect(newsForm(fresh).body).toHaveValue('Typed in a tab that was closed.')
+    await expect(fresh.getByText(TEXTS.fromClosedTab)).toBeVisible()
     await expect(newsForm(live).body).toHaveValue('Typed in a tab that stays open.')
     await expect.poll(() => draftsOfEveryTab(fresh, DRAFT_KEYS.edit(post._id))).toHaveLength(2)
   })

@@ -3,8 +3,10 @@ import {
   localDraftStorage,
   memoryDraftStorage,
   readDraft,
+  thisPage,
   writeDraft,
 } from '@/ui/shared/draft-storage'
+import { restoredDraftText } from '@/ui/shared/draft-notice'
 import { browserTab } from '@/ui/shared/browser-tab'
 import { FormDraft } from '@/ui/shared/use-form-draft'
 
@@ -144,6 +146,28 @@ describe('drafts of many tabs', () => {
   })
 })
 
+describe('the words for a restored draft', () => {
+  it.each([
+    [
+      'written by this page load',
+      { values: typed, page: thisPage },
+      'Your unsent text is back in the form.',
+    ],
+    [
+      'written by an earlier load of the page',
+      { values: typed, page: 'earlier' },
+      'Your unsent text from an earlier visit is back in the form.',
+    ],
+    [
+      'left by a tab that was closed',
+      { values: typed, page: 'earlier', adopted: true },
+      'Your unsent text from a tab you closed is back in the form.',
+    ],
+  ])('say where a draft %s came from', (_, draft, text) => {
+    expect(restoredDraftText(draft)).toBe(text)
+  })
+})
+
 describe('draft storage', () => {
   it('keeps one key per form and per post', () => {
     expect(draftKeys.add()).toBe('newswire.draft.add')
@@ -186,7 +210,7 @@ describe('a form’s draft', () => {
     draft.track(typed)
     expect(storage.keys()).toEqual([])
     vi.advanceTimersByTime(300)
-    expect(readDraft(storage, draftKeys.add(), FIELDS)).toEqual({ values: typed })
+    expect(readDraft(storage, draftKeys.add(), FIELDS)).toEqual({ values: typed, page: thisPage })
   })
 
   it('keeps nothing that equals what the form shows without a draft', () => {
@@ -228,6 +252,7 @@ describe('a form’s draft', () => {
       values: { ...stored, title: 'Mine again' },
       revision: 3,
       base: stored,
+      page: thisPage,
     })
     expect(new FormDraft({ storage, key, fields: FIELDS }).startedFrom()).toEqual(stored)
   })
@@ -242,7 +267,7 @@ describe('a form’s draft', () => {
     typedIn.track({ ...empty, title: 'Typed first' })
 
     expect(untouched.offer(late)).toBe(true)
-    expect(untouched.restored).toEqual({ values: typed })
+    expect(untouched.restored).toEqual({ values: typed, adopted: true })
     expect(typedIn.offer(late)).toBe(false)
     expect(typedIn.restored).toBeUndefined()
   })

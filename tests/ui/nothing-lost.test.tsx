@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, screen, waitFor, within } from '@testing-library/react'
 import { createMemoryApp, type MemoryApp } from '@/composition/browser/memory.container'
-import { draftKeys, memoryDraftStorage, readDraft } from '@/ui/shared/draft-storage'
+import { draftKeys, memoryDraftStorage, readDraft, thisPage } from '@/ui/shared/draft-storage'
 import { NEWS_FIELDS } from '@/domain/news-item.entity'
 import { Interposer } from './support/interposed-ports'
 import { fill, findToast, newsItem, renderApp, replace, storedNews } from './support/render-app'
@@ -244,6 +244,7 @@ describe('drafts', () => {
       revision: 1,
       // The version it was started from, against which a review tells what the visitor changed.
       base: { title: post.title, author: post.author, body: post.body },
+      page: thisPage,
     })
 
     const { user } = await openEditForm(app, drafts)

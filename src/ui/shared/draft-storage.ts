@@ -26,7 +26,14 @@ export interface Draft<Values> {
   readonly values: Values
   readonly revision?: number
   readonly base?: Values
+  /** The page load that wrote it (see thisPage): a draft of this very page is no earlier visit. */
+  readonly page?: string
+  /** Left by a tab that was closed, and taken by this one. */
+  readonly adopted?: boolean
 }
+
+/** This page load, as drafts name it. */
+export const thisPage: string = globalThis.crypto.randomUUID().slice(0, 8)
 
 /** One key per form, and per post for the edit form. */
 export const draftKeys = {
@@ -105,10 +112,11 @@ export function parseDraft<Field extends string>(
   try {
     const parsed: unknown = JSON.parse(text)
     if (typeof parsed !== 'object' || parsed === null) return undefined
-    const { values, revision, base } = parsed as {
+    const { values, revision, base, page } = parsed as {
       values?: unknown
       revision?: unknown
       base?: unknown
+      page?: unknown
     }
     const kept = fieldsOf(values, fields)
     if (kept === undefined) return undefined
@@ -117,6 +125,7 @@ export function parseDraft<Field extends string>(
       values: kept,
       ...(typeof revision === 'number' && Number.isInteger(revision) ? { revision } : {}),
       ...(keptBase === undefined ? {} : { base: keptBase }),
+      ...(typeof page === 'string' ? { page } : {}),
     }
   } catch {
     return undefined
@@ -141,5 +150,5 @@ export function writeDraft<Values>(
   draft: Draft<Values>,
   now = Date.now(),
 ) {
-  storage.write(key, JSON.stringify({ ...draft, savedAt: now }))
+  storage.write(key, JSON.stringify({ ...draft, page: thisPage, savedAt: now }))
 }

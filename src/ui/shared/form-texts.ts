@@ -9,8 +9,12 @@
  * meanwhile, what the review of it shows.
  */
 export const DRAFT_TEXTS = {
-  /** A draft kept in storage, found on opening the form (a reload, a tab opened again). */
+  /** A draft kept in storage by an earlier load of the page (a reload, the browser reopened). */
   restored: 'Your unsent text from an earlier visit is back in the form.',
+  /** A draft this page load wrote, found as the form opens again (the visitor came back to it). */
+  restoredThisVisit: 'Your unsent text is back in the form.',
+  /** A draft a closed tab left, which this tab took. */
+  adopted: 'Your unsent text from a tab you closed is back in the form.',
   /** The visitor's own edit, refused in this visit because someone saved the post meanwhile. */
   notSaved:
     'Your edit was not saved, because someone saved this post meanwhile. Your text is back in the form.',

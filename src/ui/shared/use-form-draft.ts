@@ -83,7 +83,7 @@ export class FormDraft<Field extends string> {
     }
     const draft = parseDraft(text, this.options.fields)
     if (draft === undefined) return false
-    this.restored = draft
+    this.restored = { ...draft, adopted: true }
     this.revision = draft.revision
     this.base = draft.base
     return true

@@ -16,6 +16,7 @@ export const NOTHING_LOST_TEXTS = {
   editNotSaved:
     'Your edit was not saved, because someone saved this post meanwhile. Your text is back in the form.',
   earlierVisit: 'Your unsent text from an earlier visit is back in the form.',
+  fromClosedTab: 'Your unsent text from a tab you closed is back in the form.',
   restoreAndSave: 'Restore the post and save',
   saveAsNew: 'Save as a new post',
   yourText: 'Your text',

@@ -136,9 +136,10 @@ function NewsFormScreen({
   const heading = editing ? 'Edit news' : 'Add news'
   const submitting = state.matches('submitting') || state.matches('restoring')
   usePageTitle(heading)
+  // The text of an edit this visit could not save says why; a draft from storage, where from.
   const draftMessage =
     unsaved === undefined
-      ? DRAFT_TEXTS.restored
+      ? undefined
       : unsaved.reason === 'deleted'
         ? DRAFT_TEXTS.notSavedDeleted
         : DRAFT_TEXTS.notSaved
@@ -156,7 +157,7 @@ function NewsFormScreen({
       {(state.matches('editing') || submitting) && (!editing || stored !== null) && (
         <>
           {restored !== undefined && (
-            <DraftNotice message={draftMessage} onDiscard={discardDraft} />
+            <DraftNotice draft={restored} message={draftMessage} onDiscard={discardDraft} />
           )}
           {editing && (
             <div className="live-notices" aria-live="polite">
