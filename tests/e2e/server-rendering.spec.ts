@@ -132,7 +132,10 @@ test.describe('pages rendered on the server', () => {
     const release = await holdFormCode(page)
     await page.goto(`/news/${post._id}/edit`, { waitUntil: 'commit' })
     const main = page.getByRole('main')
-    const [title, body] = [main.getByLabel('Title'), main.getByLabel('Body')]
+    const [title, body] = [
+      main.getByLabel('Title', { exact: true }),
+      main.getByLabel('Body', { exact: true }),
+    ]
     const save = main.getByRole('button', { name: 'Edit news' })
     await body.fill(typed)
     await editThroughApi(api.origin, post._id, { title: 'Their title' })

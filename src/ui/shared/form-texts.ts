@@ -30,6 +30,7 @@ export const REVIEW_TEXTS = {
     'Someone saved this post after you started editing. Fields you left alone now hold their text. Where you both changed a field, both texts are shown: choose which to keep. Saving replaces the stored version with the form.',
   bothChanged: (label: string) => `${label}: you both changed it`,
   theirsTaken: (label: string) => `${label}: their change is in the form`,
+  yoursOnly: (label: string) => `${label}: only you changed it; the stored text is`,
   yours: 'Your text',
   theirs: 'Their text',
   keepYours: 'Keep your text',

@@ -40,9 +40,10 @@ export const DRAFT_KEYS = {
 export function newsForm(page: Page) {
   const main = page.getByRole('main')
   return {
-    title: main.getByLabel('Title'),
-    author: main.getByLabel('Author Name'),
-    body: main.getByLabel('Body'),
+    // Exactly: a review names its groups after the fields ('Title: you both changed it').
+    title: main.getByLabel('Title', { exact: true }),
+    author: main.getByLabel('Author Name', { exact: true }),
+    body: main.getByLabel('Body', { exact: true }),
     save: main.getByRole('button', { name: 'Edit news' }),
   }
 }

@@ -50,7 +50,9 @@ export function SavedMeanwhile({ item, review, mine, choose }: SavedMeanwhilePro
             <dt>
               {review.theirsTaken.includes(field)
                 ? REVIEW_TEXTS.theirsTaken(label)
-                : REVIEW_TEXTS.unchanged(label)}
+                : mine[field] === item[field]
+                  ? REVIEW_TEXTS.unchanged(label)
+                  : REVIEW_TEXTS.yoursOnly(label)}
             </dt>
             <dd className={field === 'body' ? 'saved-meanwhile-body' : undefined} dir="auto">
               {item[field]}

@@ -173,6 +173,15 @@ function NewsFormScreen({
             </div>
           )}
           <div className={savedMeanwhile === null ? undefined : 'conflict-layout'}>
+            {/* First to read and to reach: what changed, and the choices, before the fields. */}
+            {savedMeanwhile !== null && review !== undefined && restored !== undefined && (
+              <SavedMeanwhile
+                item={savedMeanwhile}
+                review={review}
+                mine={restored.values}
+                choose={(field, text) => void formik.setFieldValue(field, text)}
+              />
+            )}
             <FormikProvider value={formik}>
               <form ref={formRef} className="form" onSubmit={formik.handleSubmit} noValidate>
                 <RequiredNote />
@@ -218,14 +227,6 @@ function NewsFormScreen({
                 )}
               </form>
             </FormikProvider>
-            {savedMeanwhile !== null && review !== undefined && restored !== undefined && (
-              <SavedMeanwhile
-                item={savedMeanwhile}
-                review={review}
-                mine={restored.values}
-                choose={(field, text) => void formik.setFieldValue(field, text)}
-              />
-            )}
           </div>
         </>
       )}
