@@ -113,6 +113,36 @@ test.describe('two tabs edit one post', () => {
   })
 })
 
+test.describe('a duplicated tab', () => {
+  test("takes a tab id of its own, so that its typing never overwrites the first tab's draft", async ({
+    page,
+    context,
+    api,
+  }) => {
+    const post = await api.create(draft(1))
+    await page.goto(`/news/${post._id}/edit`)
+    await newsForm(page).body.fill('Typed in the first tab.')
+    await expect.poll(() => draftIn(page, DRAFT_KEYS.edit(post._id))).not.toBeNull()
+    const firstTab = await page.evaluate(() => sessionStorage.getItem('newswire.tab'))
+    // A duplicated tab starts with a copy of the first tab's session storage.
+    const copy = await context.newPage()
+    await copy.addInitScript((id) => sessionStorage.setItem('newswire.tab', id ?? ''), firstTab)
+    await copy.goto(`/news/${post._id}/edit`)
+    await expectHydrated(copy)
+
+    await expect
+      .poll(() => copy.evaluate(() => sessionStorage.getItem('newswire.tab')), { timeout: 10_000 })
+      .not.toBe(firstTab)
+    await newsForm(copy).body.fill('Typed in the copy.')
+    await expect
+      .poll(() => draftIn(copy, DRAFT_KEYS.edit(post._id)))
+      .toMatchObject({ values: { body: 'Typed in the copy.' } })
+    expect(await draftIn(page, DRAFT_KEYS.edit(post._id))).toMatchObject({
+      values: { body: 'Typed in the first tab.' },
+    })
+  })
+})
+
 test.describe('saving an edit of a post deleted elsewhere', () => {
   test('keeps the text and offers to restore the post and save onto it', async ({ page, api }) => {
     const post = await api.create(draft(1))

@@ -7,6 +7,8 @@
  */
 export const LOCK_PREFIX = 'newswire.tab.'
 const TAB_KEY = 'newswire.tab'
+/** How long a reloaded page waits for the page it replaces to let go of the tab's lock. */
+const RELOAD_GRACE_MS = 2_000
 
 function newTabId(): string {
   return globalThis.crypto.randomUUID().slice(0, 8)
@@ -32,14 +34,22 @@ export function browserTab(
       // Without session storage the id lasts as long as the page.
     }
   }
-  /** Holds the tab's lock for its life; a duplicated tab, which copied the id, takes a new one. */
+  const forever = () => new Promise<never>(() => undefined)
+  /**
+   * Holds the tab's lock for its life. Held elsewhere, it is either the page this reload
+   * replaces, about to let go, or the tab this one was duplicated from, which copied the id:
+   * after a moment's wait, a duplicate takes an id of its own.
+   */
   const hold = (value: string) => {
     const locks = (globalThis.navigator as Navigator | undefined)?.locks
-    void locks?.request(`${LOCK_PREFIX}${value}`, { ifAvailable: true }, (lock) => {
-      if (lock !== null) return new Promise<never>(() => undefined)
-      id = newTabId()
-      remember(id)
-      hold(id)
+    const name = `${LOCK_PREFIX}${value}`
+    void locks?.request(name, { ifAvailable: true }, (lock) => {
+      if (lock !== null) return forever()
+      locks.request(name, { signal: AbortSignal.timeout(RELOAD_GRACE_MS) }, forever).catch(() => {
+        id = newTabId()
+        remember(id)
+        hold(id)
+      })
       return undefined
     })
   }
