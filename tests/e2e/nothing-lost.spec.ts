@@ -6,22 +6,13 @@ import { editThroughApi } from './support/history-api'
 import {
   draftIn,
   DRAFT_KEYS,
+  newsForm,
   NOTHING_LOST_TEXTS as TEXTS,
   startLimitedNewsWire,
   storedPost,
 } from './support/nothing-lost'
 import { TOASTS } from './support/spec-texts'
 import { toast } from './support/toasts'
-
-/** The edit or add form's fields. */
-function form(page: Page) {
-  const main = page.getByRole('main')
-  return {
-    title: main.getByLabel('Title'),
-    author: main.getByLabel('Author Name'),
-    body: main.getByLabel('Body'),
-  }
-}
 
 /** The If-Match header of the next request of `method` to the post. */
 function nextIfMatch(page: Page, method: string, id: string): Promise<string | null> {
@@ -70,7 +61,7 @@ test.describe('edit conflicts', () => {
   }, testInfo) => {
     const post = await api.create(draft(1))
     await page.goto(`/news/${post._id}/edit`)
-    const fields = form(page)
+    const fields = newsForm(page)
     await expect(fields.title).toHaveValue(post.title)
     await fields.title.fill('My own title')
     const theirs = await editThroughApi(api.origin, post._id, { title: 'Their title' })
@@ -148,7 +139,7 @@ test.describe('drafts survive a reload', () => {
   }) => {
     const post = draft(7)
     await page.goto('/news/new')
-    const fields = form(page)
+    const fields = newsForm(page)
     await fields.title.fill(post.title)
     await fields.author.fill(post.author)
     await expect.poll(() => draftIn(page, DRAFT_KEYS.add)).not.toBeNull()
@@ -171,14 +162,14 @@ test.describe('drafts survive a reload', () => {
 
   test('Discard draft empties the add form and forgets the draft', async ({ page }) => {
     await page.goto('/news/new')
-    await form(page).title.fill('Half a thought')
+    await newsForm(page).title.fill('Half a thought')
     await expect.poll(() => draftIn(page, DRAFT_KEYS.add)).not.toBeNull()
     await page.reload()
-    await expect(form(page).title).toHaveValue('Half a thought')
+    await expect(newsForm(page).title).toHaveValue('Half a thought')
 
     await page.getByRole('button', { name: TEXTS.discardDraft }).click()
 
-    await expect(form(page).title).toHaveValue('')
+    await expect(newsForm(page).title).toHaveValue('')
     await expect(page.getByRole('button', { name: TEXTS.discardDraft })).toHaveCount(0)
     await expect.poll(() => draftIn(page, DRAFT_KEYS.add)).toBeNull()
   })
@@ -189,7 +180,7 @@ test.describe('drafts survive a reload', () => {
   }) => {
     const post = await api.create(draft(1))
     await page.goto(`/news/${post._id}/edit`)
-    const fields = form(page)
+    const fields = newsForm(page)
     await expect(fields.title).toHaveValue(post.title)
     await expect(page.getByRole('button', { name: 'Edit news' })).toBeEnabled()
     await fields.body.fill('A body written before the reload.')
@@ -251,7 +242,7 @@ test.describe('the write limit', () => {
       expect(spent.status).toBe(201)
       const post = draft(2)
       await page.goto(`${limited.origin}/news/new`)
-      const fields = form(page)
+      const fields = newsForm(page)
       await fields.title.fill(post.title)
       await fields.author.fill(post.author)
       await fields.body.fill(post.body)
@@ -284,7 +275,7 @@ test.describe('redirects replace the history entry', () => {
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: 'New News' })
       .click()
-    const fields = form(page)
+    const fields = newsForm(page)
     await fields.title.fill(post.title)
     await fields.author.fill(post.author)
     await fields.body.fill(post.body)

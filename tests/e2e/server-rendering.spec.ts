@@ -1,7 +1,11 @@
 import type { ConsoleMessage, Page } from '@playwright/test'
 import { expect, test } from './support/fixtures'
+import { editThroughApi } from './support/history-api'
 import { draft } from './support/news-api'
+import { draftIn, DRAFT_KEYS, NOTHING_LOST_TEXTS } from './support/nothing-lost'
 import { cards, expectHydrated } from './support/screens'
+import { LIMITS, NEWS_MESSAGES } from './support/spec-texts'
+import { toast } from './support/toasts'
 
 /**
  * Everything the page writes to the console at warning level or above, and page errors; but
@@ -17,6 +21,19 @@ function recordConsole(page: Page): string[] {
   })
   page.on('pageerror', (error) => messages.push(`pageerror: ${error.message}`))
   return messages
+}
+
+/** Holds the forms' code back until the returned function is called: the page stays the server's. */
+async function holdFormCode(page: Page): Promise<() => void> {
+  let release = () => undefined as void
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  await page.route(/\/assets\/news-form\.page-.*\.js$/, async (route) => {
+    await held
+    await route.continue()
+  })
+  return release
 }
 
 test.describe('pages rendered on the server', () => {
@@ -80,30 +97,67 @@ test.describe('pages rendered on the server', () => {
     await expect(page.getByRole('button', { name: 'Edit news' })).toBeEnabled()
   })
 
-  test('keep what was typed before the app ran', async ({ page }) => {
-    // The form's code is held back, so that the visitor types into the server's HTML first.
-    let release = () => undefined as void
-    const held = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    await page.route(/\/assets\/news-form\.page-.*\.js$/, async (route) => {
-      await held
-      await route.continue()
-    })
+  test('keep what was typed before the app ran, as typed: a draft, touched fields', async ({
+    page,
+  }) => {
+    const release = await holdFormCode(page)
     await page.goto('/news/new', { waitUntil: 'commit' })
     const title = page.getByLabel('Title')
     const body = page.getByLabel('Body')
     const submit = page.getByRole('button', { name: 'Add news' })
     await title.fill('Typed before the app ran')
     await body.fill('A body typed early.')
+    await page.getByLabel('Author').fill('A'.repeat(LIMITS.author + 1))
     // The form is still the server's HTML: its button waits for the app.
     await expect(submit).toBeDisabled()
     release()
 
     await expect(submit).toBeEnabled()
+    // Typed and left, as far as the form can tell: its message shows without a blur.
+    await expect(page.getByText(NEWS_MESSAGES.authorTooLong)).toBeVisible()
     await page.getByLabel('Author').fill('Ada')
     await expect(title).toHaveValue('Typed before the app ran')
     await expect(body).toHaveValue('A body typed early.')
+    await expect
+      .poll(() => draftIn(page, DRAFT_KEYS.add))
+      .toMatchObject({ values: { title: 'Typed before the app ran', body: 'A body typed early.' } })
+  })
+
+  test('keep a body typed into the edit form before the app ran, over the stored one, through a conflict', async ({
+    page,
+    api,
+  }) => {
+    const post = await api.create(draft(1, { body: 'The stored body.' }))
+    const typed = 'A body typed before the app ran.'
+    const release = await holdFormCode(page)
+    await page.goto(`/news/${post._id}/edit`, { waitUntil: 'commit' })
+    const main = page.getByRole('main')
+    const [title, body] = [
+      main.getByLabel('Title', { exact: true }),
+      main.getByLabel('Body', { exact: true }),
+    ]
+    const save = main.getByRole('button', { name: 'Edit news' })
+    await body.fill(typed)
+    await editThroughApi(api.origin, post._id, { title: 'Their title' })
+    release()
+    await expectHydrated(page)
+    await expect(save).toBeEnabled()
+
+    await expect(body).toHaveValue(typed)
+    await expect
+      .poll(() => draftIn(page, DRAFT_KEYS.edit(post._id)))
+      .toMatchObject({ values: { body: typed } })
+    // The counter counts it, as it would count typing.
+    await expect(main.getByText(`${typed.length}/${LIMITS.body}`)).toBeVisible()
+    await save.click()
+    const conflict = toast(page, 'error', NOTHING_LOST_TEXTS.editConflict)
+    await conflict.getByRole('button', { name: NOTHING_LOST_TEXTS.review }).click()
+
+    await expect(body).toHaveValue(typed)
+    await expect(title).toHaveValue('Their title')
+    expect(await draftIn(page, DRAFT_KEYS.edit(post._id))).toMatchObject({
+      values: { body: typed },
+    })
   })
 })
 

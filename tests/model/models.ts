@@ -103,10 +103,16 @@ export const RETRY_AFTER_SECONDS = 30
 export const WRITE_LIMIT = rateLimited(RETRY_AFTER_SECONDS)
 /** Someone saved HARBOUR meanwhile. */
 export const CHANGED_MEANWHILE = stale(HARBOUR_CHANGED)
+/** Someone deleted HARBOUR meanwhile: an edit of it finds no post. */
+export const DELETED_MEANWHILE = notFound()
+/** HARBOUR brought back from the trash: a new revision. */
+export const HARBOUR_RESTORED: NewsItem = { ...HARBOUR, revision: 3 }
 
 /** Names the answers that are not plain outages in test names. */
 const errorLabel = (event: AnyEventObject): string | undefined => {
   const error = (event as { error?: unknown }).error
+  if (error === CHANGED_MEANWHILE) return 'saved meanwhile'
+  if (error === DELETED_MEANWHILE) return 'deleted meanwhile'
   return error === WRITE_LIMIT ? 'write limit' : undefined
 }
 
@@ -167,11 +173,17 @@ const newsFormEvents = () => [
   submit(VALID_DRAFT),
   submit(EMPTY_DRAFT),
   submit(LONG_AUTHOR_DRAFT),
+  // The edit form of a post deleted meanwhile: its two buttons.
+  { type: 'form.restoreAndSave', values: VALID_DRAFT },
+  { type: 'form.restoreAndSave', values: EMPTY_DRAFT },
+  { type: 'form.saveAsNew', values: VALID_DRAFT, idempotencyKey: SUBMISSION_KEY },
+  { type: 'form.saveAsNew', values: EMPTY_DRAFT, idempotencyKey: SUBMISSION_KEY },
 ]
 
 const newsFormAnswers: Model['answers'] = {
   getNewsItem: { done: () => [HARBOUR], errors: [notFound(), unavailable()] },
   createNews: { done: () => [CREATED], errors: [unavailable(), SERVER_REFUSAL, WRITE_LIMIT] },
+  restoreNews: { done: () => [HARBOUR_RESTORED], errors: [unavailable()] },
 }
 
 /** The add form (no id) and the edit form (the id of the post to edit). */
@@ -213,6 +225,8 @@ export const newsStoreModel: Model = {
     },
     { type: 'news.removed', id: HARBOUR._id },
     { type: 'news.restore', id: HARBOUR._id },
+    // The edit form took back the text of a refused edit.
+    { type: 'news.unsavedTaken', id: HARBOUR._id },
   ],
   answers: {
     // The server answers an edit with the stored item, the changes applied, as a new revision.
@@ -222,7 +236,7 @@ export const newsStoreModel: Model = {
         if (edit === undefined) return []
         return [{ ...overlay(edit.stored, [edit]), revision: edit.stored.revision + 1 }]
       },
-      errors: [unavailable(), CHANGED_MEANWHILE, WRITE_LIMIT],
+      errors: [unavailable(), CHANGED_MEANWHILE, DELETED_MEANWHILE, WRITE_LIMIT],
     },
     restoreNews: { done: () => [HARBOUR], errors: [unavailable(), WRITE_LIMIT] },
   },

@@ -15,7 +15,14 @@ import {
   transitionPaths,
   payload,
 } from './model-harness'
-import { HARBOUR, newsFormModel, RETRY_AFTER_SECONDS, SUBMISSION_KEY, VALID_DRAFT } from './models'
+import {
+  HARBOUR,
+  HARBOUR_RESTORED,
+  newsFormModel,
+  RETRY_AFTER_SECONDS,
+  SUBMISSION_KEY,
+  VALID_DRAFT,
+} from './models'
 
 const coverage = new CoverageRecorder(newsFormMachine)
 const scenarios = [
@@ -33,7 +40,12 @@ const checks: StateChecks = {
     expect(effects.navigations).toEqual([{ to: '/', replace: true }])
   },
   editing: ({ event, snapshot, previous, rig, effects }) => {
-    if (event.type === 'form.submit') {
+    if (previous.matches('restoring')) {
+      // The post could not be brought back: the text stays, and the visitor is told.
+      expect(effects.toasts).toEqual([{ kind: 'error', message: NOTICES.restoreFailed }])
+      expect(effects.navigations).toEqual([])
+      expect(snapshot.context.draft).toEqual(previous.context.draft)
+    } else if ('values' in event) {
       // Refused before sending: each field says what is wrong.
       const values = payload<NewsDraft>(event, 'values')
       expect(snapshot.context.fieldErrors).toEqual(checkFields(NEWS_RULES, values))
@@ -76,7 +88,29 @@ const checks: StateChecks = {
     expect(effects.clears).toBe(1)
     expect(effects.navigations).toEqual([{ to: '/', replace: true }])
   },
-  submitted: ({ rig, effects }) => {
+  restoring: ({ rig, snapshot }) => {
+    // The deleted post comes back first; the text waits in the form's context meanwhile.
+    expect(rig.ports.pending('restore').map((call) => call.input)).toEqual([HARBOUR._id])
+    expect(snapshot.context.draft).toEqual(VALID_DRAFT)
+    expect(rig.ports.pending('update')).toEqual([])
+  },
+  submitted: ({ rig, effects, previous }) => {
+    if (previous.matches('restoring')) {
+      // Restored: the edit is saved onto the version the restore made, and the article shows it.
+      expect(effects.navigations).toEqual([{ to: `/news/${HARBOUR._id}` }])
+      expect(rig.services.store.getSnapshot().context.newsItem).toEqual({
+        ...HARBOUR_RESTORED,
+        ...VALID_DRAFT,
+      })
+      expect(rig.ports.pending('update').map((call) => call.input)).toEqual([
+        {
+          id: HARBOUR._id,
+          changes: VALID_DRAFT,
+          condition: { ifRevision: [HARBOUR_RESTORED.revision] },
+        },
+      ])
+      return
+    }
     // Editing goes to the article at once; the store shows the new values and saves them.
     expect(effects.navigations).toEqual([{ to: `/news/${HARBOUR._id}` }])
     expect(effects.toasts).toEqual([])

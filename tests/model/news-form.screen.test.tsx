@@ -33,9 +33,27 @@ const coverage = new CoverageRecorder(newsFormMachine)
 const REFUSED_IN_THE_BROWSER = ['newsForm.editing on form.submit #3']
 const FIELDS = { title: 'Title', author: 'Author Name', body: 'Body' } as const
 
+/**
+ * The buttons of an edit form whose post was deleted meanwhile show only once the live stream
+ * says so, which these screens do not follow: tests/e2e/drafts-and-review.spec.ts presses them
+ * in Chromium, and the machine tests take their transitions.
+ */
+const DELETED_POST_EVENTS = new Set(['form.restoreAndSave', 'form.saveAsNew'])
+const REACHED_IN_CHROMIUM = {
+  states: ['newsForm.restoring'],
+  transitions: [
+    'newsForm.editing on form.restoreAndSave #1',
+    'newsForm.editing on form.restoreAndSave #2',
+    'newsForm.editing on form.saveAsNew #1',
+    'newsForm.editing on form.saveAsNew #2',
+    'newsForm.restoring on xstate.done.actor.0.newsForm.restoring #1',
+    'newsForm.restoring on xstate.error.actor.0.newsForm.restoring #1',
+  ],
+}
+
 /** The in-memory adapters never refuse a valid post the way a server's 422 does. */
 const reproducible = (_: unknown, event: AnyEventObject) =>
-  payload<unknown>(event, 'error') !== SERVER_REFUSAL
+  payload<unknown>(event, 'error') !== SERVER_REFUSAL && !DELETED_POST_EVENTS.has(event.type)
 
 function missing(path: ModelPath): boolean {
   return path.steps.some(
@@ -139,7 +157,10 @@ describe('news form screen, both forms together', () => {
   it('reaches every state, and every transition a valid form can take, through the screen', () => {
     const report = coverage.report()
     console.info(`through the screen: ${formatCoverage(newsFormMachine, report)}`)
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual(REFUSED_IN_THE_BROWSER)
+    expect(report.states.missed).toEqual(REACHED_IN_CHROMIUM.states)
+    expect(report.transitions.missed).toEqual([
+      ...REFUSED_IN_THE_BROWSER,
+      ...REACHED_IN_CHROMIUM.transitions,
+    ])
   })
 })

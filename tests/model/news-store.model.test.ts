@@ -53,19 +53,38 @@ function checkEdits(step: StepContext) {
   if (!outcome(step, 'editNews')) return
   if (event.type.startsWith('xstate.done.')) {
     expect(effects.toasts).toEqual([{ kind: 'success', message: NOTICES.edited }])
+    // Saved: no text of that post waits any more.
+    expect(context.unsaved[payload<NewsItem>(event, 'output')._id]).toBeUndefined()
     return
   }
   const error = payload<DomainError>(event, 'error')
   const [failed] = (previous.context as NewsStoreContext).pending
-  if (error.code === 'Stale') {
-    // Nothing was overwritten: the store shows the stored post everywhere, and offers a review.
-    for (const item of shown(context).filter((each) => each._id === failed?.id)) {
-      expect(item).toEqual(HARBOUR_CHANGED)
+  if (error.code === 'Stale' || error.code === 'NotFound') {
+    // The visitor's text waits in memory for the edit form, against the version it started from.
+    const stored = failed?.stored ?? HARBOUR
+    const base = { title: stored.title, author: stored.author, body: stored.body }
+    expect(context.unsaved[HARBOUR._id]).toEqual({
+      values: { ...base, ...failed?.changes },
+      base,
+      revision: failed?.condition?.ifRevision[0],
+      reason: error.code === 'Stale' ? 'stale' : 'deleted',
+    })
+  }
+  if (error.code === 'Stale' || error.code === 'NotFound') {
+    if (error.code === 'NotFound') {
+      // Deleted meanwhile: the post shows as deleted.
+      expect(context.latest[HARBOUR._id]?.deleted).toBe(true)
+    } else {
+      // Nothing was overwritten: the store shows the stored post everywhere.
+      for (const item of shown(context).filter((each) => each._id === failed?.id)) {
+        expect(item).toEqual(HARBOUR_CHANGED)
+      }
     }
+    // Either way the toast says why, and its Review reopens the form with the text.
     expect(effects.toasts).toEqual([
       {
         kind: 'error',
-        message: NOTICES.editConflict,
+        message: error.code === 'Stale' ? NOTICES.editConflict : NOTICES.editOfDeleted,
         action: {
           label: TOAST_ACTIONS.review,
           intent: { type: 'navigate', to: `/news/${HARBOUR._id}/edit` },
@@ -121,6 +140,9 @@ function checkRestores(step: StepContext) {
 const checkStore = (step: StepContext) => {
   checkEdits(step)
   checkRestores(step)
+  if (step.event.type === 'news.unsavedTaken') {
+    expect(storeOf(step).unsaved).toEqual({})
+  }
   if (step.event.type === 'xstate.init' || step.event.type.startsWith('get_news')) {
     expect(step.effects.toasts).toEqual([])
   }

@@ -1,5 +1,5 @@
 import { createActor, fromPromise, waitFor } from 'xstate'
-import { rateLimited, stale } from '@/domain/domain-error'
+import { notFound, rateLimited, stale } from '@/domain/domain-error'
 import type { NewsItem } from '@/domain/news-item.entity'
 import type { ToastParams } from '@/ui/shared/machine-effects'
 import type { EditRequest } from '@/ui/shared/news-store.machine'
@@ -220,6 +220,74 @@ describe('news store', () => {
     ])
     // The visitor's text waits in the edit form's draft for the review.
     expect(forgottenDrafts).toEqual([])
+  })
+
+  it('keeps the text of an edit refused as stale in memory, against the version it started from', async () => {
+    const { actor, saves, forgottenDrafts } = startStore()
+    actor.send({ type: 'get_news_by_id', item: item('a') })
+    const mine = { title: 'Mine', author: 'Ada', body: 'Body a' }
+    const base = { title: 'Older', author: 'Ada', body: 'Body a' }
+    actor.send({ type: 'news.edit', id: 'a', changes: mine, condition: { ifRevision: [1] }, base })
+
+    saves[0]?.outcome.reject(stale(item('a', 'Theirs', 2)))
+    await waitFor(actor, (snapshot) => snapshot.matches(idle))
+
+    expect(actor.getSnapshot().context.unsaved).toEqual({
+      a: { values: mine, base, revision: 1, reason: 'stale' },
+    })
+    expect(forgottenDrafts).toEqual([])
+    // The edit form took it back: the memory lets go of it.
+    actor.send({ type: 'news.unsavedTaken', id: 'a' })
+    expect(actor.getSnapshot().context.unsaved).toEqual({})
+  })
+
+  it('keeps the text of an edit of a post deleted meanwhile, marks the post deleted, and offers Review', async () => {
+    const { actor, saves, toasts } = startStore()
+    actor.send({ type: 'get_news_by_id', item: item('a') })
+    actor.send({ type: 'news.edit', id: 'a', changes: { title: 'Mine' } })
+
+    saves[0]?.outcome.reject(notFound())
+    await waitFor(actor, (snapshot) => snapshot.matches(idle))
+
+    const { unsaved, latest, newsItem } = actor.getSnapshot().context
+    expect(unsaved.a).toEqual({
+      values: { title: 'Mine', author: 'Ada', body: 'Body a' },
+      base: { title: 'Title a', author: 'Ada', body: 'Body a' },
+      reason: 'deleted',
+    })
+    expect(latest.a?.deleted).toBe(true)
+    expect(newsItem?.title).toBe('Title a')
+    expect(toasts).toEqual([
+      {
+        kind: 'error',
+        message: 'this post was deleted meanwhile, so your edit was not saved',
+        action: { label: 'Review', intent: { type: 'navigate', to: '/news/a/edit' } },
+      },
+    ])
+  })
+
+  it('lets go of the refused text once an edit of that post is saved', async () => {
+    const { actor, saves } = startStore()
+    actor.send({ type: 'get_news_by_id', item: item('a') })
+    actor.send({
+      type: 'news.edit',
+      id: 'a',
+      changes: { title: 'Mine' },
+      condition: { ifRevision: [1] },
+    })
+    saves[0]?.outcome.reject(stale(item('a', 'Theirs', 2)))
+    await waitFor(actor, (snapshot) => snapshot.matches(idle))
+    actor.send({
+      type: 'news.edit',
+      id: 'a',
+      changes: { title: 'Mine' },
+      condition: { ifRevision: [2] },
+    })
+
+    saves[1]?.outcome.resolve(item('a', 'Mine', 3))
+    await waitFor(actor, (snapshot) => snapshot.matches(idle))
+
+    expect(actor.getSnapshot().context.unsaved).toEqual({})
   })
 
   it('sends the visitor’s queued edits over the revision their own earlier edit saved', async () => {

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, screen, waitFor, within } from '@testing-library/react'
 import { createMemoryApp, type MemoryApp } from '@/composition/browser/memory.container'
-import { draftKeys, memoryDraftStorage, readDraft } from '@/ui/shared/draft-storage'
+import { draftKeys, memoryDraftStorage, readDraft, thisPage } from '@/ui/shared/draft-storage'
 import { NEWS_FIELDS } from '@/domain/news-item.entity'
 import { Interposer } from './support/interposed-ports'
 import { fill, findToast, newsItem, renderApp, replace, storedNews } from './support/render-app'
@@ -24,6 +24,13 @@ const DELETE_CONFLICT = 'this post was changed by someone else meanwhile, so it 
 /** Someone else saves the post through the API, past the screens. */
 async function changedElsewhere(app: MemoryApp, changes: { title: string }) {
   await app.news.journal.update(post._id, changes)
+}
+
+/** The text a version of a field shows on screen: without its heading and what only screen readers hear. */
+function shownText(version: HTMLElement): string {
+  const text = version.querySelector('p')?.cloneNode(true) as HTMLElement | undefined
+  text?.querySelectorAll('.visually-hidden').forEach((hidden) => hidden.remove())
+  return text?.textContent ?? ''
 }
 
 async function openEditForm(app: MemoryApp, drafts = memoryDraftStorage()) {
@@ -90,10 +97,13 @@ describe('edit conflicts', () => {
 
     await user.click(within(toast).getByRole('button', { name: 'Review' }))
 
-    // The form holds the visitor's own text, beside the version saved meanwhile.
+    // The form holds the visitor's own text, beside the version saved meanwhile: the title both
+    // changed shows both texts, the author nobody changed shows as it was.
     await waitFor(() => expect(screen.getByLabelText('Title')).toHaveValue(mine.title))
     const meanwhile = screen.getByRole('complementary', { name: 'Saved meanwhile' })
-    expect(within(meanwhile).getByText(theirs.title)).toBeInTheDocument()
+    const title = within(meanwhile).getByRole('group', { name: 'Title: you both changed it' })
+    expect(shownText(within(title).getByRole('region', { name: 'Their text' }))).toBe(theirs.title)
+    expect(shownText(within(title).getByRole('region', { name: 'Your text' }))).toBe(mine.title)
     expect(within(meanwhile).getByText(post.author)).toBeInTheDocument()
 
     // Someone saves once more: the review's save names the version it showed, so it is refused.
@@ -107,10 +117,12 @@ describe('edit conflicts', () => {
     await user.click(within(await findToast(EDIT_CONFLICT)).getByRole('button', { name: 'Review' }))
     await waitFor(() => expect(screen.getByLabelText('Title')).toHaveValue(mine.title))
     expect(
-      within(screen.getByRole('complementary', { name: 'Saved meanwhile' })).getByText(
-        'A third title',
+      shownText(
+        within(screen.getByRole('complementary', { name: 'Saved meanwhile' })).getByRole('region', {
+          name: 'Their text',
+        }),
       ),
-    ).toBeInTheDocument()
+    ).toBe('A third title')
     await user.click(screen.getByRole('button', { name: 'Edit news' }))
 
     await findToast('successfully edited news post')
@@ -230,6 +242,9 @@ describe('drafts', () => {
     expect(readDraft(drafts, draftKeys.edit(post._id), NEWS_FIELDS)).toEqual({
       values: { title: mine.title, author: post.author, body: post.body },
       revision: 1,
+      // The version it was started from, against which a review tells what the visitor changed.
+      base: { title: post.title, author: post.author, body: post.body },
+      page: thisPage,
     })
 
     const { user } = await openEditForm(app, drafts)

@@ -7,10 +7,13 @@ import { createRoot, hydrateRoot } from 'react-dom/client'
 import { browserNewsChanges } from '@/composition/browser/browser.news-changes'
 import { browserUseCases } from '@/composition/browser/browser.use-cases'
 import { NewsWireApp } from '@/ui/app/news-wire-app'
+import { watchEarlyTyping } from '@/ui/shared/early-typing'
 import { readPageData } from '@/ui/shared/page-data'
 
 const root = document.getElementById('root')
 if (root === null) throw new Error('index.html needs an element with id "root"')
+// First of all: what the visitor types into the server's page from now on counts as typed.
+watchEarlyTyping(document)
 
 // `?inspect` in development attaches the Stately inspector to every machine (see
 // docs/statecharts/README.md). A production build reads import.meta.env.DEV as false, so the

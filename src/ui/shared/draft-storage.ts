@@ -1,20 +1,39 @@
+import { browserTab } from '@/ui/shared/browser-tab'
+
 /**
  * Where the forms keep what a visitor typed and has not sent yet, so that it survives a reload
  * or a closed tab. It is an effect the app's edge provides: machines ask for it by name, the
  * screens use it through useFormDraft, and nothing in a machine definition touches storage.
+ * Each tab keeps its own drafts: a key names a form, and the storage keeps it for this tab.
  */
 export interface DraftStorage {
-  /** The text kept under the key, if any. */
+  /** The text this tab kept under the key, if any. */
   read(key: string): string | undefined
   write(key: string, value: string): void
   remove(key: string): void
+  /**
+   * A tab with no draft of its own for `key` takes the newest one a closed tab left there, once
+   * (it moves to this tab); another open tab's draft stays that tab's.
+   */
+  adopt?(key: string): Promise<string | undefined>
 }
 
-/** A form's draft: the values, and for an edit the revision of the post it was started from. */
+/**
+ * A form's draft: the values; for an edit, the revision of the post it was started from and
+ * that revision's values, against which the review of a conflict tells what the visitor changed.
+ */
 export interface Draft<Values> {
   readonly values: Values
   readonly revision?: number
+  readonly base?: Values
+  /** The page load that wrote it (see thisPage): a draft of this very page is no earlier visit. */
+  readonly page?: string
+  /** Left by a tab that was closed, and taken by this one. */
+  readonly adopted?: boolean
 }
+
+/** This page load, as drafts name it. */
+export const thisPage: string = globalThis.crypto.randomUUID().slice(0, 8)
 
 /** One key per form, and per post for the edit form. */
 export const draftKeys = {
@@ -23,12 +42,17 @@ export const draftKeys = {
   contact: () => 'newswire.draft.contact',
 } as const
 
+/** Where a tab keeps its draft of a form: the form's key, '#', the tab's id. */
+const tabKey = (key: string, tab: string) => `${key}#${tab}`
+
 /**
- * The browser's local storage. Any failure — storage turned off, private mode, the quota full —
- * loses the draft, never the visit: a draft is a convenience.
+ * The browser's local storage, one key per form and tab (`tab` gives this tab's id). Any
+ * failure — storage turned off, private mode, the quota full — loses the draft, never the
+ * visit: a draft is a convenience.
  */
 export function localDraftStorage(
   storage: () => Storage | undefined = () => globalThis.localStorage,
+  tab: () => string = browserTab(),
 ): DraftStorage {
   const attempt = <T>(work: (store: Storage) => T): T | undefined => {
     try {
@@ -38,10 +62,21 @@ export function localDraftStorage(
       return undefined
     }
   }
+  const own = (key: string) => tabKey(key, tab())
   return {
-    read: (key) => attempt((store) => store.getItem(key)) ?? undefined,
-    write: (key, value) => void attempt((store) => store.setItem(key, value)),
-    remove: (key) => void attempt((store) => store.removeItem(key)),
+    read: (key) => attempt((store) => store.getItem(own(key))) ?? undefined,
+    write: (key, value) => void attempt((store) => store.setItem(own(key), value)),
+    remove: (key) => void attempt((store) => store.removeItem(own(key))),
+    adopt: async (key) => {
+      const store = attempt((found) => found)
+      if (store === undefined) return undefined
+      try {
+        const { adoptDraft } = await import('@/ui/shared/draft-adoption')
+        return await adoptDraft(store, key, own(key))
+      } catch {
+        return undefined
+      }
+    },
   }
 }
 
@@ -65,25 +100,55 @@ export function readDraft<Field extends string>(
   key: string,
   fields: readonly Field[],
 ): Draft<Record<Field, string>> | undefined {
-  const text = storage.read(key)
+  return parseDraft(storage.read(key), fields)
+}
+
+/** A draft as storage keeps it, when it holds a string for each of `fields`. */
+export function parseDraft<Field extends string>(
+  text: string | undefined,
+  fields: readonly Field[],
+): Draft<Record<Field, string>> | undefined {
   if (text === undefined) return undefined
   try {
     const parsed: unknown = JSON.parse(text)
     if (typeof parsed !== 'object' || parsed === null) return undefined
-    const { values, revision } = parsed as { values?: unknown; revision?: unknown }
-    if (typeof values !== 'object' || values === null) return undefined
-    const record = values as Record<string, unknown>
-    if (!fields.every((field) => typeof record[field] === 'string')) return undefined
-    const kept = Object.fromEntries(fields.map((field) => [field, record[field]]))
+    const { values, revision, base, page } = parsed as {
+      values?: unknown
+      revision?: unknown
+      base?: unknown
+      page?: unknown
+    }
+    const kept = fieldsOf(values, fields)
+    if (kept === undefined) return undefined
+    const keptBase = fieldsOf(base, fields)
     return {
-      values: kept as Record<Field, string>,
+      values: kept,
       ...(typeof revision === 'number' && Number.isInteger(revision) ? { revision } : {}),
+      ...(keptBase === undefined ? {} : { base: keptBase }),
+      ...(typeof page === 'string' ? { page } : {}),
     }
   } catch {
     return undefined
   }
 }
 
-export function writeDraft<Values>(storage: DraftStorage, key: string, draft: Draft<Values>) {
-  storage.write(key, JSON.stringify(draft))
+/** `values` when it holds a string for each of `fields`. */
+function fieldsOf<Field extends string>(
+  values: unknown,
+  fields: readonly Field[],
+): Record<Field, string> | undefined {
+  if (typeof values !== 'object' || values === null) return undefined
+  const record = values as Record<string, unknown>
+  if (!fields.every((field) => typeof record[field] === 'string')) return undefined
+  return Object.fromEntries(fields.map((field) => [field, record[field]])) as Record<Field, string>
+}
+
+/** Keeps `draft`, with the time it was written: a fresh tab offers the newest. */
+export function writeDraft<Values>(
+  storage: DraftStorage,
+  key: string,
+  draft: Draft<Values>,
+  now = Date.now(),
+) {
+  storage.write(key, JSON.stringify({ ...draft, page: thisPage, savedAt: now }))
 }

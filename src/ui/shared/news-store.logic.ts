@@ -1,4 +1,4 @@
-import type { NewsChanges, NewsItem } from '@/domain/news-item.entity'
+import type { NewsChanges, NewsDraft, NewsItem } from '@/domain/news-item.entity'
 import type { WriteCondition } from '@/domain/rules/news-history.rules'
 
 /** An edit sent to the server and not yet answered, with the last values the server confirmed. */
@@ -8,6 +8,42 @@ export interface PendingEdit {
   readonly stored: NewsItem
   /** The revision the form showed: the save applies only while it is still the stored one. */
   readonly condition?: WriteCondition
+  /** The values of the version the visitor's text was started from, when the form knew them. */
+  readonly base?: NewsDraft
+}
+
+/**
+ * An edit the server refused, kept in memory until the edit form takes it back: the visitor's
+ * text, the version it was started from, and why it was not saved.
+ */
+export interface UnsavedEdit {
+  readonly values: NewsDraft
+  /** The revision the visitor's text was written against. */
+  readonly revision?: number
+  /** That revision's values. */
+  readonly base: NewsDraft
+  /** Saved meanwhile by someone else ('stale'), or deleted meanwhile ('deleted'). */
+  readonly reason: 'stale' | 'deleted'
+}
+
+/** What `failed` leaves to the edit form: its text in full, against the version it started from. */
+export function unsavedOf(failed: PendingEdit, reason: UnsavedEdit['reason']): UnsavedEdit {
+  const { title, author, body } = failed.stored
+  const base = failed.base ?? { title, author, body }
+  const revision = failed.condition?.ifRevision[0]
+  return {
+    values: { ...base, ...failed.changes },
+    base,
+    reason,
+    ...(revision === undefined ? {} : { revision }),
+  }
+}
+
+/** `record` without `id`. */
+export function without<T>(record: Readonly<Record<string, T>>, id: string) {
+  if (!(id in record)) return record
+  const { [id]: _left, ...rest } = record
+  return rest
 }
 
 /** Shows an item as the visitor expects it: the server's values with pending edits laid over. */

@@ -1,11 +1,12 @@
 import { assign, emit, setup } from 'xstate'
 import type { NewsChange } from '@/domain/news-change.entity'
-import type { NewsChanges, NewsItem } from '@/domain/news-item.entity'
+import type { NewsChanges, NewsDraft, NewsItem } from '@/domain/news-item.entity'
 import type { WriteCondition } from '@/domain/rules/news-history.rules'
 import {
   asDomainError,
   effectStubs,
   failureToast,
+  isNotFound,
   isStale,
   stubUseCase,
 } from '@/ui/shared/machine-effects'
@@ -15,7 +16,10 @@ import {
   overlay,
   rebase,
   storedValues,
+  unsavedOf,
+  without,
   type PendingEdit,
+  type UnsavedEdit,
 } from '@/ui/shared/news-store.logic'
 import {
   notListed,
@@ -56,6 +60,11 @@ export interface NewsStoreContext {
   readonly latest: Readonly<Record<string, LatestChange>>
   /** Posts to load because the stream named them, oldest first; the first is loading. */
   readonly fetches: readonly LiveFetch[]
+  /**
+   * Edits the server refused (saved or deleted meanwhile), by post: the visitor's text waits
+   * here, in memory, for the edit form's review, whatever became of the drafts in storage.
+   */
+  readonly unsaved: Readonly<Record<string, UnsavedEdit>>
 }
 
 export type NewsStoreEvent =
@@ -77,7 +86,11 @@ export type NewsStoreEvent =
       readonly id: string
       readonly changes: NewsChanges
       readonly condition?: WriteCondition
+      /** The values of the version the visitor's text was started from. */
+      readonly base?: NewsDraft
     }
+  /** The edit form took back the text of a refused edit (see `unsaved`). */
+  | { readonly type: 'news.unsavedTaken'; readonly id: string }
   /** An item was deleted. */
   | { readonly type: 'news.removed'; readonly id: string }
   /** Bring a deleted post back (the delete toast's Undo). */
@@ -234,6 +247,7 @@ export const newsStoreMachine = setup({
     hasPendingEdit: ({ context }) => context.pending.length > 0,
     hasFetches: ({ context }) => context.fetches.length > 0,
     isStale: ({ event }) => 'error' in event && isStale(event.error),
+    isNotFound: ({ event }) => 'error' in event && isNotFound(event.error),
     knowsItem: ({ context, event }) =>
       event.type === 'news.edit' &&
       storedValues(event.id, context.pending, [context.newsItem, ...context.news]) !== undefined,
@@ -250,6 +264,7 @@ export const newsStoreMachine = setup({
     arrivals: [],
     latest: {},
     fetches: [],
+    unsaved: {},
   },
   type: 'parallel',
   on: {
@@ -283,10 +298,14 @@ export const newsStoreMachine = setup({
           changes: event.changes,
           stored,
           ...(event.condition === undefined ? {} : { condition: event.condition }),
+          ...(event.base === undefined ? {} : { base: event.base }),
         }
         const pending = [...context.pending, edit]
         return { pending, ...place(context, overlay(stored, pending), true) }
       }),
+    },
+    'news.unsavedTaken': {
+      actions: assign(({ context, event }) => ({ unsaved: without(context.unsaved, event.id) })),
     },
     'news.removed': {
       actions: assign(({ context, event }) => ({
@@ -341,6 +360,7 @@ export const newsStoreMachine = setup({
                     pending,
                     saves,
                     savedAt: { ...context.savedAt, [event.output._id]: saves },
+                    unsaved: without(context.unsaved, event.output._id),
                     ...place(context, overlay(event.output, pending)),
                   }
                 }),
@@ -351,20 +371,22 @@ export const newsStoreMachine = setup({
             onError: [
               {
                 // Someone saved the post meanwhile: nothing was overwritten. Show what is stored
-                // and offer to review; the visitor's text waits in the edit form's draft.
+                // and offer to review; the visitor's text waits in memory (and in the tab's
+                // draft) for the edit form.
                 guard: 'isStale',
                 target: 'idle',
                 actions: [
                   assign(({ context, event }) => {
-                    const [, ...rest] = context.pending
+                    const [failed, ...rest] = context.pending
                     const current = currentOf(event.error)
-                    if (current === undefined) return {}
+                    if (current === undefined || failed === undefined) return {}
                     const pending = refreshStored(rest, [current])
                     const saves = context.saves + 1
                     return {
                       pending,
                       saves,
                       savedAt: { ...context.savedAt, [current._id]: saves },
+                      unsaved: { ...context.unsaved, [failed.id]: unsavedOf(failed, 'stale') },
                       ...place(context, overlay(current, pending)),
                     }
                   }),
@@ -382,6 +404,39 @@ export const newsStoreMachine = setup({
                       },
                     }),
                   },
+                ],
+              },
+              {
+                // Deleted meanwhile: the text waits in memory, and the edit form offers to
+                // restore the post and save it, or to save it as a new post.
+                guard: 'isNotFound',
+                target: 'idle',
+                actions: [
+                  {
+                    type: 'showToast',
+                    params: ({ context }) => ({
+                      kind: 'error',
+                      message: NOTICES.editOfDeleted,
+                      action: {
+                        label: TOAST_ACTIONS.review,
+                        intent: {
+                          type: 'navigate',
+                          to: paths.editNews(context.pending[0]?.id ?? ''),
+                        },
+                      },
+                    }),
+                  },
+                  // After the toast, which names the edit still first in line.
+                  assign(({ context }) => {
+                    const [failed, ...pending] = context.pending
+                    if (failed === undefined) return {}
+                    return {
+                      pending,
+                      unsaved: { ...context.unsaved, [failed.id]: unsavedOf(failed, 'deleted') },
+                      ...place(context, overlay(failed.stored, pending)),
+                      ...gone(context, failed.id),
+                    }
+                  }),
                 ],
               },
               {

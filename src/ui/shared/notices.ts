@@ -18,6 +18,7 @@ export const NOTICES = {
   restoreFailed: 'something went wrong while restoring the post, try again later',
   versionRestored: 'that version is the current one again',
   editConflict: 'this post was changed by someone else meanwhile, so your edit was not saved',
+  editOfDeleted: 'this post was deleted meanwhile, so your edit was not saved',
   deleteConflict: 'this post was changed by someone else meanwhile, so it was not deleted',
   purged: 'that post was removed from the trash for good, so it cannot be restored',
   restoreFromTrashFirst: 'this post is in the trash: restore it from Recently deleted first',

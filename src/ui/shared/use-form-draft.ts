@@ -1,5 +1,11 @@
 import { useCallback, useEffect, useState } from 'react'
-import { readDraft, writeDraft, type Draft, type DraftStorage } from '@/ui/shared/draft-storage'
+import {
+  parseDraft,
+  readDraft,
+  writeDraft,
+  type Draft,
+  type DraftStorage,
+} from '@/ui/shared/draft-storage'
 import { useHydrated } from '@/ui/shared/use-hydrated'
 
 /** How long typing must pause before the draft is written. */
@@ -10,6 +16,11 @@ export interface FormDraftOptions<Field extends string> {
   readonly key: string
   readonly fields: readonly Field[]
   readonly delayMs?: number
+  /**
+   * The visitor's text the app still holds in memory (an edit the news store could not save):
+   * it wins over what storage kept.
+   */
+  readonly fromMemory?: Draft<Values<Field>>
 }
 
 type Values<Field extends string> = Record<Field, string>
@@ -32,6 +43,8 @@ export class FormDraft<Field extends string> {
   private offered: Values<Field> | undefined
   /** The revision the draft was started from; it stays while the draft lives. */
   private revision: number | undefined
+  /** That revision's values, as the form showed them. */
+  private base: Values<Field> | undefined
   /** The revision of the post the form shows now, for a draft started now. */
   private shown: number | undefined
   private timer: ReturnType<typeof setTimeout> | undefined
@@ -43,8 +56,37 @@ export class FormDraft<Field extends string> {
   private closed = false
 
   constructor(private readonly options: FormDraftOptions<Field>) {
-    this.restored = readDraft(options.storage, options.key, options.fields)
+    this.restored = options.fromMemory ?? readDraft(options.storage, options.key, options.fields)
     this.revision = this.restored?.revision
+    this.base = this.restored?.base
+  }
+
+  /**
+   * The values of the version the visitor's text was started from: the restored draft's, or
+   * what the form shows without a draft; undefined for an old draft that did not keep them.
+   */
+  startedFrom(): Values<Field> | undefined {
+    if (this.restored !== undefined) return this.restored.base
+    return this.base ?? this.baseline
+  }
+
+  /**
+   * Takes a draft that arrived late (a closed tab's, adopted once the tab knew which tabs are
+   * open), unless the form already holds one or was typed in: true when it was taken.
+   */
+  offer(text: string | undefined): boolean {
+    if (text === undefined || this.restored !== undefined || this.written !== undefined) {
+      return false
+    }
+    if (this.latest !== undefined && this.offered !== undefined) {
+      if (!sameValues(this.latest, this.offered, this.options.fields)) return false
+    }
+    const draft = parseDraft(text, this.options.fields)
+    if (draft === undefined) return false
+    this.restored = { ...draft, adopted: true }
+    this.revision = draft.revision
+    this.base = draft.base
+    return true
   }
 
   /** What the form shows without a draft (empty, or the stored post) and that post's revision. */
@@ -80,14 +122,18 @@ export class FormDraft<Field extends string> {
     if (sameValues(values, this.baseline, this.options.fields)) {
       this.options.storage.remove(this.options.key)
       this.revision = undefined
+      this.base = undefined
       return
     }
     // A draft remembers the version it was started from, however long it is worked on.
     const revision = this.revision ?? this.shown
+    if (this.revision === undefined) this.base ??= this.offered
     this.revision = revision
+    const base = this.base
     writeDraft(this.options.storage, this.options.key, {
       values,
       ...(revision === undefined ? {} : { revision }),
+      ...(base === undefined || revision === undefined ? {} : { base }),
     })
   }
 
@@ -111,6 +157,7 @@ export class FormDraft<Field extends string> {
     this.written = undefined
     this.restored = undefined
     this.revision = undefined
+    this.base = undefined
     this.baseline = this.offered
   }
 
@@ -152,6 +199,18 @@ export function useFormDraft<Field extends string>(
   useEffect(() => {
     if (hydrated) setRestored((shown) => shown ?? keeper.restored)
   }, [hydrated, keeper])
+  // A tab with no draft of its own offers the one a closed tab left, once.
+  const { storage, key } = options
+  useEffect(() => {
+    if (keeper.restored !== undefined || storage.adopt === undefined) return
+    let open = true
+    void storage.adopt(key).then((text) => {
+      if (open && keeper.offer(text)) setRestored(keeper.restored)
+    })
+    return () => {
+      open = false
+    }
+  }, [keeper, storage, key])
   useEffect(() => {
     const flush = () => keeper.flush()
     globalThis.addEventListener('pagehide', flush)

@@ -1,8 +1,9 @@
-import { useFormik, type FormikValues } from 'formik'
+import { useFormik, type FormikTouched, type FormikValues } from 'formik'
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react'
 import type { AnyStateMachine, EventFromLogic, InputFrom, SnapshotFrom } from 'xstate'
 import type { FieldErrors } from '@/domain/rules/field-rule'
 import { useInspectedMachine } from '@/ui/shared/inspection'
+import { typedInto } from '@/ui/shared/early-typing'
 import { useHydrated } from '@/ui/shared/use-hydrated'
 import type { FormDraftHandle } from '@/ui/shared/use-form-draft'
 
@@ -25,6 +26,8 @@ export interface MachineFormOptions<Machine extends AnyStateMachine, Values exte
   readonly revision?: number
   /** Whether `baseline` is known yet (the edit form's post has loaded); by default it is. */
   readonly baselineReady?: boolean
+  /** What the form shows of a restored draft, when not its values as kept (a reviewed edit). */
+  readonly restoredValues?: Values
   readonly validationSchema: unknown
   readonly submitEvent: (values: Values) => EventFromLogic<Machine>
   /** Reload the values when `baseline` changes (the edit form, once its item loads). */
@@ -57,9 +60,13 @@ export function useMachineForm<Machine extends AnyStateMachine, Values extends F
       : { snapshot: options.startAt(options.machine) },
   )
   const restored = draft?.restored
+  const { restoredValues } = options
   const initialValues = useMemo(
-    () => (restored?.values as Values | undefined) ?? baseline,
-    [restored, baseline],
+    () =>
+      restored === undefined
+        ? baseline
+        : (restoredValues ?? (restored.values as Values | undefined) ?? baseline),
+    [restored, restoredValues, baseline],
   )
   const formik = useFormik<Values>({
     initialValues,
@@ -131,13 +138,18 @@ export function useMachineForm<Machine extends AnyStateMachine, Values extends F
 }
 
 /**
- * What the visitor typed into a server-rendered form before the app ran: React keeps the
- * fields' text when it hydrates them, but the form's state does not know it, and the next
- * render would put the state's values back. So the form takes the fields' text once, on mount.
+ * What the visitor typed into a server-rendered form before the app ran (see early-typing.ts):
+ * the form's state does not know it, and the next render would put the state's values back.
+ * So the form takes it once, on mount, as typed: into its values, which its draft keeps, and
+ * with the fields marked touched.
  */
 function useAdoptTypedBeforeHydration<Values extends FormikValues>(
   formRef: RefObject<HTMLFormElement | null>,
-  formik: { readonly values: Values; readonly setValues: (values: Values) => unknown },
+  formik: {
+    readonly values: Values
+    readonly setValues: (values: Values) => unknown
+    readonly setTouched: (touched: FormikTouched<Values>, validate?: boolean) => unknown
+  },
 ): RefObject<Record<string, string>> {
   const adopted = useRef(false)
   const typed = useRef<Record<string, string>>({})
@@ -150,12 +162,17 @@ function useAdoptTypedBeforeHydration<Values extends FormikValues>(
       const field = form.elements.namedItem(name)
       const fieldText =
         field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement
-          ? field.value
+          ? typedInto(field)
           : undefined
       if (fieldText !== undefined && fieldText !== value) text[name] = fieldText
     }
     typed.current = text
-    if (Object.keys(text).length > 0) void formik.setValues({ ...formik.values, ...text })
+    const fields = Object.keys(text)
+    if (fields.length === 0) return
+    // Typed is typed: the fields count as touched, as they would after typing and leaving them.
+    void formik.setValues({ ...formik.values, ...text })
+    const touched = Object.fromEntries(fields.map((name) => [name, true]))
+    void formik.setTouched(touched as FormikTouched<Values>, false)
   })
   return typed
 }

@@ -13,14 +13,40 @@ export const NOTHING_LOST_TEXTS = {
   review: 'Review',
   discardDraft: 'Discard draft',
   savedMeanwhile: 'Saved meanwhile',
+  editNotSaved:
+    'Your edit was not saved, because someone saved this post meanwhile. Your text is back in the form.',
+  earlierVisit: 'Your unsent text from an earlier visit is back in the form.',
+  fromClosedTab: 'Your unsent text from a tab you closed is back in the form.',
+  restoreAndSave: 'Restore the post and save',
+  saveAsNew: 'Save as a new post',
+  yourText: 'Your text',
+  theirText: 'Their text',
+  keepYours: 'Keep your text',
+  useTheirs: 'Use their text',
+  bothChanged: (label: string) => `${label}: you both changed it`,
 } as const
 
-/** Where the forms keep drafts in the browser's local storage. */
+/**
+ * Where the forms keep drafts in the browser's local storage: each tab under a key of its own,
+ * the form's key followed by '#' and the tab's id.
+ */
 export const DRAFT_KEYS = {
   add: 'newswire.draft.add',
   edit: (id: string) => `newswire.draft.edit.${id}`,
   contact: 'newswire.draft.contact',
 } as const
+
+/** The add or edit form's fields, and the edit form's button. */
+export function newsForm(page: Page) {
+  const main = page.getByRole('main')
+  return {
+    // Exactly: a review names its groups after the fields ('Title: you both changed it').
+    title: main.getByLabel('Title', { exact: true }),
+    author: main.getByLabel('Author Name', { exact: true }),
+    body: main.getByLabel('Body', { exact: true }),
+    save: main.getByRole('button', { name: 'Edit news' }),
+  }
+}
 
 /** The post as stored now, or undefined when the API answers 404. */
 export async function storedPost(origin: string, id: string): Promise<NewsItem | undefined> {
@@ -30,11 +56,25 @@ export async function storedPost(origin: string, id: string): Promise<NewsItem |
   return (await response.json()) as NewsItem
 }
 
-/** What the page keeps under a draft key, parsed, or null. */
+/** What the page's own tab keeps under a form's draft key, parsed, or null. */
 export async function draftIn(page: Page, key: string): Promise<unknown> {
   return page.evaluate((name) => {
-    const text = localStorage.getItem(name)
+    const tab = sessionStorage.getItem('newswire.tab')
+    const text = tab === null ? null : localStorage.getItem(`${name}#${tab}`)
     return text === null ? null : (JSON.parse(text) as unknown)
+  }, key)
+}
+
+/** The drafts every tab keeps for a form's key, parsed. */
+export async function draftsOfEveryTab(page: Page, key: string): Promise<unknown[]> {
+  return page.evaluate((name) => {
+    const drafts: unknown[] = []
+    for (let index = 0; index < localStorage.length; index += 1) {
+      const stored = localStorage.key(index)
+      const text = stored?.startsWith(`${name}#`) ? localStorage.getItem(stored) : null
+      if (text !== null) drafts.push(JSON.parse(text) as unknown)
+    }
+    return drafts
   }, key)
 }
 

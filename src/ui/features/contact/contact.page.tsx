@@ -32,7 +32,7 @@ export function ContactPage() {
       <h1 id="contact-heading" tabIndex={-1}>
         Contact us
       </h1>
-      {restored !== undefined && <DraftNotice onDiscard={discardDraft} />}
+      {restored !== undefined && <DraftNotice draft={restored} onDiscard={discardDraft} />}
       <FormikProvider value={formik}>
         <form ref={formRef} className="form" onSubmit={formik.handleSubmit} noValidate>
           <RequiredNote />

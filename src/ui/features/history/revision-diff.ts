@@ -1,13 +1,8 @@
-import { diffWords } from 'diff'
 import type { NewsField } from '@/domain/news-item.entity'
 import type { NewsRevision } from '@/domain/news-revision.entity'
+import { wordDiff, type DiffPart } from '@/ui/shared/word-diff'
 
-export type DiffKind = 'added' | 'removed' | 'same'
-
-export interface DiffPart {
-  readonly kind: DiffKind
-  readonly text: string
-}
+export type { DiffKind, DiffPart } from '@/ui/shared/word-diff'
 
 export interface FieldDiff {
   readonly field: NewsField
@@ -51,11 +46,7 @@ export function versionDiff(
       unchanged.push(label)
       continue
     }
-    const parts = diffWords(before, after).map((change): DiffPart => ({
-      kind: change.added ? 'added' : change.removed ? 'removed' : 'same',
-      text: change.value,
-    }))
-    changed.push({ field, label, parts })
+    changed.push({ field, label, parts: wordDiff(before, after) })
   }
   return { changed, unchanged }
 }

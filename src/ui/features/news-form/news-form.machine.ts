@@ -4,7 +4,7 @@ import { checkFields, hasErrors, type FieldErrors } from '@/domain/rules/field-r
 import type { WriteCondition } from '@/domain/rules/news-history.rules'
 import { NEWS_RULES } from '@/domain/rules/news-item.rules'
 import { itemImplementations, loadStates, submitState } from '@/ui/shared/item-machine.fragment'
-import { fieldErrorsOf, stubUseCase } from '@/ui/shared/machine-effects'
+import { failureToast, fieldErrorsOf, stubUseCase } from '@/ui/shared/machine-effects'
 import { NOTICES } from '@/ui/shared/notices'
 import { paths } from '@/ui/shared/paths'
 
@@ -29,15 +29,22 @@ export type NewsFormEvent =
       readonly values: NewsDraft
       /** The edit form: the revision of the post it showed, which the save may replace. */
       readonly revision?: number
+      /** The edit form: the values of the version the visitor's text was started from. */
+      readonly base?: NewsDraft
       /** The add form: a new key for this submission, unless it retries the last one. */
       readonly idempotencyKey?: string
     }
+  /** The post was deleted meanwhile: bring it back, then save the edit onto it. */
+  | { readonly type: 'form.restoreAndSave'; readonly values: NewsDraft }
+  /** The post was deleted meanwhile: save the visitor's text as a new post. */
+  | { readonly type: 'form.saveAsNew'; readonly values: NewsDraft; readonly idempotencyKey: string }
   | { readonly type: 'form.retry' }
 
 export interface EditParams {
   readonly id: string
   readonly changes: NewsChanges
   readonly condition?: WriteCondition
+  readonly base?: NewsDraft
 }
 
 export interface CreateRequest {
@@ -46,7 +53,7 @@ export interface CreateRequest {
 }
 
 function invalidFields(event: NewsFormEvent): FieldErrors<string> {
-  return event.type === 'form.submit' ? checkFields(NEWS_RULES, event.values) : {}
+  return 'values' in event ? checkFields(NEWS_RULES, event.values) : {}
 }
 
 function sameDraft(a: NewsDraft, b: NewsDraft): boolean {
@@ -61,7 +68,9 @@ interface Step {
  * The add and edit forms. Adding waits for the server, with one idempotency key per
  * submission, so that a retry after a timeout never makes two posts. Editing hands the change
  * to the news store, on the condition that the post is still the revision the form showed, and
- * goes to the article at once (see docs/spec-deviations.md, decision 6).
+ * goes to the article at once (see docs/spec-deviations.md, decision 6). An edit of a post
+ * deleted meanwhile keeps its text: it restores the post and saves onto it, or it is saved as a
+ * new post, as the add form saves.
  */
 export const newsFormMachine = setup({
   types: {
@@ -72,6 +81,8 @@ export const newsFormMachine = setup({
   actors: {
     ...itemImplementations.actors,
     createNews: stubUseCase<NewsItem, CreateRequest>(),
+    /** Brings a post back from the trash. */
+    restoreNews: stubUseCase<NewsItem, string>(),
   },
   actions: {
     ...itemImplementations.actions,
@@ -115,6 +126,7 @@ export const newsFormMachine = setup({
                   ...(event.revision === undefined
                     ? {}
                     : { condition: { ifRevision: [event.revision] } }),
+                  ...(event.base === undefined ? {} : { base: event.base }),
                 }),
               },
               {
@@ -138,6 +150,53 @@ export const newsFormMachine = setup({
           },
           { actions: assign({ fieldErrors: ({ event }) => invalidFields(event) }) },
         ],
+        'form.restoreAndSave': [
+          {
+            guard: and(['isValid', 'isEditing']),
+            target: 'restoring',
+            actions: assign({ draft: ({ event }) => event.values, fieldErrors: {} }),
+          },
+          { actions: assign({ fieldErrors: ({ event }) => invalidFields(event) }) },
+        ],
+        'form.saveAsNew': [
+          {
+            guard: 'isValid',
+            target: 'submitting',
+            actions: assign({
+              idempotencyKey: ({ event }) => event.idempotencyKey,
+              draft: ({ event }) => event.values,
+              fieldErrors: {},
+            }),
+          },
+          { actions: assign({ fieldErrors: ({ event }) => invalidFields(event) }) },
+        ],
+      },
+    },
+    // The post comes back from the trash first; the edit is then saved onto the version the
+    // restore made, as any edit is.
+    restoring: {
+      invoke: {
+        src: 'restoreNews',
+        input: ({ context }) => context.id ?? '',
+        onDone: {
+          target: 'submitted',
+          actions: [
+            { type: 'storeItem', params: ({ event }) => event.output },
+            {
+              type: 'requestEdit',
+              params: ({ context, event }) => ({
+                id: event.output._id,
+                changes: context.draft,
+                condition: { ifRevision: [event.output.revision] },
+              }),
+            },
+            { type: 'navigate', params: ({ event }) => ({ to: paths.article(event.output._id) }) },
+          ],
+        },
+        onError: {
+          target: 'editing',
+          actions: { type: 'showToast', params: failureToast(NOTICES.restoreFailed) },
+        },
       },
     },
     submitting: submitState({

@@ -1,8 +1,9 @@
 import { useSelector } from '@xstate/react'
 import { FormikProvider } from 'formik'
-import { useMemo } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { useParams } from 'react-router-dom'
 import { NEWS_FIELDS, type NewsDraft, type NewsItem } from '@/domain/news-item.entity'
+import { reviewEdit } from '@/domain/rules/edit-review'
 import { NEWS_RULES } from '@/domain/rules/news-item.rules'
 import { LoadFailed } from '@/ui/shared/load-failed'
 import { useAppServices, usePageData, useProvidedMachine } from '@/ui/shared/app-context'
@@ -18,6 +19,8 @@ import { useMachineForm } from '@/ui/shared/use-machine-form'
 import { NotAvailablePage } from '@/ui/features/not-found/unknown-route.page'
 import { DELETED_ELSEWHERE } from '@/ui/shared/live-updates.hooks'
 import { useLiveStatus } from '@/ui/shared/live-updates.status'
+import { DELETED_POST_TEXTS, DRAFT_TEXTS } from '@/ui/shared/form-texts'
+import { SavedMeanwhile } from '@/ui/features/news-form/edit-review'
 
 const schema = formSchema(NEWS_RULES)
 
@@ -57,20 +60,41 @@ function NewsFormScreen({
   const stored = useSelector(store, ({ context }) =>
     editing && context.newsItem?._id === id ? context.newsItem : null,
   )
-  const baseline = useMemo<NewsDraft>(
-    () => ({ title: stored?.title ?? '', author: stored?.author ?? '', body: stored?.body ?? '' }),
-    [stored],
-  )
+  const baseline = useMemo<NewsDraft>(() => valuesOf(stored), [stored])
+  // The text of an edit the news store could not save, taken from memory once, as the form opens.
+  const [unsaved] = useState(() => (editing ? store.getSnapshot().context.unsaved[id] : undefined))
+  useEffect(() => {
+    if (unsaved !== undefined && id !== undefined) store.send({ type: 'news.unsavedTaken', id })
+  }, [unsaved, id, store])
   const draft = useFormDraft({
     storage: drafts,
     key: editing ? draftKeys.edit(id) : draftKeys.add(),
     fields: NEWS_FIELDS,
+    ...(unsaved === undefined ? {} : { fromMemory: unsaved }),
   })
-  const { state, send, formik, formRef, restored, discardDraft, canSubmit } = useMachineForm({
+  const restored = draft.restored
+  // The visitor's text was written against an older version: review it against the newer one.
+  const savedMeanwhile =
+    stored !== null && restored?.revision !== undefined && stored.revision > restored.revision
+      ? stored
+      : null
+  const review = useMemo(
+    () =>
+      savedMeanwhile === null || restored === undefined
+        ? undefined
+        : reviewEdit(NEWS_FIELDS, restored.values, valuesOf(savedMeanwhile), restored.base),
+    [savedMeanwhile, restored],
+  )
+  // Which of the deleted post's two buttons sent the form.
+  const intent = useRef<'restore' | 'copy'>('restore')
+  const status = useLiveStatus(stored)
+  const deleted = editing && status === 'deleted'
+  const { state, send, formik, formRef, discardDraft, canSubmit } = useMachineForm({
     machine,
     input: { id },
-    // The form starts editing the post the server rendered it with, and loads nothing.
-    startAt: !rendered
+    // The form starts editing the post the server rendered it with, or the post whose unsaved
+    // edit it takes back, and loads nothing.
+    startAt: !(rendered || (unsaved !== undefined && stored !== null))
       ? undefined
       : (form) =>
           form.resolveState({
@@ -85,25 +109,40 @@ function NewsFormScreen({
     baseline,
     revision: stored?.revision,
     baselineReady: !editing || stored !== null,
+    restoredValues: review?.values,
     validationSchema: schema,
-    submitEvent: (values) =>
-      editing
-        ? // Saving replaces the version the form shows, and only that one.
-          { type: 'form.submit' as const, values, revision: stored?.revision }
-        : { type: 'form.submit' as const, values, idempotencyKey: newIdempotencyKey() },
+    submitEvent: (values) => {
+      if (!editing) {
+        return { type: 'form.submit' as const, values, idempotencyKey: newIdempotencyKey() }
+      }
+      if (deleted) {
+        return intent.current === 'restore'
+          ? { type: 'form.restoreAndSave' as const, values }
+          : { type: 'form.saveAsNew' as const, values, idempotencyKey: newIdempotencyKey() }
+      }
+      // The version the text now stands against: the one reviewed, else the one it started from.
+      const base = savedMeanwhile === null ? draft.keeper.startedFrom() : valuesOf(savedMeanwhile)
+      // Saving replaces the version the form shows, and only that one.
+      return {
+        type: 'form.submit' as const,
+        values,
+        revision: stored?.revision,
+        ...(base === undefined ? {} : { base }),
+      }
+    },
     enableReinitialize: editing,
     draft,
   })
   const heading = editing ? 'Edit news' : 'Add news'
-  const submitting = state.matches('submitting')
-  // The form keeps what it shows and what is typed; it only says that the post changed.
-  const status = useLiveStatus(stored)
+  const submitting = state.matches('submitting') || state.matches('restoring')
   usePageTitle(heading)
-  // The visitor's draft was written against an older version: show the newer one beside it.
-  const savedMeanwhile =
-    stored !== null && restored?.revision !== undefined && stored.revision > restored.revision
-      ? stored
-      : null
+  // The text of an edit this visit could not save says why; a draft from storage, where from.
+  const draftMessage =
+    unsaved === undefined
+      ? undefined
+      : unsaved.reason === 'deleted'
+        ? DRAFT_TEXTS.notSavedDeleted
+        : DRAFT_TEXTS.notSaved
 
   return (
     <section className="form-page" aria-labelledby="form-heading">
@@ -117,17 +156,32 @@ function NewsFormScreen({
       {/* The edit form waits for the stored post, so that it never shows empty fields first. */}
       {(state.matches('editing') || submitting) && (!editing || stored !== null) && (
         <>
-          {restored !== undefined && <DraftNotice onDiscard={discardDraft} />}
+          {restored !== undefined && (
+            <DraftNotice draft={restored} message={draftMessage} onDiscard={discardDraft} />
+          )}
           {editing && (
             <div className="live-notices" aria-live="polite">
               {status !== 'current' && (
                 <div className="live-notice">
-                  <p>{status === 'deleted' ? DELETED_ELSEWHERE : EDITED_ELSEWHERE}</p>
+                  <p>
+                    {deleted
+                      ? `${DELETED_ELSEWHERE} ${DELETED_POST_TEXTS.choice}`
+                      : EDITED_ELSEWHERE}
+                  </p>
                 </div>
               )}
             </div>
           )}
           <div className={savedMeanwhile === null ? undefined : 'conflict-layout'}>
+            {/* First to read and to reach: what changed, and the choices, before the fields. */}
+            {savedMeanwhile !== null && review !== undefined && restored !== undefined && (
+              <SavedMeanwhile
+                item={savedMeanwhile}
+                review={review}
+                mine={restored.values}
+                choose={(field, text) => void formik.setFieldValue(field, text)}
+              />
+            )}
             <FormikProvider value={formik}>
               <form ref={formRef} className="form" onSubmit={formik.handleSubmit} noValidate>
                 <RequiredNote />
@@ -139,17 +193,40 @@ function NewsFormScreen({
                   autoComplete="name"
                 />
                 <TextField name="body" label="Body" rule={NEWS_RULES.body} multiline />
-                <button
-                  type="submit"
-                  className="button button-primary"
-                  disabled={submitting || !canSubmit}
-                  aria-busy={submitting}
-                >
-                  {heading}
-                </button>
+                {deleted ? (
+                  <div className="form-actions">
+                    {(
+                      [
+                        ['restore', DELETED_POST_TEXTS.restoreAndSave, 'button button-primary'],
+                        ['copy', DELETED_POST_TEXTS.saveAsNew, 'button'],
+                      ] as const
+                    ).map(([which, label, className]) => (
+                      <button
+                        key={which}
+                        type="submit"
+                        className={className}
+                        disabled={submitting || !canSubmit}
+                        aria-busy={submitting && intent.current === which}
+                        onClick={() => {
+                          intent.current = which
+                        }}
+                      >
+                        {label}
+                      </button>
+                    ))}
+                  </div>
+                ) : (
+                  <button
+                    type="submit"
+                    className="button button-primary"
+                    disabled={submitting || !canSubmit}
+                    aria-busy={submitting}
+                  >
+                    {heading}
+                  </button>
+                )}
               </form>
             </FormikProvider>
-            {savedMeanwhile !== null && <SavedMeanwhile item={savedMeanwhile} />}
           </div>
         </>
       )}
@@ -157,25 +234,7 @@ function NewsFormScreen({
   )
 }
 
-/** The stored version that is newer than the visitor's draft, read-only, beside the form. */
-function SavedMeanwhile({ item }: { readonly item: NewsItem }) {
-  return (
-    <aside className="saved-meanwhile" aria-labelledby="saved-meanwhile-heading">
-      <h2 id="saved-meanwhile-heading">Saved meanwhile</h2>
-      <p>
-        Someone saved this post after you started editing. The form holds your text; this is the
-        stored version. Saving the form replaces it with yours.
-      </p>
-      <dl className="saved-meanwhile-fields">
-        <dt>Title</dt>
-        <dd dir="auto">{item.title}</dd>
-        <dt>Author Name</dt>
-        <dd dir="auto">{item.author}</dd>
-        <dt>Body</dt>
-        <dd className="saved-meanwhile-body" dir="auto">
-          {item.body}
-        </dd>
-      </dl>
-    </aside>
-  )
+/** A post's values as the form holds them; empty where there is no post yet. */
+function valuesOf(item: NewsItem | null): NewsDraft {
+  return { title: item?.title ?? '', author: item?.author ?? '', body: item?.body ?? '' }
 }

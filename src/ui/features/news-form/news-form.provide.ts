@@ -10,6 +10,7 @@ export const provideNewsForm = ({ useCases, store, edge, itemLoader }: AppServic
       createNews: fromUseCase(({ draft, idempotencyKey }: CreateRequest) =>
         useCases.createNews.execute(draft, idempotencyKey === undefined ? {} : { idempotencyKey }),
       ),
+      restoreNews: fromUseCase((id: string) => useCases.restoreNews.execute(id)),
     },
     actions: {
       ...edge,
