@@ -1,5 +1,3 @@
-import { sql, type Kysely } from 'kysely'
-import type { Engine } from '@/application/database-target'
 import { SQLITE_SEARCH_TABLE } from '@/adapters/sql/news-search.sql'
 
 /**
@@ -26,6 +24,8 @@ export interface CarriedTable {
   readonly key: readonly string[]
   /** Held only when asked for (`--with-outbox`): visitors' e-mail addresses. */
   readonly optional?: true
+  /** Columns an archive leaves out because a load computes them again (the search's words). */
+  readonly rebuilt?: readonly string[]
 }
 
 /** A table an archive leaves out, and why. */
@@ -73,6 +73,8 @@ export const NEWS: CarriedTable = {
     integer('search_seq', true),
   ],
   key: ['id'],
+  // PostgreSQL's search words, from title, author and body (site-loader.ts).
+  rebuilt: ['search_vector', 'title_vector'],
 }
 
 export const OUTBOX_MESSAGE: CarriedTable = {
@@ -153,23 +155,4 @@ export function carriedTables(withOutbox: boolean): readonly CarriedTable[] {
 
 export function carriedTable(name: string): CarriedTable | undefined {
   return CARRIED_TABLES.find((table) => table.name === name)
-}
-
-/**
- * The tables the database holds, as its catalogue lists them: SQLite's own tables and the
- * FTS5 index's shadow tables (news_search_data, …) are parts of other things, not tables of ours.
- */
-export async function schemaTables<DB>(db: Kysely<DB>, engine: Engine): Promise<string[]> {
-  const { rows } =
-    engine === 'sqlite'
-      ? await sql<{ name: string }>`
-          select name from sqlite_master
-          where type = 'table' and name not like 'sqlite\\_%' escape '\\'
-            and name not like ${`${SQLITE_SEARCH_TABLE}\\_%`} escape '\\'
-        `.execute(db)
-      : await sql<{ name: string }>`
-          select table_name as name from information_schema.tables
-          where table_schema = current_schema() and table_type = 'BASE TABLE'
-        `.execute(db)
-  return rows.map((row) => row.name).sort()
 }
