@@ -62,10 +62,6 @@ export async function writeArchive<DB>(
 }
 
 async function write(out: Writable, chunk: string): Promise<void> {
-  if (out.write(chunk)) return
-  // 'drain' when there is room again; an error (a closed pipe) must not leave us waiting.
-  await Promise.race([
-    once(out, 'drain'),
-    once(out, 'error').then(([error]) => Promise.reject(error as Error)),
-  ])
+  // Room again at 'drain'; `once` rejects on an 'error' (a closed pipe) meanwhile.
+  if (!out.write(chunk)) await once(out, 'drain')
 }
