@@ -11,7 +11,7 @@ import {
 } from '@/adapters/sql/site-archive/archive-format'
 import { carriedTables } from '@/adapters/sql/site-archive/archive-tables'
 import { SiteHasher, type TableDigest } from '@/adapters/sql/site-archive/site-digest'
-import { siteRows } from '@/adapters/sql/site-archive/site-rows'
+import { inSnapshot, siteRows } from '@/adapters/sql/site-archive/site-rows'
 
 /** Bytes gathered before a write: few system calls, and a bounded buffer. */
 const CHUNK_BYTES = 256 * 1024
@@ -22,7 +22,7 @@ export interface ExportOptions {
 }
 
 /**
- * Writes the whole site to `out` as a site archive (docs/export-format.md), waiting whenever
+ * Writes the whole site, as one snapshot, to `out` as a site archive (docs/export-format.md), waiting whenever
  * `out` says its buffer is full, so that memory stays bounded however slow the reader. Resolves
  * with each table's count and digest, which the last line holds too; does not end `out`.
  */
@@ -43,13 +43,15 @@ export async function writeArchive<DB>(
   const tables = carriedTables(withOutbox)
   const hasher = new SiteHasher(tables)
   let chunk = `${JSON.stringify(header)}\n`
-  for await (const record of siteRows(db, engine, tables)) {
-    chunk += hasher.line(record)
-    if (chunk.length >= CHUNK_BYTES) {
-      await write(out, chunk)
-      chunk = ''
+  await inSnapshot(db, async (snapshot) => {
+    for await (const record of siteRows(snapshot, engine, tables)) {
+      chunk += hasher.line(record)
+      if (chunk.length >= CHUNK_BYTES) {
+        await write(out, chunk)
+        chunk = ''
+      }
     }
-  }
+  })
   const digests = hasher.digests()
   const end: ArchiveEnd = {
     end: {

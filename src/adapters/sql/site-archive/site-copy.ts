@@ -6,7 +6,7 @@ import {
   type TableDigest,
 } from '@/adapters/sql/site-archive/site-digest'
 import { loadSite } from '@/adapters/sql/site-archive/site-loader'
-import { siteRows } from '@/adapters/sql/site-archive/site-rows'
+import { inSnapshot, siteRows } from '@/adapters/sql/site-archive/site-rows'
 
 export interface CopyReport {
   readonly source: readonly TableDigest[]
@@ -18,14 +18,14 @@ export interface CopyReport {
 /**
  * Copies every carried table (the outbox included: the site moves, no file is left behind) from
  * `source` into the empty `target`, rows streaming from one to the other a page at a time, then
- * digests both sides.
+ * digests both sides: the source's copy and digests are read from one snapshot of it.
  */
 export async function copySite(source: SqlDatabase, target: SqlDatabase): Promise<CopyReport> {
-  await loadSite(target.db, target.engine, siteRows(source.db, source.engine, CARRIED_TABLES))
-  const [sourceDigests, targetDigests] = await Promise.all([
-    digestSite(source.db, source.engine, CARRIED_TABLES),
-    digestSite(target.db, target.engine, CARRIED_TABLES),
-  ])
+  const sourceDigests = await inSnapshot(source.db, async (snapshot) => {
+    await loadSite(target.db, target.engine, siteRows(snapshot, source.engine, CARRIED_TABLES))
+    return digestSite(snapshot, source.engine, CARRIED_TABLES)
+  })
+  const targetDigests = await digestSite(target.db, target.engine, CARRIED_TABLES)
   return {
     source: sourceDigests,
     target: targetDigests,

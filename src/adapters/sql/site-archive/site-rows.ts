@@ -15,6 +15,20 @@ export interface ArchiveRecord {
   readonly row: ArchiveRow
 }
 
+/**
+ * Runs `work` in one read-only snapshot of the database, so that what it reads page by page is
+ * the site at one instant even if servers write meanwhile (a write after it began is not in it).
+ * SQLite's deferred transaction takes its snapshot at the first read; PostgreSQL's repeatable
+ * read at the first statement.
+ */
+export function inSnapshot<DB, T>(db: Kysely<DB>, work: (snapshot: Kysely<DB>) => Promise<T>) {
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute(work)
+}
+
 /** Rows read per query: memory holds one page, whatever the size of the site. */
 const PAGE_SIZE = 1_000
 
