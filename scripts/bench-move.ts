@@ -10,6 +10,7 @@
  * the kernel's VmHWM), which must stay under 300 MB, and the load average, since the machine
  * may be shared. PostgreSQL is BENCH_POSTGRES_URL or TEST_POSTGRES_URL (skipped when neither is
  * set; a throwaway schema is made in it and dropped).
+ * `--steps sqlite,postgres,copy` (the default) picks the steps after the export.
  * A missed target never fails the run; a command that fails does.
  */
 import { spawn } from 'node:child_process'
@@ -23,7 +24,15 @@ import { throwawaySchema, type ThrowawaySchema } from './bench/postgres-schema'
 import { runBench } from './bench/run-bench'
 import { seedSqlite } from './bench/seed-posts'
 
-const { values } = parseArgs({ options: { posts: { type: 'string', default: '1000000' } } })
+const STEPS = ['sqlite', 'postgres', 'copy'] as const
+const { values } = parseArgs({
+  options: {
+    posts: { type: 'string', default: '1000000' },
+    steps: { type: 'string', default: STEPS.join(',') },
+  },
+})
+/** The export always runs; the others as --steps lists them. */
+const steps = new Set(values.steps.split(','))
 const posts = Math.max(100, Math.trunc(Number(values.posts)) || 1_000_000)
 const postgresUrl = (process.env.BENCH_POSTGRES_URL ?? process.env.TEST_POSTGRES_URL)?.trim()
 const RSS_LIMIT_MB = 300
@@ -168,29 +177,34 @@ async function main(): Promise<void> {
 
   report(await news('export (SQLite to file)', `sqlite:${source}`, ['export', archive]))
   process.stdout.write(`  archive: ${(statSync(archive).size / 1e6).toFixed(0)} MB\n`)
-  report(
-    await news('import (file to SQLite)', `sqlite:${join(work, 'imported.db')}`, [
-      'import',
-      archive,
-    ]),
-  )
-
+  if (steps.has('sqlite')) {
+    const imported = `sqlite:${join(work, 'imported.db')}`
+    report(await news('import (file to SQLite)', imported, ['import', archive]))
+  }
+  if (!steps.has('postgres') && !steps.has('copy')) return
   if (postgresUrl === undefined) {
     process.stdout.write('PostgreSQL: skipped (set BENCH_POSTGRES_URL or TEST_POSTGRES_URL)\n')
     return
   }
   const schemas: ThrowawaySchema[] = []
+  const schema = async (prefix: string) => {
+    const made = await throwawaySchema(postgresUrl, prefix)
+    schemas.push(made)
+    return made.url
+  }
   try {
-    const imported = await throwawaySchema(postgresUrl, 'newswire_bench_import')
-    schemas.push(imported)
-    report(await news('import (file to PostgreSQL)', imported.url, ['import', archive]))
-    const copied = await throwawaySchema(postgresUrl, 'newswire_bench_copy')
-    schemas.push(copied)
-    report(
-      await news('copy (SQLite to PostgreSQL)', `sqlite:${source}`, ['copy', '--to', copied.url]),
-    )
+    if (steps.has('postgres')) {
+      const imported = await schema('newswire_bench_import')
+      report(await news('import (file to PostgreSQL)', imported, ['import', archive]))
+    }
+    if (steps.has('copy')) {
+      const copied = await schema('newswire_bench_copy')
+      report(
+        await news('copy (SQLite to PostgreSQL)', `sqlite:${source}`, ['copy', '--to', copied]),
+      )
+    }
   } finally {
-    for (const schema of schemas) await schema.drop()
+    for (const made of schemas) await made.drop()
   }
 }
 

@@ -7,8 +7,8 @@ import {
   type DatabaseTarget,
 } from '@/application/database-target'
 import type { ServerConfig } from '@/server/config'
-import { openDatabase } from '@/adapters/sql/database'
-import { ArchiveError } from '@/adapters/sql/site-archive/archive-format'
+import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
+import { ArchiveError, TargetNotEmptyError } from '@/adapters/sql/site-archive/archive-format'
 import { openArchive } from '@/adapters/sql/site-archive/archive-reader'
 import { carriedTables } from '@/adapters/sql/site-archive/archive-tables'
 import { writeArchive } from '@/adapters/sql/site-archive/archive-writer'
@@ -62,17 +62,7 @@ export async function importSite(config: ServerConfig, file: string): Promise<nu
   const archive = await openArchive(createReadStream(file))
   const database = await openDatabase(config.database)
   try {
-    try {
-      await loadSite(database.db, database.engine, archive.records)
-    } catch (error) {
-      if (!(error instanceof ArchiveError) || !/^the target/.test(error.message)) {
-        const message = error instanceof Error ? error.message : String(error)
-        throw new ArchiveError(
-          `${message}; ${database.description} now holds part of the site: empty it before the next import`,
-        )
-      }
-      throw error
-    }
+    await partlyFilling(database, () => loadSite(database.db, database.engine, archive.records))
     const loaded = await digestSite(
       database.db,
       database.engine,
@@ -95,7 +85,7 @@ export async function copyToDatabase(config: ServerConfig, to: string): Promise<
   try {
     const copy = await openDatabase(target)
     try {
-      const report = await copySite(source, copy)
+      const report = await partlyFilling(copy, () => copySite(source, copy))
       process.stdout.write(
         `Copied ${source.description} into ${copy.description}.\n` +
           `source:\n${digestLines(report.source)}copy:\n${digestLines(report.target)}`,
@@ -128,6 +118,22 @@ export async function backup(config: ServerConfig, file: string): Promise<number
   const pages = await backupSqlite(database.path, file)
   process.stdout.write(`Backed up ${describeDatabase(database)} to ${file} (${pages} pages).\n`)
   return 0
+}
+
+/**
+ * Runs a load into `target`; a failure once rows were written says that the target holds part of
+ * the site, which the next load would refuse.
+ */
+async function partlyFilling<T>(target: SqlDatabase, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load()
+  } catch (error) {
+    if (error instanceof TargetNotEmptyError) throw error
+    const message = error instanceof Error ? error.message : String(error)
+    throw new ArchiveError(
+      `${message}; ${target.description} now holds part of the site: empty it before loading again`,
+    )
+  }
 }
 
 /** A postgres:// or sqlite: URL, or else a path to a SQLite file. */

@@ -345,6 +345,24 @@ describe('npm run news -- export and import', { timeout: 4 * CLI_TIMEOUT }, () =
     expect(truncated.code).toBe(1)
     expect(truncated.stderr).toMatch(/the file is cut short.*now holds part of the site/)
   })
+
+  it('exits 1 when the loaded site does not match the digests the archive ends with', async () => {
+    const folder = tempDir('newswire-move-')
+    const file = join(folder, 'site.jsonl')
+    expect((await news(source, 'export', file)).code).toBe(0)
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n')
+    const end = JSON.parse(lines.pop() ?? '') as { end: { sha256: Record<string, string> } }
+    end.end.sha256.news_revision = '0'.repeat(64)
+    const tampered = join(folder, 'tampered.jsonl')
+    writeFileSync(tampered, [...lines, JSON.stringify(end)].join('\n'))
+
+    const { code, stdout, stderr } = await news(newSqlite(), 'import', tampered)
+    expect(code).toBe(1)
+    expect(stdout).toMatch(/news_revision\s+\d+ rows\s+sha256 [0-9a-f]{64}/)
+    expect(stderr).toBe(
+      'news: the copy differs from the archive in news_revision: do not switch to it\n',
+    )
+  })
 })
 
 describe('npm run news -- backup', { timeout: CLI_TIMEOUT }, () => {

@@ -38,6 +38,9 @@ export class ArchiveError extends Error {
   override readonly name = 'ArchiveError'
 }
 
+/** The database to load into holds a site already: nothing was written to it. */
+export class TargetNotEmptyError extends ArchiveError {}
+
 export function parseHeader(line: string | undefined, newestSchema: string): ArchiveHeader {
   const header = parseLine(line, 1) as Partial<ArchiveHeader> | undefined
   if (header?.format !== ARCHIVE_FORMAT) {

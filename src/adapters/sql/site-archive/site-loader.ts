@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely'
 import type { Engine } from '@/application/database-target'
 import { searchDocumentOf } from '@/domain/rules/search-query.rules'
 import { indexedWords, SQLITE_SEARCH_TABLE, wordsText } from '@/adapters/sql/news-search.sql'
-import { ArchiveError } from '@/adapters/sql/site-archive/archive-format'
+import { ArchiveError, TargetNotEmptyError } from '@/adapters/sql/site-archive/archive-format'
 import {
   carriedTable,
   CARRIED_TABLES,
@@ -22,7 +22,8 @@ const TRANSACTION_ROWS = 20_000
  * Loads the rows of a site archive, or of another database (site-copy.ts), into an empty,
  * migrated database, a batch per statement and many per transaction, building the search index
  * as the posts arrive (SQLite's FTS5 rows, PostgreSQL's tsvectors). Refuses a database that
- * holds anything with an ArchiveError. Resolves with the rows loaded per table.
+ * holds anything with a TargetNotEmptyError, before writing. Resolves with the rows loaded per
+ * table.
  */
 export async function loadSite<DB>(
   db: Kysely<DB>,
@@ -37,6 +38,7 @@ export async function loadSite<DB>(
   try {
     for (let done = false; !done;) {
       await db.transaction().execute(async (trx) => {
+        await noStatementTimeout(trx, engine)
         let batch: ArchiveRow[] = []
         let table: CarriedTable | undefined
         for (let rows = 0; rows < TRANSACTION_ROWS; rows++) {
@@ -83,7 +85,7 @@ async function refuseNonEmpty<DB>(db: Kysely<DB>): Promise<void> {
   `.execute(db)
   if (Number(rows[0]?.version ?? 0) !== 0) held.push('a site version above 0')
   if (held.length > 0) {
-    throw new ArchiveError(
+    throw new TargetNotEmptyError(
       `the target database is not empty (${held.join(', ')}): ` +
         'load only into a new database, or one whose site you mean to drop first',
     )
@@ -168,5 +170,16 @@ async function afterPostgresLoad<DB>(db: Kysely<DB>): Promise<void> {
                     (select coalesce(max(${sql.ref(column)}), 0) + 1 from ${sql.table(table)}), false)
     `.execute(db)
   }
-  for (const table of CARRIED_TABLES) await sql`analyze ${sql.table(table.name)}`.execute(db)
+  await db.transaction().execute(async (trx) => {
+    await noStatementTimeout(trx, 'postgres')
+    for (const table of CARRIED_TABLES) await sql`analyze ${sql.table(table.name)}`.execute(trx)
+  })
+}
+
+/**
+ * A load's statements may take longer than a request's 10 s limit (postgres-pool.ts): a batch
+ * whose insert merges the search index's pending words, or the analysis of a million posts.
+ */
+async function noStatementTimeout<DB>(trx: Transaction<DB>, engine: Engine): Promise<void> {
+  if (engine === 'postgres') await sql`set local statement_timeout = 0`.execute(trx)
 }
