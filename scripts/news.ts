@@ -6,6 +6,8 @@
  *                                the trash, and every post edited since then returns to the
  *                                version it had then, each as new revisions
  *   history <id>                 a post's revisions, newest first (trashed posts too)
+ *   export, import, copy, backup moving the site between databases, and backing up SQLite
+ *                                (scripts/cli/site-commands.ts, docs/export-format.md)
  *
  * Exits 0 when done, 1 with a one-line message for bad arguments, an unknown post or a
  * database that cannot be opened.
@@ -24,9 +26,19 @@ Commands:
                               as new revisions, and print each step
                               (for example --since 2026-05-01T12:00:00Z)
   history <id>                print a post's revisions, newest first; trashed posts too
+  export [FILE]               write the whole site (posts, trash, histories, the live stream's
+                              log) to FILE, or to standard output, as JSON Lines
+                              (docs/export-format.md); --with-outbox adds the contact messages
+  import FILE                 load such a file into an empty database, then check its digests
+  copy --to URL               copy the site, contact messages included, into another empty
+                              database (postgres://… or a SQLite path), then compare the row
+                              counts and sha256 digests of both sides
+  backup FILE                 an online backup of the SQLite database into FILE (its folder is
+                              created); on PostgreSQL it says to use pg_dump and exits 1
   help                        print this help
 
 It uses the database DATABASE_URL names, as the server does (default sqlite:./data/newswire.db).
+Stop the servers' writes before export or copy (docs/operations.md, Moving to PostgreSQL).
 `
 
 // A date, or a date and time with an explicit zone: a time without one would depend on the
@@ -139,28 +151,61 @@ type Command =
   | { readonly name: 'help' }
   | { readonly name: 'restore'; readonly since: Date }
   | { readonly name: 'history'; readonly id: string }
+  | { readonly name: 'export'; readonly file?: string; readonly withOutbox: boolean }
+  | { readonly name: 'import' | 'backup'; readonly file: string }
+  | { readonly name: 'copy'; readonly to: string }
+
+/** The options each command takes; any other given is a usage error. */
+const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  restore: ['since'],
+  history: [],
+  export: ['with-outbox'],
+  import: [],
+  backup: [],
+  copy: ['to'],
+}
 
 function parseCommand(args: readonly string[]): Command {
   const { values, positionals } = parseCommandLine(args, {
     since: { type: 'string' },
+    'with-outbox': { type: 'boolean' },
+    to: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   })
   const [name, ...rest] = positionals
   if (values.help === true || name === 'help') return { name: 'help' }
-  if (name === undefined) throw new UsageError('name a command: restore or history')
-  if (name === 'restore') {
-    if (rest.length > 0) throw new UsageError(`restore takes no ${quoted(rest[0] ?? '')}`)
-    if (values.since === undefined) throw new UsageError('restore needs --since <ISO time>')
-    return { name, since: parseSince(values.since) }
+  if (name === undefined) throw new UsageError(`name a command: ${COMMAND_NAMES}`)
+  const allowed = COMMAND_OPTIONS[name]
+  if (allowed === undefined)
+    throw new UsageError(`unknown command ${quoted(name)}: use ${COMMAND_NAMES}`)
+  const stray = Object.keys(values).find((option) => option !== 'help' && !allowed.includes(option))
+  if (stray !== undefined) throw new UsageError(`${name} takes no --${stray}`)
+  const [first, ...extra] = rest
+  switch (name) {
+    case 'restore':
+      if (rest.length > 0) throw new UsageError(`restore takes no ${quoted(rest[0] ?? '')}`)
+      if (values.since === undefined) throw new UsageError('restore needs --since <ISO time>')
+      return { name, since: parseSince(values.since) }
+    case 'export':
+      if (extra.length > 0) throw new UsageError('export takes at most one file')
+      return { name, file: first, withOutbox: values['with-outbox'] === true }
+    case 'copy':
+      if (rest.length > 0) throw new UsageError(`copy takes no ${quoted(rest[0] ?? '')}`)
+      if (values.to === undefined) throw new UsageError('copy needs --to <database URL or path>')
+      return { name, to: values.to }
+    default:
+      if (first === undefined || extra.length > 0) {
+        throw new UsageError(
+          name === 'history' ? 'history needs one post id' : `${name} needs one file`,
+        )
+      }
+      return name === 'history'
+        ? { name, id: first }
+        : { name: name as 'import' | 'backup', file: first }
   }
-  if (name === 'history') {
-    if (values.since !== undefined) throw new UsageError('history takes no --since')
-    const [id, ...extra] = rest
-    if (id === undefined || extra.length > 0) throw new UsageError('history needs one post id')
-    return { name, id }
-  }
-  throw new UsageError(`unknown command ${quoted(name)}: use restore or history`)
 }
+
+const COMMAND_NAMES = Object.keys(COMMAND_OPTIONS).join(', ')
 
 async function main(args: readonly string[]): Promise<number> {
   const command = parseCommand(args)
@@ -169,6 +214,7 @@ async function main(args: readonly string[]): Promise<number> {
     return 0
   }
 
+  if (command.name !== 'restore' && command.name !== 'history') return siteCommand(command)
   const config = await readOperatorConfig()
   const { composeOperator } = await import('@/composition/server/server.composition')
   const operator = await composeOperator(config)
@@ -178,6 +224,24 @@ async function main(args: readonly string[]): Promise<number> {
     return 0
   } finally {
     await operator.close()
+  }
+}
+
+async function siteCommand(
+  command: Extract<Command, { name: 'export' | 'import' | 'copy' | 'backup' }>,
+): Promise<number> {
+  // An import fills a database that may not exist yet; the others read one that must.
+  const config = await readOperatorConfig({ creates: command.name === 'import' })
+  const site = await import('./cli/site-commands')
+  switch (command.name) {
+    case 'export':
+      return site.exportSite(config, command.file, command.withOutbox)
+    case 'import':
+      return site.importSite(config, command.file)
+    case 'copy':
+      return site.copyToDatabase(config, command.to)
+    case 'backup':
+      return site.backup(config, command.file)
   }
 }
 

@@ -30,12 +30,15 @@ export function parseCommandLine<Options extends NonNullable<ParseArgsConfig['op
 
 /**
  * The server's settings from the environment, loaded only by a command that needs them (so that
- * `--help` and a usage error answer at once), once DATABASE_URL is known to name a database.
+ * `--help` and a usage error answer at once), once DATABASE_URL is known to name a database;
+ * `creates`: a command that fills a new database (import) may name one that does not exist yet.
  */
-export async function readOperatorConfig(): Promise<ServerConfig> {
+export async function readOperatorConfig({
+  creates = false,
+}: { readonly creates?: boolean } = {}): Promise<ServerConfig> {
   const { readConfig } = await import('@/composition/server/read-config')
   const config = readConfig(process.env)
-  refuseMissingDatabase(config.database)
+  if (!creates) refuseMissingDatabase(config.database)
   return config
 }
 

@@ -1,7 +1,5 @@
-import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import type { NewsItem } from '@/domain/news-item.entity'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import { MAX_HISTORY_PAGE_SIZE } from '@/domain/ports/news-repository.port'
@@ -14,33 +12,7 @@ import {
   removeTempDirs,
   tempDir,
 } from './server-fixture'
-import { REPO_ROOT } from './server-process'
-
-/** What `npm run news` runs: the compiled command (tests/global-setup.ts built it). */
-const COMPILED_NEWS = 'dist-node/news.js'
-
-const run = promisify(execFile)
-// Each run starts a new node process: a second or more on a busy machine.
-const CLI_TIMEOUT = 60_000
-
-interface Outcome {
-  readonly code: number
-  readonly stdout: string
-  readonly stderr: string
-}
-
-async function news(databaseUrl: string, ...args: string[]): Promise<Outcome> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [COMPILED_NEWS, ...args], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl },
-    })
-    return { code: 0, stdout, stderr }
-  } catch (thrown) {
-    const failed = thrown as { code: number; stdout: string; stderr: string }
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr }
-  }
-}
+import { CLI_TIMEOUT, news } from './support/news-command'
 
 const pause = () => new Promise((resolve) => setTimeout(resolve, 5))
 
@@ -202,6 +174,9 @@ describe('npm run news', { timeout: CLI_TIMEOUT }, () => {
     expect(stdout).toMatch(/^Usage: npm run news -- <command>/)
     expect(stdout).toContain('restore --since <ISO time>')
     expect(stdout).toContain('history <id>')
+    for (const command of ['export [FILE]', 'import FILE', 'copy --to URL', 'backup FILE']) {
+      expect(stdout).toContain(command)
+    }
   })
 
   it.each([
@@ -214,6 +189,12 @@ describe('npm run news', { timeout: CLI_TIMEOUT }, () => {
     [['frobnicate'], /unknown command "frobnicate"/],
     [['restore', '--sinse', '2026-05-01'], /Unknown option '--sinse'/],
     [[], /name a command/],
+    [['import'], /import needs one file/],
+    [['import', 'no-such-archive.jsonl'], /there is no file no-such-archive.jsonl/],
+    [['export', 'a.jsonl', 'b.jsonl'], /export takes at most one file/],
+    [['export', '--to', 'x'], /export takes no --to/],
+    [['copy'], /copy needs --to/],
+    [['backup'], /backup needs one file/],
   ])('exits 1 with one line for %j', async (args, message) => {
     const url = `sqlite:${join(tempDir('newswire-cli-'), 'news.db')}`
     await withApi(url, async () => undefined)

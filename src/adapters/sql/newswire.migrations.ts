@@ -41,6 +41,11 @@ function migrations(engine: Engine): Record<string, Migration> {
   }
 }
 
+/** The name of the newest migration: the schema version a current database has. */
+export function newestMigration(): string {
+  return Object.keys(migrations('sqlite')).sort().at(-1) ?? ''
+}
+
 class InCodeMigrationProvider implements MigrationProvider {
   constructor(private readonly engine: Engine) {}
 
