@@ -16,7 +16,12 @@ import {
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '@/domain/rules/news-history.rules'
 import { NEWS_LIMITS } from '@/domain/rules/news-item.rules'
 import { SEARCH_LIMITS } from '@/domain/rules/search-query.rules'
-import { problemResponse, StaleProblemSchema } from '@/server/problem'
+import {
+  problemResponse,
+  ProblemSchema,
+  StaleProblemSchema,
+  TrashedProblemSchema,
+} from '@/server/problem'
 import { API_CACHE_CONTROL } from '@/server/http-caching'
 
 /**
@@ -183,6 +188,12 @@ const cachedItem = post('The post.', ITEM_HEADERS)
 const notFound = problemResponse('No post has this id.')
 const invalid = problemResponse('A field breaks a rule; `errors` holds each field’s message.')
 const tooMany = problemResponse('Too many writes from this address; see Retry-After.')
+const notLive = {
+  description: 'No live post has this id. A post in the trash carries itself as `trashed`.',
+  content: {
+    'application/problem+json': { schema: Type.Union([ProblemSchema, TrashedProblemSchema]) },
+  },
+} as const
 const stale = {
   description:
     'The If-Match names another version than the stored one; nothing changed. ' +
@@ -229,9 +240,10 @@ export const LIST_NEWS_SCHEMA = {
 export const GET_NEWS_SCHEMA = {
   tags: ['news'],
   summary: 'One post',
-  description: 'A post in the trash answers 404, as one that never existed.',
+  description:
+    'A post in the trash answers 404, as one that never existed, with the post as `trashed`.',
   params: ID_PARAMS_SCHEMA,
-  response: { 200: cachedItem, 304: notModified(ITEM_HEADERS), 404: notFound },
+  response: { 200: cachedItem, 304: notModified(ITEM_HEADERS), 404: notLive },
 } as const
 
 export const CREATE_NEWS_SCHEMA = {

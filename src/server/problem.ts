@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { FastifyReply } from 'fastify'
 import { Type, type Static } from 'typebox'
-import { NewsItemSchema } from '@/adapters/http/news.wire-schemas'
+import { NewsItemSchema, TrashedNewsItemSchema } from '@/adapters/http/news.wire-schemas'
 import type { ConflictReason, DomainError } from '@/domain/domain-error'
 
 /**
@@ -21,7 +21,20 @@ export const StaleProblemSchema = Type.Object({
   current: NewsItemSchema,
 })
 
-export type Problem = Readonly<Static<typeof ProblemSchema> | Static<typeof StaleProblemSchema>>
+/**
+ * The problem of a 404 for a post that is in the trash: `trashed` is the post, which
+ * `POST /api/news/:id/restore` brings back.
+ */
+export const TrashedProblemSchema = Type.Object({
+  ...ProblemSchema.properties,
+  trashed: TrashedNewsItemSchema,
+})
+
+export type Problem = Readonly<
+  | Static<typeof ProblemSchema>
+  | Static<typeof StaleProblemSchema>
+  | Static<typeof TrashedProblemSchema>
+>
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8'
 
@@ -41,6 +54,8 @@ export function sendProblem(reply: FastifyReply, value: Problem): FastifyReply {
 
 export const DETAILS = {
   notFound: 'No news post has this id.',
+  inTrash:
+    'The post is in the trash (Recently deleted); POST /api/news/:id/restore brings it back. `trashed` is the post.',
   noRevision: 'No news post has this id, or it has no revision of this number.',
   stale: 'The post was changed meanwhile; nothing was changed. `current` is the stored post.',
   badIdempotencyKey: 'The Idempotency-Key must be 1 to 255 visible ASCII characters.',
@@ -55,7 +70,9 @@ export const DETAILS = {
 export function problemOf(error: DomainError, invalidStatus = 422): Problem {
   switch (error.code) {
     case 'NotFound':
-      return problem(404, DETAILS.notFound)
+      return error.trashed === undefined
+        ? problem(404, DETAILS.notFound)
+        : { ...problem(404, DETAILS.inTrash), trashed: error.trashed }
     case 'ValidationFailed':
       return problem(
         invalidStatus,

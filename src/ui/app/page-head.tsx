@@ -4,7 +4,8 @@ import { excerpt } from '@/domain/rules/excerpt'
 import { parseSearchQuery } from '@/domain/rules/search-query.rules'
 import { articleImage } from '@/ui/shared/images'
 import type { PageData, PageNeed } from '@/application/page-data'
-import { isMissing } from '@/ui/app/page-routes'
+import { isInTrash, isMissing } from '@/ui/app/page-routes'
+import { TRASH_MESSAGES } from '@/domain/rules/trash.messages'
 import { pageTitle, PAGE_TITLES, SITE } from '@/ui/shared/page-titles'
 import { paths, routes } from '@/ui/shared/paths'
 
@@ -32,6 +33,14 @@ function headOf({ pathname, need, data }: PageHeadProps): Head {
   if (isMissing(need, data)) {
     return {
       title: pageTitle(PAGE_TITLES.notAvailable),
+      description: SITE.description,
+      canonical: undefined,
+      noindex: true,
+    }
+  }
+  if (isInTrash(need, data)) {
+    return {
+      title: pageTitle(TRASH_MESSAGES.pageTitle),
       description: SITE.description,
       canonical: undefined,
       noindex: true,

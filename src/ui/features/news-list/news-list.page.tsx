@@ -1,6 +1,5 @@
 import { useSelector } from '@xstate/react'
-import { useEffect, useLayoutEffect, useRef, useState } from 'react'
-import Masonry from 'react-masonry-css'
+import { useEffect, useRef, useState } from 'react'
 import { Link } from 'react-router-dom'
 import { LoadFailed } from '@/ui/shared/load-failed'
 import { useAppServices, usePageData, useProvidedMachine } from '@/ui/shared/app-context'
@@ -12,18 +11,19 @@ import { CardSlot, NewPostsButton } from '@/ui/features/news-list/live-list'
 import { paths } from '@/ui/shared/paths'
 import { useReloadOnReset } from '@/ui/shared/live-updates.hooks'
 import { liveStatusOf, notListed } from '@/ui/shared/live-updates.logic'
-import { LoadMoreFailed } from '@/ui/shared/load-more'
+import { LoadMoreFailed, NextPageLink, usePageCursor } from '@/ui/shared/load-more'
+import { useHydrated } from '@/ui/shared/use-hydrated'
 
-// 3 columns on wide screens, 2 on tablets, 1 on phones (docs/spec-deviations.md, decision 8).
-const COLUMNS = { default: 3, 1024: 2, 640: 1 }
 const EAGER_CARDS = 3
 
 export function NewsListPage() {
   usePageTitle('Latest news')
   const { store } = useAppServices()
   const machine = useProvidedMachine(provideNewsList)
-  // The first page the server rendered: the list starts ready with it, and fetches nothing.
-  const rendered = usePageData((pageData) => pageData.home())
+  // The page the server rendered (the first, or the one `?cursor=` names): the list starts
+  // ready with it, and fetches nothing.
+  const cursor = usePageCursor()
+  const rendered = usePageData((pageData) => pageData.home(cursor))
   const [state, send] = useInspectedMachine(
     machine,
     rendered === undefined
@@ -39,7 +39,7 @@ export function NewsListPage() {
   const latest = useSelector(store, (snapshot) => snapshot.context.latest)
   const showNewPosts = useShowNewPosts()
   useReloadOnReset(() => send({ type: 'news.reload' }))
-  const laidOut = useLaidOut()
+  const hydrated = useHydrated()
   const hasMore = state.context.next !== undefined
   const loadingMore = state.matches('loadingMore')
   const sentinel = useLoadMoreOnScroll(hasMore && state.matches('ready'), () =>
@@ -68,11 +68,10 @@ export function NewsListPage() {
         </div>
       )}
       {news.length > 0 && (
-        <Masonry
-          breakpointCols={COLUMNS}
-          className={laidOut ? 'news-grid' : 'news-grid news-grid-static'}
-          columnClassName="news-grid-column"
-        >
+        // The cards in the list's order, newest first, so that Tab and a screen reader follow
+        // it; the stylesheet sets them in 3 columns, 2 on tablets, 1 on phones, row by row
+        // (docs/spec-deviations.md, decision 8).
+        <div className="news-grid">
           {news.map((item, index) => (
             <CardSlot
               key={item._id}
@@ -83,18 +82,20 @@ export function NewsListPage() {
               <NewsCard item={item} eager={index < EAGER_CARDS} />
             </CardSlot>
           ))}
-        </Masonry>
+        </div>
       )}
       <div ref={sentinel} aria-hidden="true" />
       {state.matches('loadMoreFailed') && <LoadMoreFailed what="More news" />}
-      {(hasMore || loadingMore) && news.length > 0 && (
+      {!hydrated && state.context.next !== undefined && news.length > 0 && (
+        <NextPageLink href={paths.home(state.context.next)} />
+      )}
+      {hydrated && (hasMore || loadingMore) && news.length > 0 && (
         <div className="load-more">
           <button
             type="button"
             className="button"
             onClick={() => send({ type: 'news.loadMore' })}
-            // A server-rendered page's button works once the app runs; until then it says so.
-            disabled={loadingMore || !laidOut}
+            disabled={loadingMore}
             aria-busy={loadingMore}
           >
             {loadingMore ? 'Loading…' : 'Load more'}
@@ -151,16 +152,4 @@ function useLoadMoreOnScroll(active: boolean, onVisible: () => void) {
     return () => observer.disconnect()
   }, [active])
   return ref
-}
-
-/**
- * Whether react-masonry-css has laid the grid out for this screen's width. As rendered on the
- * server, and while the browser hydrates, it has its default three columns: the stylesheet
- * arranges those for narrower screens (`.news-grid-static`). The layout effect runs in the same
- * commit as the grid's own measuring, so the two changes paint together: no shift between.
- */
-function useLaidOut(): boolean {
-  const [laidOut, setLaidOut] = useState(false)
-  useLayoutEffect(() => setLaidOut(true), [])
-  return laidOut
 }

@@ -8,7 +8,8 @@ import { searchContext, type SearchContext } from '@/ui/features/search/search.m
 import { useInspectedMachine } from '@/ui/shared/inspection'
 import { cardHighlight } from '@/ui/shared/highlighted-text'
 import { LoadFailed } from '@/ui/shared/load-failed'
-import { LoadMore, LoadMoreFailed } from '@/ui/shared/load-more'
+import { LoadMore, LoadMoreFailed, NextPageLink, usePageCursor } from '@/ui/shared/load-more'
+import { paths } from '@/ui/shared/paths'
 import { PAGE_TITLES } from '@/ui/shared/page-titles'
 import { useHydrated } from '@/ui/shared/use-hydrated'
 import { usePageTitle } from '@/ui/shared/use-page-title'
@@ -25,8 +26,10 @@ export function SearchPage() {
 
 function SearchScreen({ q }: { readonly q: string }) {
   const machine = useProvidedMachine(provideSearch)
-  // The first page of results the server rendered: the search starts ready with it.
-  const rendered = usePageData((pageData) => pageData.search(q))
+  // The page of results the server rendered (the first, or the one `?cursor=` names): the
+  // search starts ready with it.
+  const cursor = usePageCursor()
+  const rendered = usePageData((pageData) => pageData.search(q, cursor))
   const [state, send] = useInspectedMachine(
     machine,
     rendered === undefined
@@ -72,11 +75,11 @@ function SearchScreen({ q }: { readonly q: string }) {
         </ol>
       )}
       {state.matches('loadMoreFailed') && <LoadMoreFailed what="More results" />}
-      {(next !== undefined || loadingMore) && (
+      {!hydrated && next !== undefined && <NextPageLink href={paths.search(q, next)} />}
+      {hydrated && (next !== undefined || loadingMore) && (
         <LoadMore
           loading={loadingMore}
-          // A server-rendered page's button works once the app runs.
-          ready={settled && hydrated}
+          ready={settled}
           onLoadMore={() => send({ type: 'search.loadMore' })}
         />
       )}
