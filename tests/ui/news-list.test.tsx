@@ -209,6 +209,20 @@ describe('news list: paging', () => {
     )
   })
 
+  it('opens at the page its address names (?cursor=), and Home opens the first page', async () => {
+    const app = createMemoryApp({ seed: manyNews(30) })
+    const first = await app.useCases.listNews.execute({})
+    if (!first.ok || first.value.next === undefined) throw new Error('no second page')
+    const { user } = renderApp({ app, path: `/?cursor=${first.value.next}` })
+
+    expect(await screen.findByText('Post number 25')).toBeInTheDocument()
+    expect(cards().map(postNumber)).toEqual([25, 26, 27, 28, 29, 30])
+
+    await user.click(screen.getByRole('link', { name: 'Home' }))
+    expect(await screen.findByText('Post number 1')).toBeInTheDocument()
+    expect(cards()).toHaveLength(24)
+  })
+
   it('shows no Load more button when every post fits on the first page', async () => {
     renderApp({ seed: manyNews(24) })
     await screen.findByText('Post number 24')

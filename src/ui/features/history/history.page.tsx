@@ -15,13 +15,13 @@ import { formatDayAndTime } from '@/ui/shared/dates'
 
 export function HistoryPage() {
   const { id = '' } = useParams()
-  return <HistoryScreen key={id} id={id} />
+  const cursor = usePageCursor()
+  return <HistoryScreen key={`${id}\n${cursor ?? ''}`} id={id} cursor={cursor} />
 }
 
-function HistoryScreen({ id }: { readonly id: string }) {
+function HistoryScreen({ id, cursor }: { readonly id: string; readonly cursor?: string }) {
   // The page the server rendered (the newest versions, or the page `?cursor=` names); null
-  // when there is no such post (a 404 page).
-  const cursor = usePageCursor()
+  // when there is no such post (a 404 page). Without it, the newest versions load.
   const rendered = usePageData((pageData) => pageData.history(id, cursor))
   return rendered === null ? <NotAvailablePage /> : <History id={id} rendered={rendered} />
 }

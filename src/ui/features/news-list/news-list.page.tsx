@@ -17,18 +17,28 @@ import { useHydrated } from '@/ui/shared/use-hydrated'
 const EAGER_CARDS = 3
 
 export function NewsListPage() {
+  // Another page of the list (`?cursor=`) is another list: the screen, and its machine, start again.
+  const cursor = usePageCursor()
+  return <NewsListScreen key={cursor ?? ''} cursor={cursor} />
+}
+
+function NewsListScreen({ cursor }: { readonly cursor: string | undefined }) {
   usePageTitle('Latest news')
   const { store } = useAppServices()
   const machine = useProvidedMachine(provideNewsList)
   // The page the server rendered (the first, or the one `?cursor=` names): the list starts
   // ready with it, and fetches nothing.
-  const cursor = usePageCursor()
   const rendered = usePageData((pageData) => pageData.home(cursor))
   const [state, send] = useInspectedMachine(
     machine,
     rendered === undefined
-      ? {}
-      : { snapshot: machine.resolveState({ value: 'ready', context: { next: rendered.next } }) },
+      ? { input: { cursor } }
+      : {
+          snapshot: machine.resolveState({
+            value: 'ready',
+            context: { start: cursor, next: rendered.next },
+          }),
+        },
   )
   const news = useSelector(store, (snapshot) => snapshot.context.news)
   // What the live stream told: posts new to the list, and what became of the listed ones.

@@ -20,21 +20,26 @@ const EAGER_CARDS = 3
 export function SearchPage() {
   const [params] = useSearchParams()
   const q = params.get(SEARCH_FIELD) ?? ''
-  // A new query is a new search: the screen, and its machine, start again.
-  return <SearchScreen key={q} q={q} />
+  const cursor = usePageCursor()
+  // A new query, or another page of it, is a new search: the screen, and its machine, start again.
+  return <SearchScreen key={`${q}\n${cursor ?? ''}`} q={q} cursor={cursor} />
 }
 
-function SearchScreen({ q }: { readonly q: string }) {
+function SearchScreen({ q, cursor }: { readonly q: string; readonly cursor: string | undefined }) {
   const machine = useProvidedMachine(provideSearch)
   // The page of results the server rendered (the first, or the one `?cursor=` names): the
   // search starts ready with it.
-  const cursor = usePageCursor()
   const rendered = usePageData((pageData) => pageData.search(q, cursor))
   const [state, send] = useInspectedMachine(
     machine,
     rendered === undefined
-      ? { input: { q } }
-      : { snapshot: machine.resolveState({ value: 'ready', context: searchContext(q, rendered) }) },
+      ? { input: { q, cursor } }
+      : {
+          snapshot: machine.resolveState({
+            value: 'ready',
+            context: searchContext(q, rendered, cursor),
+          }),
+        },
   )
   const { query, refusal, items, next } = state.context
   const highlight = useMemo(() => cardHighlight(query?.terms ?? []), [query])

@@ -13,20 +13,26 @@ import { formatDayAndTime } from '@/ui/shared/dates'
 
 /** Recently deleted: the trash, newest deletion first, each post with a Restore button. */
 export function TrashPage() {
+  // Another page of the trash (`?cursor=`) is another list: the screen starts again.
+  const cursor = usePageCursor()
+  return <TrashScreen key={cursor ?? ''} cursor={cursor} />
+}
+
+function TrashScreen({ cursor }: { readonly cursor: string | undefined }) {
   usePageTitle('Recently deleted')
   const machine = useProvidedMachine(provideTrash)
   // The page the server rendered (the first, or the one `?cursor=` names): the trash starts
   // ready with it.
-  const cursor = usePageCursor()
   const rendered = usePageData((pageData) => pageData.trash(cursor))
   const [state, send] = useInspectedMachine(
     machine,
     rendered === undefined
-      ? {}
+      ? { input: { cursor } }
       : {
           snapshot: machine.resolveState({
             value: 'ready',
             context: {
+              start: cursor,
               items: rendered.items,
               next: rendered.next,
               restoring: undefined,
