@@ -109,6 +109,9 @@ describe.each(TEST_DATABASES)('server-rendered paged pages on $name', (kind) => 
     const second = await page(first.next ?? '')
     expect(second.response.statusCode).toBe(200)
     expect(second.texts('article h2')).toEqual(live.slice(LIST_PAGE).map((item) => item.title))
+    expect(second.document.querySelector('link[rel="canonical"]')?.getAttribute('href')).toMatch(
+      /\/\?cursor=[\w-]+$/,
+    )
     expect(second.next).toBeUndefined()
     // The app starts from this very page, and knows which one it is.
     expect(second.data?.cursor).toBe(new URLSearchParams(first.next?.slice(1)).get('cursor'))

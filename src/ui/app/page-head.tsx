@@ -50,7 +50,8 @@ function headOf({ pathname, need, data }: PageHeadProps): Head {
     return {
       title: pageTitle(PAGE_TITLES.home),
       description: SITE.description,
-      canonical: paths.home(),
+      // Each page of the list is its own: crawlers reach the older posts through them.
+      canonical: paths.home(need.cursor),
       noindex: false,
     }
   }
