@@ -32,6 +32,7 @@ describe('the production build', () => {
   it('keeps formik, yup, EmailJS, dayjs and the toasts out of the first visit to /', () => {
     const loaded = loadedOnFirstVisit()
     expect(loaded).toContain('react-dom')
+    expect(loaded).toContain('react-masonry-css')
     for (const lazy of ['formik', 'yup', '@emailjs/browser', 'dayjs', 'react-toastify']) {
       expect(loaded, `${lazy} loads on /`).not.toContain(lazy)
     }

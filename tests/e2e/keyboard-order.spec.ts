@@ -7,17 +7,20 @@ import { cardColumns, cards } from './support/screens'
 import { PAGE_SIZE, TOASTS } from './support/spec-texts'
 import { toast } from './support/toasts'
 
-/** The name of the card each Tab press reaches, from the main region, `presses` times. */
-async function tabbedCards(page: Page, presses: number): Promise<string[]> {
-  await page.getByRole('main').focus()
+/** The title of the card that has the focus itself, or '' when the focus is not on a card. */
+function focusedCard(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const element = document.activeElement
+    return element?.tagName === 'ARTICLE' ? (element.querySelector('h2')?.textContent ?? '') : ''
+  })
+}
+
+/** The focused card's title after each key of `keys`, pressed in turn. */
+async function cardsAfter(page: Page, keys: readonly string[]): Promise<string[]> {
   const names: string[] = []
-  for (let press = 0; press < presses; press += 1) {
-    await page.keyboard.press('Tab')
-    names.push(
-      await page.evaluate(
-        () => document.activeElement?.closest('article')?.querySelector('h2')?.textContent ?? '',
-      ),
-    )
+  for (const key of keys) {
+    await page.keyboard.press(key)
+    names.push(await focusedCard(page))
   }
   return names
 }
@@ -47,51 +50,80 @@ async function articlesInAccessibilityTree(page: Page): Promise<string[]> {
   return names
 }
 
-test.describe('reading order of the news grid', () => {
-  test('at 1280 px Tab and the accessibility tree go post 1, 2, 3… in three columns, across pages', async ({
-    page,
-    api,
-  }) => {
-    await page.setViewportSize({ width: 1280, height: 800 })
-    const total = PAGE_SIZE + 6
-    await api.createMany(Array.from({ length: total }, (_, n) => draft(n + 1)))
-    const newestFirst = (await api.list()).map((item) => item.title)
+/** The DOM order of the cards' titles: react-masonry-css's, column by column. */
+function titlesInDom(page: Page): Promise<string[]> {
+  return cards(page).evaluateAll((elements) =>
+    elements.map((element) => element.querySelector('h2')?.textContent ?? ''),
+  )
+}
 
-    await page.goto('/')
-    await expect(cards(page)).toHaveCount(PAGE_SIZE)
-    expect(await cardColumns(page)).toHaveLength(3)
-
-    expect(await tabbedCards(page, 7)).toEqual(newestFirst.slice(0, 7))
-    expect(await articlesInAccessibilityTree(page)).toEqual(newestFirst.slice(0, PAGE_SIZE))
-
-    // The next page, loaded by scrolling, goes on in the same order.
-    await cards(page).last().scrollIntoViewIfNeeded()
-    await page.mouse.wheel(0, 5000)
-    await expect(cards(page)).toHaveCount(total)
-    expect(await articlesInAccessibilityTree(page)).toEqual(newestFirst)
-    await cards(page)
-      .nth(PAGE_SIZE - 1)
-      .getByRole('link')
-      .focus()
-    await page.keyboard.press('Tab')
-    await expect(cards(page).nth(PAGE_SIZE).getByRole('link')).toBeFocused()
-    await expect(cards(page).nth(PAGE_SIZE)).toHaveAccessibleName(newestFirst[PAGE_SIZE] ?? '')
-  })
-
-  test('a tablet and a phone keep the list order too', async ({ page, api }) => {
-    await api.createMany([1, 2, 3, 4, 5].map((n) => draft(n)))
-    const newestFirst = (await api.list()).map((item) => item.title)
-    for (const [width, columns] of [
-      [768, 2],
-      [375, 1],
-    ] as const) {
+test.describe('the news grid as a feed, from the keyboard and in the accessibility tree', () => {
+  for (const [width, columns] of [
+    [1280, 3],
+    [768, 2],
+    [375, 1],
+  ] as const) {
+    test(`at ${width} px (${columns} masonry column${columns > 1 ? 's' : ''}) the keys and the tree go post 1, 2, 3… across pages, and Enter opens the post`, async ({
+      page,
+      api,
+    }, testInfo) => {
       await page.setViewportSize({ width, height: 900 })
+      const total = PAGE_SIZE + 6
+      await api.createMany(Array.from({ length: total }, (_, n) => draft(n + 1)))
+      const newestFirst = (await api.list()).map((item) => item.title)
+
       await page.goto('/')
-      await expect(cards(page)).toHaveCount(5)
+      await expect(cards(page)).toHaveCount(PAGE_SIZE)
       expect(await cardColumns(page)).toHaveLength(columns)
-      expect(await tabbedCards(page, 5)).toEqual(newestFirst)
-    }
-  })
+      const feed = page.getByRole('feed', { name: 'Latest news' })
+      if (columns > 1) {
+        // The masonry's DOM goes column by column: what follows proves the keys and the tree do not.
+        expect((await titlesInDom(page)).slice(0, 2)).not.toEqual(newestFirst.slice(0, 2))
+      }
+
+      // One Tab stop in the grid, the first card; the keys walk the list's order from it.
+      await page.getByRole('main').focus()
+      await page.keyboard.press('Tab')
+      expect(await focusedCard(page)).toBe(newestFirst[0])
+      const keys = ['ArrowDown', 'PageDown', 'ArrowDown', 'PageDown', 'ArrowDown', 'PageDown']
+      expect(await cardsAfter(page, keys)).toEqual(newestFirst.slice(1, 7))
+      expect(await cardsAfter(page, ['ArrowUp', 'PageUp', 'Home'])).toEqual([
+        newestFirst[5],
+        newestFirst[4],
+        newestFirst[0],
+      ])
+      expect(await articlesInAccessibilityTree(page)).toEqual(newestFirst.slice(0, PAGE_SIZE))
+      await expect(feed.getByRole('article').first()).toHaveAttribute('aria-setsize', '-1')
+      await expect(page.locator('main article[tabindex="0"]')).toHaveCount(1)
+      await expect(page.locator('main article a[href]:not([tabindex="-1"])')).toHaveCount(0)
+
+      // End takes the focus to the last card loaded; scrolled to it, the next page loads after
+      // it, and the keys go on into it.
+      expect(await cardsAfter(page, ['End'])).toEqual([newestFirst[PAGE_SIZE - 1]])
+      await page.mouse.wheel(0, 5000)
+      await expect(cards(page)).toHaveCount(total)
+      expect(await focusedCard(page)).toBe(newestFirst[PAGE_SIZE - 1])
+      expect(await cardsAfter(page, ['ArrowDown', 'PageDown'])).toEqual(
+        newestFirst.slice(PAGE_SIZE, PAGE_SIZE + 2),
+      )
+      expect(await articlesInAccessibilityTree(page)).toEqual(newestFirst)
+      await expect(feed.getByRole('article').first()).toHaveAttribute('aria-setsize', `${total}`)
+
+      // Tab leaves the grid; Shift+Tab comes back to the same card.
+      await page.keyboard.press('Tab')
+      expect(await focusedCard(page)).toBe('')
+      expect(await page.evaluate(() => document.activeElement?.closest('[role="feed"]'))).toBeNull()
+      await page.keyboard.press('Shift+Tab')
+      expect(await focusedCard(page)).toBe(newestFirst[PAGE_SIZE + 1])
+      if (width === 1280) await expectNoSeriousAxeViolations(page, testInfo, 'news-feed-focused')
+
+      await page.keyboard.press('Enter')
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+        newestFirst[PAGE_SIZE + 1] ?? '',
+      )
+      await expect(page).toHaveURL(/\/news\/[^/]+$/)
+    })
+  }
 })
 
 test.describe('the Undo of a delete', () => {

@@ -44,11 +44,12 @@ async function restoreElsewhere(app: MemoryApp, id: string) {
   app.changes.publish({ id, kind: 'restored', revision: item.revision })
 }
 
-/** The cards' titles in the grid's order, which is the reading order. */
+/** The cards' titles in the reading order: the order the grid (a feed) owns them in. */
 function layout(): string[] {
-  return [...document.querySelectorAll<HTMLElement>('.news-grid h2')].map(
-    (title) => title.textContent ?? '',
-  )
+  const owned = document.querySelector('[role="feed"]')?.getAttribute('aria-owns') ?? ''
+  return owned
+    .split(' ')
+    .map((id) => document.getElementById(id)?.querySelector('h2')?.textContent ?? '')
 }
 
 function slotOf(id: string): HTMLElement {

@@ -1,5 +1,6 @@
 import { useSelector } from '@xstate/react'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
+import Masonry from 'react-masonry-css'
 import { Link } from 'react-router-dom'
 import { LoadFailed } from '@/ui/shared/load-failed'
 import { useAppServices, usePageData, useProvidedMachine } from '@/ui/shared/app-context'
@@ -13,7 +14,10 @@ import { useReloadOnReset } from '@/ui/shared/live-updates.hooks'
 import { liveStatusOf, notListed } from '@/ui/shared/live-updates.logic'
 import { LoadMoreFailed, NextPageLink, usePageCursor } from '@/ui/shared/load-more'
 import { useHydrated } from '@/ui/shared/use-hydrated'
+import { cardId, feedHandlers, focusCard } from '@/ui/features/news-list/feed-keys'
 
+// 3 columns on wide screens, 2 on tablets, 1 on phones (docs/spec-deviations.md, decision 8).
+const COLUMNS = { default: 3, 1024: 2, 640: 1 }
 const EAGER_CARDS = 3
 
 export function NewsListPage() {
@@ -50,6 +54,11 @@ function NewsListScreen({ cursor }: { readonly cursor: string | undefined }) {
   const showNewPosts = useShowNewPosts()
   useReloadOnReset(() => send({ type: 'news.reload' }))
   const hydrated = useHydrated()
+  const laidOut = useLaidOut()
+  // The card that is the grid's one Tab stop: the last one focused, else the first (not deleted).
+  const [active, setActive] = useState<string | undefined>(undefined)
+  const usable = news.filter((item) => liveStatusOf(latest[item._id], item) !== 'deleted')
+  const tabStop = usable.find((item) => item._id === active) ?? usable[0]
   const hasMore = state.context.next !== undefined
   const loadingMore = state.matches('loadingMore')
   const sentinel = useLoadMoreOnScroll(hasMore && state.matches('ready'), () =>
@@ -78,10 +87,19 @@ function NewsListScreen({ cursor }: { readonly cursor: string | undefined }) {
         </div>
       )}
       {news.length > 0 && (
-        // The cards in the list's order, newest first, so that Tab and a screen reader follow
-        // it; the stylesheet sets them in 3 columns, 2 on tablets, 1 on phones, row by row
-        // (docs/spec-deviations.md, decision 8).
-        <div className="news-grid">
+        // react-masonry-css puts the cards in its columns in turn, so the DOM goes column by
+        // column: the feed's aria-owns gives screen readers the list's order, newest first, and
+        // its keys move the focus in that order (feed-keys.ts, docs/behaviour.md).
+        <Masonry
+          breakpointCols={COLUMNS}
+          className={laidOut ? 'news-grid' : 'news-grid news-grid-static'}
+          columnClassName="news-grid-column"
+          role="feed"
+          aria-labelledby="news-list-heading"
+          aria-busy={loadingMore}
+          aria-owns={news.map((item) => cardId(item._id)).join(' ')}
+          {...feedHandlers(setActive)}
+        >
           {news.map((item, index) => (
             <CardSlot
               key={item._id}
@@ -89,10 +107,18 @@ function NewsListScreen({ cursor }: { readonly cursor: string | undefined }) {
               title={item.title}
               deleted={liveStatusOf(latest[item._id], item) === 'deleted'}
             >
-              <NewsCard item={item} eager={index < EAGER_CARDS} />
+              <NewsCard
+                item={item}
+                eager={index < EAGER_CARDS}
+                feed={{
+                  position: index + 1,
+                  size: hasMore || loadingMore ? -1 : news.length,
+                  tabbable: hydrated ? item === tabStop : undefined,
+                }}
+              />
             </CardSlot>
           ))}
-        </div>
+        </Masonry>
       )}
       <div ref={sentinel} aria-hidden="true" />
       {state.matches('loadMoreFailed') && <LoadMoreFailed what="More news" />}
@@ -128,10 +154,9 @@ function useShowNewPosts(): () => void {
   const [focusId, setFocusId] = useState<string | undefined>(undefined)
   useEffect(() => {
     if (focusId === undefined) return
-    const slot = [...document.querySelectorAll<HTMLElement>('.news-card-slot')].find(
-      (element) => element.dataset.newsId === focusId,
-    )
-    slot?.querySelector<HTMLElement>('a')?.focus()
+    // The card, which its focus makes the grid's Tab stop.
+    const card = document.getElementById(cardId(focusId))
+    if (card !== null) focusCard(card)
     setFocusId(undefined)
   }, [focusId])
   return () => {
@@ -162,4 +187,16 @@ function useLoadMoreOnScroll(active: boolean, onVisible: () => void) {
     return () => observer.disconnect()
   }, [active])
   return ref
+}
+
+/**
+ * Whether react-masonry-css has laid the grid out for this screen's width. As rendered on the
+ * server, and while the browser hydrates, it has its default three columns: the stylesheet
+ * arranges those for narrower screens (`.news-grid-static`). The layout effect runs in the same
+ * commit as the grid's own measuring, so the two changes paint together: no shift between.
+ */
+function useLaidOut(): boolean {
+  const [laidOut, setLaidOut] = useState(false)
+  useLayoutEffect(() => setLaidOut(true), [])
+  return laidOut
 }
