@@ -126,6 +126,32 @@ test.describe('the news grid as a feed, from the keyboard and in the accessibili
   }
 })
 
+test.describe('the focused card, when the masonry changes its columns', () => {
+  test('keeps the focus, and the keys go on from it', async ({ page, api }) => {
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await api.createMany([1, 2, 3, 4, 5, 6, 7].map((n) => draft(n)))
+    const newestFirst = (await api.list()).map((item) => item.title)
+    await page.goto('/')
+    await expect(cards(page)).toHaveCount(7)
+    await page.getByRole('main').focus()
+    await page.keyboard.press('Tab')
+    expect(await cardsAfter(page, ['ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown'])).toEqual(
+      newestFirst.slice(1, 5),
+    )
+
+    for (const [width, columns] of [
+      [768, 2],
+      [375, 1],
+      [1280, 3],
+    ] as const) {
+      await page.setViewportSize({ width, height: 900 })
+      await expect.poll(() => cardColumns(page)).toHaveLength(columns)
+      await expect.poll(() => focusedCard(page)).toBe(newestFirst[4])
+    }
+    expect(await cardsAfter(page, ['ArrowDown'])).toEqual([newestFirst[5]])
+  })
+})
+
 test.describe('the Undo of a delete', () => {
   test('is reached in a few Tab presses, is announced, stays, and restores the post', async ({
     page,

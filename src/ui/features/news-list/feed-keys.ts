@@ -1,4 +1,4 @@
-import type { FocusEvent, KeyboardEvent } from 'react'
+import type { FocusEvent, KeyboardEvent, RefObject } from 'react'
 
 /**
  * The keyboard of the news grid, a WAI-ARIA feed. Its DOM is column by column
@@ -53,16 +53,36 @@ export function focusCard(card: HTMLElement): void {
 }
 
 /**
- * The feed's handlers: a card that gets the focus (by key, click or script) becomes the Tab
- * stop (`onActive` with its post's id); the arrows, Page Up/Down and Home/End move between
- * cards; Enter follows the card's Read More link.
+ * Whether a card should take the focus back as it mounts: the card that had it was removed
+ * with it (react-masonry-css moves a card to another column as a new element when the number
+ * of columns changes, or posts come in above it), and nothing else has it since.
  */
-export function feedHandlers(onActive: (postId: string) => void) {
+export function focusWasLost(focused: RefObject<HTMLElement | null>): boolean {
+  const card = focused.current
+  const now = document.activeElement
+  return card !== null && !card.isConnected && (now === null || now === document.body)
+}
+
+/**
+ * The feed's handlers: a card that gets the focus (by key, click or script) becomes the Tab
+ * stop (`onActive` with its post's id), and `focused` holds it while it has the focus; the
+ * arrows, Page Up/Down and Home/End move between cards; Enter follows the card's Read More link.
+ */
+export function feedHandlers(
+  onActive: (postId: string) => void,
+  focused: RefObject<HTMLElement | null>,
+) {
   return {
     onFocus(event: FocusEvent<HTMLElement>) {
       const card = cardOf(event.target)
       const postId = card?.dataset.postId
-      if (postId !== undefined) onActive(postId)
+      if (card === undefined || postId === undefined) return
+      focused.current = card
+      onActive(postId)
+    },
+    onBlur(event: FocusEvent<HTMLElement>) {
+      // A card removed from the page keeps its place in `focused`: the next one takes over.
+      if (event.target === focused.current && event.target.isConnected) focused.current = null
     },
     onKeyDown(event: KeyboardEvent<HTMLElement>) {
       const card = cardOf(event.target)

@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef } from 'react'
 import { Link } from 'react-router-dom'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { excerpt } from '@/domain/rules/excerpt'
@@ -30,13 +31,21 @@ export interface CardInFeed {
   readonly size: number
   /** Undefined until the app runs: the page then works without it, Read More a Tab stop. */
   readonly tabbable: boolean | undefined
+  /** Whether the card, mounting as the Tab stop, takes back the focus its old element lost. */
+  readonly focusWasLost?: () => boolean
 }
 
 export function NewsCard({ item, eager, highlight, feed }: NewsCardProps) {
   const headingId = `news-${item._id}-title`
   const roving = feed?.tabbable
+  const card = useRef<HTMLElement>(null)
+  const focusWasLost = feed?.focusWasLost
+  useLayoutEffect(() => {
+    if (roving === true && focusWasLost?.() === true) card.current?.focus({ preventScroll: true })
+  }, [roving, focusWasLost])
   return (
     <article
+      ref={card}
       className="news-card"
       aria-labelledby={headingId}
       {...(feed !== undefined && {

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react'
-import { useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import Masonry from 'react-masonry-css'
 import { Link } from 'react-router-dom'
 import { LoadFailed } from '@/ui/shared/load-failed'
@@ -14,7 +14,7 @@ import { useReloadOnReset } from '@/ui/shared/live-updates.hooks'
 import { liveStatusOf, notListed } from '@/ui/shared/live-updates.logic'
 import { LoadMoreFailed, NextPageLink, usePageCursor } from '@/ui/shared/load-more'
 import { useHydrated } from '@/ui/shared/use-hydrated'
-import { cardId, feedHandlers, focusCard } from '@/ui/features/news-list/feed-keys'
+import { cardId, feedHandlers, focusCard, focusWasLost } from '@/ui/features/news-list/feed-keys'
 
 // 3 columns on wide screens, 2 on tablets, 1 on phones (docs/spec-deviations.md, decision 8).
 const COLUMNS = { default: 3, 1024: 2, 640: 1 }
@@ -57,6 +57,8 @@ function NewsListScreen({ cursor }: { readonly cursor: string | undefined }) {
   const laidOut = useLaidOut()
   // The card that is the grid's one Tab stop: the last one focused, else the first (not deleted).
   const [active, setActive] = useState<string | undefined>(undefined)
+  const focused = useRef<HTMLElement | null>(null)
+  const lost = useCallback(() => focusWasLost(focused), [])
   const usable = news.filter((item) => liveStatusOf(latest[item._id], item) !== 'deleted')
   const tabStop = usable.find((item) => item._id === active) ?? usable[0]
   const hasMore = state.context.next !== undefined
@@ -98,7 +100,7 @@ function NewsListScreen({ cursor }: { readonly cursor: string | undefined }) {
           aria-labelledby="news-list-heading"
           aria-busy={loadingMore}
           aria-owns={news.map((item) => cardId(item._id)).join(' ')}
-          {...feedHandlers(setActive)}
+          {...feedHandlers(setActive, focused)}
         >
           {news.map((item, index) => (
             <CardSlot
@@ -114,6 +116,7 @@ function NewsListScreen({ cursor }: { readonly cursor: string | undefined }) {
                   position: index + 1,
                   size: hasMore || loadingMore ? -1 : news.length,
                   tabbable: hydrated ? item === tabStop : undefined,
+                  focusWasLost: lost,
                 }}
               />
             </CardSlot>
