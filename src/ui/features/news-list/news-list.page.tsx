@@ -14,7 +14,13 @@ import { useReloadOnReset } from '@/ui/shared/live-updates.hooks'
 import { liveStatusOf, notListed } from '@/ui/shared/live-updates.logic'
 import { LoadMoreFailed, NextPageLink, usePageCursor } from '@/ui/shared/load-more'
 import { useHydrated } from '@/ui/shared/use-hydrated'
-import { cardId, feedHandlers, focusCard, focusWasLost } from '@/ui/features/news-list/feed-keys'
+import {
+  cardId,
+  feedHandlers,
+  focusCard,
+  focusWasLost,
+  preloadFeedKeys,
+} from '@/ui/features/news-list/feed-focus'
 
 // 3 columns on wide screens, 2 on tablets, 1 on phones (docs/spec-deviations.md, decision 8).
 const COLUMNS = { default: 3, 1024: 2, 640: 1 }
@@ -54,6 +60,10 @@ function NewsListScreen({ cursor }: { readonly cursor: string | undefined }) {
   const showNewPosts = useShowNewPosts()
   useReloadOnReset(() => send({ type: 'news.reload' }))
   const hydrated = useHydrated()
+  // The keys' code, fetched once the page runs, before any key is pressed.
+  useEffect(() => {
+    if (hydrated) preloadFeedKeys()
+  }, [hydrated])
   const laidOut = useLaidOut()
   // The card that is the grid's one Tab stop: the last one focused, else the first (not deleted).
   const [active, setActive] = useState<string | undefined>(undefined)
@@ -91,7 +101,7 @@ function NewsListScreen({ cursor }: { readonly cursor: string | undefined }) {
       {news.length > 0 && (
         // react-masonry-css puts the cards in its columns in turn, so the DOM goes column by
         // column: the feed's aria-owns gives screen readers the list's order, newest first, and
-        // its keys move the focus in that order (feed-keys.ts, docs/behaviour.md).
+        // its keys move the focus in that order (feed-focus.ts, docs/behaviour.md).
         <Masonry
           breakpointCols={COLUMNS}
           className={laidOut ? 'news-grid' : 'news-grid news-grid-static'}
