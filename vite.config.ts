@@ -129,5 +129,7 @@ export default defineConfig({
     globalSetup: ['tests/global-setup.ts'],
     setupFiles: ['tests/setup.ts'],
     restoreMocks: true,
+    // Under a full parallel run on 2 cores a jsdom flow of a second alone can take several.
+    testTimeout: 15_000,
   },
 })
