@@ -10,7 +10,7 @@ import {
   type LiveUpdatesEvent,
 } from '@/ui/shared/live-updates.machine'
 import { provideLiveUpdates } from '@/ui/shared/live-updates.provide'
-import type { NewsStoreEvent } from '@/ui/shared/news-store.machine'
+import type { NewsStoreEvent } from '@/ui/shared/news-store.types'
 import { BACKOFF_ELAPSED, liveUpdatesModel } from './live-models'
 import {
   CoverageRecorder,

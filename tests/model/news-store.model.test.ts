@@ -1,7 +1,7 @@
 import type { DomainError } from '@/domain/domain-error'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
-import type { NewsStoreContext } from '@/ui/shared/news-store.machine'
+import type { NewsStoreContext } from '@/ui/shared/news-store.types'
 import { newsStoreMachine } from '@/ui/shared/news-store.machine'
 import { overlay } from '@/ui/shared/news-store.logic'
 import { newsStoreLiveModel } from './live-models'

@@ -7,7 +7,7 @@ import {
   type LiveUpdatesEvent,
 } from '@/ui/shared/live-updates.machine'
 import { provideLiveUpdates } from '@/ui/shared/live-updates.provide'
-import type { NewsStoreEvent } from '@/ui/shared/news-store.machine'
+import type { NewsStoreEvent } from '@/ui/shared/news-store.types'
 
 /** Lets the feed's asynchronous messages arrive. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0))

@@ -38,6 +38,9 @@ const VARIABLES = Object.keys(ENV_SCHEMA.properties) as Variable[]
 
 type Problems = Map<Variable, string>
 
+/** A switch's word (env.schema.ts's `choice` of 1, true, 0, false) read as on or off. */
+const isOn = (word: string): boolean => word === '1' || word === 'true'
+
 /** Reads the server's variables; an empty value counts as unset. Throws ConfigError. */
 export function readConfig(env: Env): ServerConfig {
   const problems: Problems = new Map()
@@ -50,7 +53,7 @@ export function readConfig(env: Env): ServerConfig {
     emailjsOrigin: origin('EMAILJS_ORIGIN', checked.EMAILJS_ORIGIN, problems),
     writeRateLimit: checked.WRITE_RATE_LIMIT,
     searchRateLimit: checked.SEARCH_RATE_LIMIT,
-    demoPosts: checked.DEMO_POSTS === '1' || checked.DEMO_POSTS === 'true',
+    demoPosts: isOn(checked.DEMO_POSTS),
     trashDays: checked.TRASH_DAYS,
     trustProxy: proxies(checked.TRUST_PROXY, problems),
     publicOrigin:
@@ -62,7 +65,7 @@ export function readConfig(env: Env): ServerConfig {
     maxConnectionsPerAddress: checked.MAX_CONNECTIONS_PER_ADDRESS,
     maxStreams: maxStreams(checked, problems),
     logLevel: checked.LOG_LEVEL,
-    logAddresses: checked.LOG_ADDRESSES === '1' || checked.LOG_ADDRESSES === 'true',
+    logAddresses: isOn(checked.LOG_ADDRESSES),
     metricsToken: checked.METRICS_TOKEN,
     metricsPort: metricsPort(checked, problems),
   }

@@ -12,7 +12,8 @@ import {
   type ToastIntent,
   type ToastParams,
 } from '@/ui/shared/machine-effects'
-import { newsStoreMachine, type StorePageParams } from '@/ui/shared/news-store.machine'
+import { newsStoreMachine } from '@/ui/shared/news-store.machine'
+import type { StorePageParams } from '@/ui/shared/news-store.types'
 
 export interface AppEffects {
   readonly showToast: (params: ToastParams) => void

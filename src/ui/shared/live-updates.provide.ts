@@ -5,7 +5,7 @@ import {
   type ChangeFeedInput,
   type LiveUpdatesEvent,
 } from '@/ui/shared/live-updates.machine'
-import type { NewsStoreEvent } from '@/ui/shared/news-store.machine'
+import type { NewsStoreEvent } from '@/ui/shared/news-store.types'
 
 /** The change feed as the machine's `changeFeed` actor: each handler sends its event back. */
 export function fromChangeFeed(feed: NewsChangeFeed) {
