@@ -66,6 +66,8 @@ test.describe('edit conflicts', () => {
     await fields.title.fill('My own title')
     const theirs = await editThroughApi(api.origin, post._id, { title: 'Their title' })
     expect(theirs.revision).toBe(2)
+    // The live stream tells the form; its notice moves the button, so save once it is there.
+    await expect(page.getByText(TEXTS.editedElsewhere)).toBeVisible()
 
     const firstSave = nextIfMatch(page, 'PATCH', post._id)
     await page.getByRole('button', { name: 'Edit news' }).click()
@@ -107,6 +109,8 @@ test.describe('edit conflicts', () => {
     await page.goto(`/news/${post._id}`)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(post.title)
     await editThroughApi(api.origin, post._id, { title: 'Their title' })
+    // The live stream tells the page; its notice moves the button, so delete once it is there.
+    await expect(page.getByText(TEXTS.articleEditedElsewhere, { exact: true })).toBeVisible()
 
     const remove = nextIfMatch(page, 'DELETE', post._id)
     await page.getByRole('button', { name: 'Delete' }).click()
@@ -230,13 +234,15 @@ test.describe('drafts survive a reload', () => {
 test.describe('the write limit', () => {
   test('a 429 says when to try again, from Retry-After, and the form keeps its text', async ({
     page,
+    extraHTTPHeaders,
   }) => {
     const limited = await startLimitedNewsWire(1)
     try {
-      // The one write a minute this address may make, spent by another tab.
+      // The one write a minute this address may make, spent by another tab (from the address
+      // the page has: its X-Forwarded-For).
       const spent = await fetch(`${limited.origin}/api/news`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
+        headers: { ...extraHTTPHeaders, 'Content-Type': 'application/json' },
         body: JSON.stringify(draft(1)),
       })
       expect(spent.status).toBe(201)

@@ -60,6 +60,19 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   baseURL: async ({ newsWire }, provide) => provide(newsWire.origin),
 
+  // Each test is a visitor of its own, from an address of its own, as on a public site: the
+  // budgets per address (writes, searches, live streams and their reconnects) are per test,
+  // and never spent by the tests that ran before it on the worker's server.
+  // Playwright reads a fixture's dependencies from this pattern: this one has none.
+  // eslint-disable-next-line no-empty-pattern
+  extraHTTPHeaders: async ({}, provide, testInfo) =>
+    provide({
+      'x-forwarded-for': visitorAddress(
+        testInfo.workerIndex,
+        `${testInfo.testId}/${testInfo.repeatEachIndex}`,
+      ),
+    }),
+
   waitForApp: [true, { option: true }],
 
   page: async ({ page, waitForApp, javaScriptEnabled }, provide) => {
@@ -86,16 +99,24 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   freshSite: [
     async ({ api, emailJsStandIn, newsWire }, provide, testInfo) => {
-      await api.clear()
-      emptyTrash(newsWire.databasePath)
-      emailJsStandIn?.reset()
-      await provide()
-      if (testInfo.status !== testInfo.expectedStatus) {
-        await testInfo.attach('server-log.txt', {
+      const attachServerLog = () =>
+        testInfo.attach('server-log.txt', {
           body: newsWire.logs.slice(-80).join('\n'),
           contentType: 'text/plain',
         })
+      try {
+        await api.clear()
+      } catch (error) {
+        await attachServerLog()
+        const cause = error instanceof Error ? error.cause : undefined
+        throw cause === undefined
+          ? error
+          : new Error(`${String(error)} (${String(cause)})`, { cause: error })
       }
+      emptyTrash(newsWire.databasePath)
+      emailJsStandIn?.reset()
+      await provide()
+      if (testInfo.status !== testInfo.expectedStatus) await attachServerLog()
     },
     { auto: true },
   ],
@@ -127,5 +148,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { auto: true },
   ],
 })
+
+/** A private address for one test of one worker: 10.<worker>.<two bytes of the test's id and repeat>. */
+export function visitorAddress(workerIndex: number, test: string): string {
+  let hash = 0
+  for (const char of test) hash = (hash * 31 + char.charCodeAt(0)) >>> 0
+  return `10.${workerIndex % 256}.${(hash >>> 8) & 255}.${hash & 255}`
+}
 
 export { expect }

@@ -36,6 +36,7 @@ const SERVER_VARIABLES = [
   'DEMO_POSTS',
   'TRASH_DAYS',
   'TRUST_PROXY',
+  'KEEP_ALIVE_TIMEOUT',
 ]
 
 const START_TIMEOUT_MS = 30_000
@@ -62,6 +63,13 @@ export async function startNewsWire(
     WRITE_RATE_LIMIT: '0',
     SEARCH_RATE_LIMIT: '0',
     DEMO_POSTS: '0',
+    // The browser is behind a proxy on this machine: each test is its own visitor, by the
+    // address the fixtures give it in X-Forwarded-For (fixtures.ts, visitorAddress).
+    TRUST_PROXY: 'loopback',
+    // Node's fetch keeps an idle connection until 1 s before the server's keep-alive timeout
+    // ends; at 5 s, a test that waited about that long could reuse a connection as the server
+    // closed it ('fetch failed'). No test waits a minute.
+    KEEP_ALIVE_TIMEOUT: '60',
     ...(emailjs && {
       EMAILJS_ORIGIN: emailjs.origin,
       EMAILJS_SERVICE_ID: emailjs.serviceId,

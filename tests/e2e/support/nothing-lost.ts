@@ -13,6 +13,9 @@ export const NOTHING_LOST_TEXTS = {
   review: 'Review',
   discardDraft: 'Discard draft',
   savedMeanwhile: 'Saved meanwhile',
+  editedElsewhere:
+    'This post was edited elsewhere. Your text stays here; saving shows you the newer version beside it first.',
+  articleEditedElsewhere: 'This post was edited elsewhere.',
   editNotSaved:
     'Your edit was not saved, because someone saved this post meanwhile. Your text is back in the form.',
   earlierVisit: 'Your unsent text from an earlier visit is back in the form.',
