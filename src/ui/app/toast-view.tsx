@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react'
 import { toast, ToastContainer } from 'react-toastify/unstyled'
 import 'react-toastify/ReactToastify.css'
 import type { ToastAction, ToastIntent, ToastParams } from '@/ui/shared/machine-effects'
+import { HOLDS_FOCUS } from '@/ui/shared/use-focus-heading'
 
 /*
  * What shows the toasts, with react-toastify: a chunk of its own that loads with the first
@@ -46,7 +47,8 @@ export function showToast(
  * It tells the outcome of what the visitor just did (Delete, a save), which may also have
  * changed the page: when the focus is where that left it (nowhere, or on the new page's main
  * heading, which navigation focuses), it moves to the message, so that a screen reader reads
- * it and the button is the next Tab stop. Focus the visitor put elsewhere stays there.
+ * it and the button is the next Tab stop; a heading that shows after leaves it there
+ * (HOLDS_FOCUS). Focus the visitor put elsewhere stays there.
  */
 function ToastWithAction({
   message,
@@ -66,7 +68,7 @@ function ToastWithAction({
   }, [])
   return (
     <div className="toast-with-action">
-      <span className="toast-message" tabIndex={-1} ref={text}>
+      <span className="toast-message" tabIndex={-1} ref={text} {...{ [HOLDS_FOCUS]: '' }}>
         {message}
       </span>
       <button type="button" className="toast-action" onClick={onAction}>

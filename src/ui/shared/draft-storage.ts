@@ -80,6 +80,16 @@ export function localDraftStorage(
   }
 }
 
+let browserDrafts: DraftStorage | undefined
+
+/**
+ * The storage the app was given (a test's), else the browser's local storage, made once on
+ * first use: by the forms, whose code loads on demand, so that none of this is in a first visit.
+ */
+export function draftsOf(given: DraftStorage | undefined): DraftStorage {
+  return given ?? (browserDrafts ??= localDraftStorage())
+}
+
 /** Storage in a Map, for tests: one per app, or shared to stand for a reload. */
 export function memoryDraftStorage(): DraftStorage & { readonly keys: () => string[] } {
   const entries = new Map<string, string>()
