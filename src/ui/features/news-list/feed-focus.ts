@@ -7,11 +7,6 @@ import type { FocusEvent, KeyboardEvent, RefObject } from 'react'
  * (feed-keys.ts) loads once the page runs, after the first paint.
  */
 
-/** The id of a post's card, which the feed's aria-owns lists. */
-export function cardId(postId: string): string {
-  return `news-${postId}-card`
-}
-
 /** The keys the feed answers; what each does is in feed-keys.ts. */
 const FEED_KEYS = new Set([
   'ArrowDown',
@@ -35,12 +30,6 @@ export function preloadFeedKeys(): void {
 /** The card a keyboard or focus event happened on, itself and not something inside it. */
 function cardOf(target: EventTarget): HTMLElement | undefined {
   return target instanceof HTMLElement && target.tagName === 'ARTICLE' ? target : undefined
-}
-
-/** Moves the focus to a card, and scrolls it all into view (where the DOM can: jsdom cannot). */
-export function focusCard(card: HTMLElement): void {
-  card.focus()
-  if (typeof card.scrollIntoView === 'function') card.scrollIntoView({ block: 'nearest' })
 }
 
 /**

@@ -1,4 +1,4 @@
-import { focusCard } from '@/ui/features/news-list/feed-focus'
+import { focusCard } from '@/ui/features/news-list/feed-card'
 
 /** What the news grid's keys do (feed-focus.ts decides which keys it answers). */
 

@@ -6,7 +6,7 @@ import { paths } from '@/ui/shared/paths'
 import { CARD_IMAGE } from '@/ui/shared/images'
 import { RemoteImage } from '@/ui/shared/remote-image'
 import type { CardHighlight } from '@/ui/shared/highlighted-text'
-import { cardId } from '@/ui/features/news-list/feed-focus'
+import { cardId } from '@/ui/features/news-list/feed-card'
 
 export interface NewsCardProps {
   readonly item: NewsItem

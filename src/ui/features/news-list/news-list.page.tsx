@@ -14,13 +14,8 @@ import { useReloadOnReset } from '@/ui/shared/live-updates.hooks'
 import { liveStatusOf, notListed } from '@/ui/shared/live-updates.logic'
 import { LoadMoreFailed, NextPageLink, usePageCursor } from '@/ui/shared/load-more'
 import { useHydrated } from '@/ui/shared/use-hydrated'
-import {
-  cardId,
-  feedHandlers,
-  focusCard,
-  focusWasLost,
-  preloadFeedKeys,
-} from '@/ui/features/news-list/feed-focus'
+import { cardId, focusCard } from '@/ui/features/news-list/feed-card'
+import { feedHandlers, focusWasLost, preloadFeedKeys } from '@/ui/features/news-list/feed-focus'
 
 // 3 columns on wide screens, 2 on tablets, 1 on phones (docs/spec-deviations.md, decision 8).
 const COLUMNS = { default: 3, 1024: 2, 640: 1 }
