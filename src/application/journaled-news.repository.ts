@@ -1,4 +1,4 @@
-import { conflict, DomainErrorException, notFound } from '@/domain/domain-error'
+import { conflict, DomainErrorException, inTrash, notFound } from '@/domain/domain-error'
 import type { NewsChanges, NewsDraft, NewsItem } from '@/domain/news-item.entity'
 import type {
   CreateOptions,
@@ -21,6 +21,7 @@ import {
   purgeCutoffs,
   reverted,
   trashed,
+  trashedItem,
   untrashed,
   type Revised,
   type WriteCondition,
@@ -60,8 +61,13 @@ export class JournaledNewsRepository implements NewsRepository {
     return this.store.search(query, page)
   }
 
+  /** A live post; a post in the trash is NotFound with the post as `trashed`. */
   async get(id: string): Promise<NewsItem> {
     const stored = await this.store.find(id)
+    if (stored !== undefined && stored.deletedAt !== null) {
+      const { deletedAt } = stored
+      throw new DomainErrorException(inTrash(trashedItem({ ...stored, deletedAt })))
+    }
     assertWritable(stored)
     return liveItem(stored)
   }

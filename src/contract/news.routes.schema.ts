@@ -12,6 +12,7 @@ import {
   ITEM_HEADERS,
   cachedItem,
   notFound,
+  notLive,
   post,
   IDEMPOTENCY_HEADERS,
   ETAG_HEADER,
@@ -50,9 +51,10 @@ export const LIST_NEWS_SCHEMA = {
 export const GET_NEWS_SCHEMA = {
   tags: ['news'],
   summary: 'One post',
-  description: 'A post in the trash answers 404, as one that never existed.',
+  description:
+    'A post in the trash answers 404, as one that never existed, with the post as `trashed`.',
   params: ID_PARAMS_SCHEMA,
-  response: { 200: cachedItem, 304: notModified(ITEM_HEADERS), 404: notFound },
+  response: { 200: cachedItem, 304: notModified(ITEM_HEADERS), 404: notLive },
 } as const
 
 export const CREATE_NEWS_SCHEMA = {

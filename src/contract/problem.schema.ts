@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { NewsItemSchema } from '@/contract/news.wire-schemas'
+import { NewsItemSchema, TrashedNewsItemSchema } from '@/contract/news.wire-schemas'
 
 /**
  * An RFC 9457 problem body. `errors` maps a field to the same message the form shows.
@@ -18,7 +18,20 @@ export const StaleProblemSchema = Type.Object({
   current: NewsItemSchema,
 })
 
-export type Problem = Readonly<Static<typeof ProblemSchema> | Static<typeof StaleProblemSchema>>
+/**
+ * The problem of a 404 for a post that is in the trash: `trashed` is the post, which
+ * `POST /api/news/:id/restore` brings back.
+ */
+export const TrashedProblemSchema = Type.Object({
+  ...ProblemSchema.properties,
+  trashed: TrashedNewsItemSchema,
+})
+
+export type Problem = Readonly<
+  | Static<typeof ProblemSchema>
+  | Static<typeof StaleProblemSchema>
+  | Static<typeof TrashedProblemSchema>
+>
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8'
 

@@ -1,7 +1,12 @@
 import { Type, type Static, type TSchema } from 'typebox'
 import { API_CACHE_CONTROL } from '@/contract/api-cache-control'
 import { NewsItemSchema, type Assert, type SameType } from '@/contract/news.wire-schemas'
-import { problemResponse, StaleProblemSchema } from '@/contract/problem.schema'
+import {
+  problemResponse,
+  ProblemSchema,
+  StaleProblemSchema,
+  TrashedProblemSchema,
+} from '@/contract/problem.schema'
 import type { NewsChanges, NewsDraft } from '@/domain/news-item.entity'
 import {
   DEFAULT_HISTORY_PAGE_SIZE,
@@ -179,6 +184,12 @@ export const invalid = problemResponse(
   'A field breaks a rule; `errors` holds each field’s message.',
 )
 export const tooMany = problemResponse('Too many writes from this address; see Retry-After.')
+export const notLive = {
+  description: 'No live post has this id. A post in the trash carries itself as `trashed`.',
+  content: {
+    'application/problem+json': { schema: Type.Union([ProblemSchema, TrashedProblemSchema]) },
+  },
+} as const
 export const stale = {
   description:
     'The If-Match names another version than the stored one; nothing changed. ' +

@@ -1,4 +1,4 @@
-import type { NewsItem } from '@/domain/news-item.entity'
+import type { NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
 
 /** Why a write conflicts with the post's state rather than with its fields. */
 export type ConflictReason =
@@ -11,7 +11,8 @@ export type ConflictReason =
 
 /** Failures the core knows about. Adapters turn transport failures into these. */
 export type DomainError =
-  | { readonly code: 'NotFound' }
+  /** No live post has this id; `trashed` is the post when it waits in the trash. */
+  | { readonly code: 'NotFound'; readonly trashed?: TrashedNewsItem }
   | { readonly code: 'ValidationFailed'; readonly fields: Readonly<Record<string, string>> }
   | { readonly code: 'Unavailable' }
   /** The write named a version of the post that is no longer current; nothing changed. */
@@ -32,6 +33,8 @@ export const DOMAIN_ERROR_CODES: readonly DomainErrorCode[] = [
 ]
 
 export const notFound = (): DomainError => ({ code: 'NotFound' })
+/** A read of a post that is in the trash: not found among the live posts, but restorable. */
+export const inTrash = (trashed: TrashedNewsItem): DomainError => ({ code: 'NotFound', trashed })
 export const unavailable = (): DomainError => ({ code: 'Unavailable' })
 export const validationFailed = (fields: Readonly<Record<string, string>>): DomainError => ({
   code: 'ValidationFailed',

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { UseCases } from '@/application/use-cases'
 import type { PageData, PageNeed } from '@/application/page-data'
+import { loadPageData, NO_SUCH_PAGE } from '@/server/page-data.loader'
 import { sendSearchesSpent } from '@/server/search-limit'
 import type { InlineSources } from '@/server/security'
 
@@ -12,7 +13,8 @@ import type { InlineSources } from '@/server/security'
  */
 export interface PageRenderer {
   readonly pageNeed: (pathname: string, search?: string) => PageNeed
-  readonly isMissing: (need: PageNeed, data: PageData) => boolean
+  /** 404 for the 'not available' page, 410 for a post in the trash, else 200. */
+  readonly pageStatus: (need: PageNeed, data: PageData) => number
   readonly embedPageData: (data: PageData) => string
   readonly PAGE_DATA_ID: string
   /** The app's page paths, as routes (`/news/:id`). */
@@ -121,34 +123,13 @@ function splitOnce(text: string, slot: string): [string, string] {
 }
 
 /**
- * Loads what the page needs through the use cases. A post that is not there is null (the page
- * answers 404); a database that fails leaves the data out, so that the browser loads it and
- * shows its own failure state and Retry.
- */
-async function loadPageData(useCases: UseCases, need: PageNeed): Promise<PageData> {
-  if (need.kind === 'home') {
-    const page = await useCases.listNews.execute({})
-    return page.ok ? { home: page.value } : {}
-  }
-  if (need.kind === 'search') {
-    // A refused query has no data: the page says why, from the domain's rules.
-    const found = await useCases.searchNews.execute({ q: need.q })
-    return found.ok ? { search: { q: need.q, page: found.value } } : {}
-  }
-  if (need.kind === 'item') {
-    const found = await useCases.getNewsItem.execute(need.id)
-    if (found.ok) return { item: { id: need.id, item: found.value } }
-    return found.error.code === 'NotFound' ? { item: { id: need.id, item: null } } : {}
-  }
-  return {}
-}
-
-/**
  * Answers a page request with the page rendered on the server: the template's head gains the
  * page's tags, its root element the app's HTML, and its body the data the browser starts from
  * (a JSON block, which the Content-Security-Policy allows because it never runs). Unknown
- * paths and missing posts answer 404 with the site's own 'not available' page; a search
- * answers 200 whatever it finds, or refuses, since the page shows it.
+ * paths and missing posts answer 404 with the site's own 'not available' page, a post in the
+ * trash 410 with a page that says where it is; a search answers 200 whatever it finds, or
+ * refuses, since the page shows it. A paged list's `?cursor=` that names none of its pages
+ * leads to its first page.
  */
 export async function sendRenderedPage(
   app: FastifyInstance,
@@ -168,6 +149,7 @@ export async function sendRenderedPage(
   // The site's version first: the page's live stream resumes from it (PageData.seq).
   const seq = app.hasDecorator('changeFeed') ? await app.changeFeed.position() : undefined
   const loaded = await loadPageData(app.useCases, need)
+  if (loaded === NO_SUCH_PAGE) return reply.redirect(withoutCursor(request.url), 302)
   const data = seq?.ok === true ? { ...loaded, seq: seq.value } : loaded
   let page: { readonly head: string; readonly html: string; readonly embedded: string }
   try {
@@ -186,7 +168,7 @@ export async function sendRenderedPage(
   }
   const { head, html, embedded } = page
   reply
-    .code(renderer.isMissing(need, data) ? 404 : 200)
+    .code(renderer.pageStatus(need, data))
     .type('text/html; charset=utf-8')
     .header('cache-control', app.originCacheControl.page)
   const body = Buffer.from(
@@ -204,4 +186,11 @@ export async function sendRenderedPage(
   if (compress === null) return reply.send(body)
   compress.call(reply, body)
   return reply
+}
+
+/** The address `url` without its `cursor` field: the first page of the same list. */
+function withoutCursor(url: string): string {
+  const parsed = new URL(url, 'http://page.invalid')
+  parsed.searchParams.delete('cursor')
+  return `${parsed.pathname}${parsed.search}`
 }

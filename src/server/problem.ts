@@ -21,6 +21,8 @@ export function sendProblem(reply: FastifyReply, value: Problem): FastifyReply {
 
 export const DETAILS = {
   notFound: 'No news post has this id.',
+  inTrash:
+    'The post is in the trash (Recently deleted); POST /api/news/:id/restore brings it back. `trashed` is the post.',
   noRevision: 'No news post has this id, or it has no revision of this number.',
   stale: 'The post was changed meanwhile; nothing was changed. `current` is the stored post.',
   badIdempotencyKey: 'The Idempotency-Key must be 1 to 255 visible ASCII characters.',
@@ -35,7 +37,9 @@ export const DETAILS = {
 export function problemOf(error: DomainError, invalidStatus = 422): Problem {
   switch (error.code) {
     case 'NotFound':
-      return problem(404, DETAILS.notFound)
+      return error.trashed === undefined
+        ? problem(404, DETAILS.notFound)
+        : { ...problem(404, DETAILS.inTrash), trashed: error.trashed }
     case 'ValidationFailed':
       return problem(
         invalidStatus,

@@ -217,12 +217,23 @@ describe('get, edit and delete news', () => {
     })
   })
 
-  it('deletes a post so that it can no longer be read', async () => {
+  it('deletes a post so that it can no longer be read, only found in the trash', async () => {
     const { create, remove, get } = setup()
     const created = await create.execute(draft)
     if (!created.ok) throw new Error('setup failed')
     expect(await remove.execute(created.value._id)).toEqual({ ok: true, value: undefined })
-    expect(await get.execute(created.value._id)).toEqual({ ok: false, error: { code: 'NotFound' } })
+    expect(await get.execute(created.value._id)).toEqual({
+      ok: false,
+      error: {
+        code: 'NotFound',
+        trashed: {
+          ...created.value,
+          revision: 2,
+          updatedAt: expect.any(String),
+          deletedAt: expect.any(String),
+        },
+      },
+    })
   })
 
   it('deletes on condition only the version named; else Stale, and the post stays', async () => {

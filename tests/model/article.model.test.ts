@@ -11,7 +11,13 @@ import {
   payload,
   transitionPaths,
 } from './model-harness'
-import { articleModel, HARBOUR, HARBOUR_CHANGED, RETRY_AFTER_SECONDS } from './models'
+import {
+  articleModel,
+  HARBOUR,
+  HARBOUR_CHANGED,
+  HARBOUR_TRASHED,
+  RETRY_AFTER_SECONDS,
+} from './models'
 
 const coverage = new CoverageRecorder(articleMachine)
 const model = articleModel(HARBOUR._id)
@@ -28,6 +34,12 @@ const checks: StateChecks = {
   },
   viewing: ({ event, rig, effects }) => {
     const shown = rig.services.store.getSnapshot().context.newsItem
+    if (event.type.includes('restoring')) {
+      // Back from the trash: the article shows it, and says so.
+      expect(shown).toEqual(HARBOUR)
+      expect(effects.toasts).toEqual([{ kind: 'success', message: NOTICES.restored }])
+      return
+    }
     if (!event.type.startsWith('xstate.error.')) {
       expect([HARBOUR, HARBOUR_CHANGED]).toContainEqual(shown)
       expect(effects.toasts).toEqual([])
@@ -77,7 +89,23 @@ const checks: StateChecks = {
     expect(rig.ports.pending('remove').map((call) => call.input)).toEqual([
       { id: HARBOUR._id, condition: { ifRevision: [HARBOUR.revision] } },
     ]),
-  deleted: ({ rig, effects }) => {
+  // The post is in the trash: the page says where, and offers Restore; nothing leaves for home.
+  inTrash: ({ event, effects, snapshot }) => {
+    expect(snapshot.context).toMatchObject({ trashed: HARBOUR_TRASHED })
+    expect(effects.navigations).toEqual([])
+    expect(effects.toasts).toEqual(
+      event.type.includes('restoring') ? [{ kind: 'error', message: NOTICES.restoreFailed }] : [],
+    )
+  },
+  restoring: ({ rig }) =>
+    expect(rig.ports.pending('restore').map((call) => call.input)).toEqual([HARBOUR._id]),
+  deleted: ({ event, rig, effects }) => {
+    if (event.type.includes('restoring')) {
+      // Purged from the trash meanwhile: it cannot come back.
+      expect(effects.toasts).toEqual([{ kind: 'error', message: NOTICES.purged }])
+      expect(effects.navigations).toEqual([{ to: '/', replace: true }])
+      return
+    }
     expect(effects.toasts).toEqual([
       {
         kind: 'success',

@@ -5,8 +5,16 @@
  */
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate'
 import type { ContactMessage } from '@/domain/contact-message.entity'
-import { notFound, rateLimited, stale, unavailable, validationFailed } from '@/domain/domain-error'
-import type { NewsDraft, NewsItem } from '@/domain/news-item.entity'
+import {
+  conflict,
+  inTrash,
+  notFound,
+  rateLimited,
+  stale,
+  unavailable,
+  validationFailed,
+} from '@/domain/domain-error'
+import type { NewsDraft, NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
 import type { NewsPage } from '@/domain/ports/news-repository.port'
 import { articleMachine } from '@/ui/features/article/article.machine'
 import { contactFormMachine } from '@/ui/features/contact/contact-form.machine'
@@ -35,6 +43,12 @@ export const HARBOUR_CHANGED: NewsItem = {
   updatedAt: '2025-03-04T09:00:00.000Z',
   revision: 2,
 }
+/** HARBOUR in the trash: a read of it is NotFound, naming it. */
+export const HARBOUR_TRASHED: TrashedNewsItem = {
+  ...HARBOUR,
+  deletedAt: '2025-03-05T09:00:00.000Z',
+}
+const IN_TRASH = inTrash(HARBOUR_TRASHED)
 export const MARKET: NewsItem = {
   _id: 'news-market',
   title: 'Night market returns',
@@ -113,6 +127,7 @@ const errorLabel = (event: AnyEventObject): string | undefined => {
   const error = (event as { error?: unknown }).error
   if (error === CHANGED_MEANWHILE) return 'saved meanwhile'
   if (error === DELETED_MEANWHILE) return 'deleted meanwhile'
+  if (error === IN_TRASH) return 'in the trash'
   return error === WRITE_LIMIT ? 'write limit' : undefined
 }
 
@@ -149,12 +164,18 @@ export const articleModel = (id: string): Model => ({
     { type: 'article.delete', revision: HARBOUR.revision },
     // 'Show the new version', or a reset of the live stream.
     { type: 'article.refresh' },
+    // 'Restore it', on the page of a post in the trash.
+    { type: 'article.restore' },
   ],
   answers: {
-    getNewsItem: { done: () => [HARBOUR], errors: [notFound(), unavailable()] },
+    getNewsItem: { done: () => [HARBOUR], errors: [notFound(), IN_TRASH, unavailable()] },
     deleteNews: {
       done: () => [undefined],
       errors: [unavailable(), CHANGED_MEANWHILE, WRITE_LIMIT],
+    },
+    restoreNews: {
+      done: () => [HARBOUR],
+      errors: [conflict('NotInTrash'), notFound(), unavailable()],
     },
   },
   label: errorLabel,

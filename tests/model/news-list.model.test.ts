@@ -40,7 +40,11 @@ describe('news list machine, model-based', () => {
         newsListModel,
         path,
         coverage,
-        (rig) => createActor(provideNewsList(rig.services), { inspect: coverage.inspect }).start(),
+        (rig) =>
+          createActor(provideNewsList(rig.services), {
+            input: {},
+            inspect: coverage.inspect,
+          }).start(),
         checks,
       )
     },

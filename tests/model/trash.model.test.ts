@@ -69,7 +69,11 @@ describe('trash machine, model-based', () => {
         trashModel,
         path,
         coverage,
-        (rig) => createActor(provideTrash(rig.services), { inspect: coverage.inspect }).start(),
+        (rig) =>
+          createActor(provideTrash(rig.services), {
+            input: {},
+            inspect: coverage.inspect,
+          }).start(),
         checks,
       )
     },

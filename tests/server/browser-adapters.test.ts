@@ -38,7 +38,7 @@ async function rejectionOf(call: Promise<unknown>) {
 }
 
 describe('the browser adapters against the real server', () => {
-  it('create, read, edit and delete a post through the HTTP repository', async () => {
+  it('create, read, edit and delete a post through the HTTP repository, which then finds it in the trash', async () => {
     const created = await repository.create({ title: 'Tide', body: 'High\nand low', author: 'Ada' })
     expect(await repository.get(created._id)).toEqual(created)
 
@@ -51,7 +51,16 @@ describe('the browser adapters against the real server', () => {
     })
 
     await repository.remove(created._id)
-    expect(await rejectionOf(repository.get(created._id))).toEqual({ code: 'NotFound' })
+    // Not found among the live posts; the answer names it in the trash, where it can come back.
+    expect(await rejectionOf(repository.get(created._id))).toEqual({
+      code: 'NotFound',
+      trashed: {
+        ...edited,
+        revision: 3,
+        updatedAt: expect.any(String),
+        deletedAt: expect.any(String),
+      },
+    })
     expect(await rejectionOf(repository.remove(created._id))).toEqual({ code: 'NotFound' })
   })
 

@@ -204,14 +204,14 @@ describe('server-rendered pages', () => {
     },
   )
 
-  it('answers 404 for a deleted article at once', async () => {
+  it('answers 410 for a deleted article at once', async () => {
     const item = await create('Short-lived news')
     expect((await page(`/news/${item._id}`)).response.statusCode).toBe(200)
 
     const deleted = await server.app.inject({ method: 'DELETE', url: `/api/news/${item._id}` })
     expect(deleted.statusCode).toBe(204)
 
-    expect((await page(`/news/${item._id}`)).response.statusCode).toBe(404)
+    expect((await page(`/news/${item._id}`)).response.statusCode).toBe(410)
     const home = await page('/')
     expect(home.response.body).not.toContain('Short-lived news')
   })

@@ -60,6 +60,7 @@ describe('news list machine', () => {
         actors: { listNews: listNews.logic },
         actions: { storePage: (_, page) => void stored.push(page) },
       }),
+      { input: {} },
     ).start()
     await waitFor(actor, (s) => s.matches('ready'))
     actor.send({ type: 'news.loadMore' })
@@ -76,9 +77,9 @@ describe('news list machine', () => {
 
   it('shows a failure and loads again on retry', async () => {
     const listNews = scripted<NewsPage, NewsPageQuery>([{ error: unavailable }, { items: [] }])
-    const actor = createActor(
-      newsListMachine.provide({ actors: { listNews: listNews.logic } }),
-    ).start()
+    const actor = createActor(newsListMachine.provide({ actors: { listNews: listNews.logic } }), {
+      input: {},
+    }).start()
     await waitFor(actor, (s) => s.matches('failed'))
     actor.send({ type: 'news.retry' })
     await waitFor(actor, (s) => s.matches('ready'))
@@ -91,9 +92,9 @@ describe('news list machine', () => {
       { error: unavailable },
       { items: [] },
     ])
-    const actor = createActor(
-      newsListMachine.provide({ actors: { listNews: listNews.logic } }),
-    ).start()
+    const actor = createActor(newsListMachine.provide({ actors: { listNews: listNews.logic } }), {
+      input: {},
+    }).start()
     await waitFor(actor, (s) => s.matches('ready'))
     actor.send({ type: 'news.loadMore' })
     await waitFor(actor, (s) => s.matches('loadMoreFailed'))

@@ -2,10 +2,9 @@ import {
   draftKeys,
   localDraftStorage,
   memoryDraftStorage,
-  readDraft,
   thisPage,
-  writeDraft,
 } from '@/ui/shared/draft-storage'
+import { readDraft, writeDraft } from '@/ui/shared/draft-values'
 import { restoredDraftText } from '@/ui/shared/draft-notice'
 import { browserTab } from '@/ui/shared/browser-tab'
 import { FormDraft } from '@/ui/shared/use-form-draft'

@@ -44,20 +44,12 @@ async function restoreElsewhere(app: MemoryApp, id: string) {
   app.changes.publish({ id, kind: 'restored', revision: item.revision })
 }
 
-/** The cards' titles in each column of the grid, as the reader sees them laid out. */
-function layout(): string[][] {
-  return [...document.querySelectorAll<HTMLElement>('.news-grid-column')].map((column) =>
-    [...column.querySelectorAll('h2')].map((title) => title.textContent ?? ''),
-  )
-}
-
-/** The cards' titles in the order of the posts (newest first), read across the columns. */
-function cardTitles(): string[] {
-  const columns = layout()
-  const rows = Math.max(...columns.map((column) => column.length))
-  return Array.from({ length: rows }, (_, row) =>
-    columns.flatMap((column) => column[row] ?? []),
-  ).flat()
+/** The cards' titles in the reading order: the order the grid (a feed) owns them in. */
+function layout(): string[] {
+  const owned = document.querySelector('[role="feed"]')?.getAttribute('aria-owns') ?? ''
+  return owned
+    .split(' ')
+    .map((id) => document.getElementById(id)?.querySelector('h2')?.textContent ?? '')
 }
 
 function slotOf(id: string): HTMLElement {
@@ -90,8 +82,8 @@ describe('live updates: the list', () => {
     await createElsewhere(app, 2)
     await user.click(await screen.findByRole('button', { name: '2 new posts' }))
 
-    expect(cardTitles().slice(0, 2)).toEqual(['Fresh post 2', 'Fresh post 1'])
-    expect(cardTitles()).toHaveLength(5)
+    expect(layout().slice(0, 2)).toEqual(['Fresh post 2', 'Fresh post 1'])
+    expect(layout()).toHaveLength(5)
     expect(screen.queryByRole('button', { name: /new post/ })).not.toBeInTheDocument()
     // The reader goes on from the first new post.
     await waitFor(() => expect(document.activeElement).toHaveAccessibleName(/Fresh post 2/))
@@ -107,8 +99,8 @@ describe('live updates: the list', () => {
     await editElsewhere(app, 'post-2', { title: 'Post number 2, corrected' })
 
     expect(await screen.findByText('Post number 2, corrected')).toBeInTheDocument()
-    const moved = before.map((column) =>
-      column.map((title) => (title === 'Post number 2' ? 'Post number 2, corrected' : title)),
+    const moved = before.map((title) =>
+      title === 'Post number 2' ? 'Post number 2, corrected' : title,
     )
     expect(layout()).toEqual(moved)
   })
@@ -147,7 +139,7 @@ describe('live updates: the list', () => {
     app.changes.drop()
 
     // It reconnects within a second and a half, and reloads by itself.
-    await waitFor(() => expect(cardTitles()[0]).toBe('Missed post'), { timeout: 4000 })
+    await waitFor(() => expect(layout()[0]).toBe('Missed post'), { timeout: 4000 })
     expect(app.changes.opens).toHaveLength(2)
   })
 })

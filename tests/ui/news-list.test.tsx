@@ -4,14 +4,20 @@ import { createMemoryApp } from '@/composition/browser/memory.container'
 import { manyNews, newsItem, renderApp } from './support/render-app'
 import { declarationsOf } from './support/stylesheet'
 
-/** The cards in the grid (a role query is slow on a page of 30 cards). */
+/**
+ * The cards in the grid, in the list's order: the order the feed's aria-owns gives them (the
+ * masonry's DOM goes column by column). A role query is slow on a page of 30 cards.
+ */
 function cards(): HTMLElement[] {
-  return Array.from(document.querySelectorAll<HTMLElement>('main article'))
+  const owned = document.querySelector('main [role="feed"]')?.getAttribute('aria-owns') ?? ''
+  const listed = owned === '' ? [] : owned.split(' ').map((id) => document.getElementById(id))
+  expect(listed).toHaveLength(cardsInDom().length)
+  return listed.filter((card): card is HTMLElement => card !== null)
 }
 
-/** The cards in the order of the posts (the masonry lays them out column by column). */
-function cardsInPostOrder(): HTMLElement[] {
-  return cards().sort((a, b) => postNumber(a) - postNumber(b))
+/** The cards as the DOM has them, column by column. */
+function cardsInDom(): HTMLElement[] {
+  return Array.from(document.querySelectorAll<HTMLElement>('main article'))
 }
 
 function postNumber(card: HTMLElement): number {
@@ -118,7 +124,7 @@ describe('news list: cards', () => {
     renderApp({ seed: manyNews(5) })
     await screen.findByText('Post number 5')
 
-    const images = cardsInPostOrder().map(imageOf)
+    const images = cards().map(imageOf)
     expect(images).toHaveLength(5)
     const sources = new Set(images.map((image) => image.getAttribute('src')))
     expect(sources.size).toBe(1)
@@ -135,14 +141,14 @@ describe('news list: cards', () => {
     renderApp({ seed: manyNews(6) })
     await screen.findByText('Post number 6')
 
-    const loading = cardsInPostOrder().map((card) => imageOf(card).getAttribute('loading'))
+    const loading = cards().map((card) => imageOf(card).getAttribute('loading'))
     expect(loading).toEqual(['eager', 'eager', 'eager', 'lazy', 'lazy', 'lazy'])
   })
 
   it('shows the local image when a card image fails to load', async () => {
     renderApp({ seed: manyNews(2) })
     await screen.findByText('Post number 2')
-    const [first, second] = cardsInPostOrder().map(imageOf)
+    const [first, second] = cards().map(imageOf)
     if (first === undefined || second === undefined) throw new Error('two cards expected')
     const remote = first.getAttribute('src')
 
@@ -158,7 +164,7 @@ describe('news list: cards', () => {
     const { user } = renderApp({ seed: manyNews(3) })
     await screen.findByText('Post number 3')
 
-    for (const card of cardsInPostOrder()) {
+    for (const card of cards()) {
       const link = within(card).getByRole('link', { name: /^Read More/ })
       expect(link).toHaveAttribute('href', `/news/post-${postNumber(card)}`)
     }
@@ -198,12 +204,91 @@ describe('news list: grid', () => {
     { screenWidth: 1280, columns: 3 },
     { screenWidth: 800, columns: 2 },
     { screenWidth: 400, columns: 1 },
-  ])('lays the cards out in $columns columns $screenWidth px wide', async (layout) => {
+  ])('lays the cards out in $columns masonry columns $screenWidth px wide', async (layout) => {
     window.innerWidth = layout.screenWidth
     const { container } = renderApp({ seed: manyNews(6) })
     await screen.findByText('Post number 6')
 
     expect(container.querySelectorAll('.news-grid-column')).toHaveLength(layout.columns)
+  })
+
+  it('is a feed that owns the cards in the order of the posts, though its columns hold them in turn', async () => {
+    window.innerWidth = 1280
+    renderApp({ seed: manyNews(7) })
+    await screen.findByText('Post number 7')
+
+    expect(cardsInDom().map(postNumber)).toEqual([1, 4, 7, 2, 5, 3, 6])
+    expect(screen.getByRole('feed', { name: 'Latest news' })).toBeInTheDocument()
+    expect(cards().map(postNumber)).toEqual([1, 2, 3, 4, 5, 6, 7])
+    expect(cards().map((card) => card.getAttribute('aria-posinset'))).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+    ])
+    // Every post fits on the first page: the feed knows its length.
+    expect(cards().map((card) => card.getAttribute('aria-setsize'))).toEqual(Array(7).fill('7'))
+    expect(cards()[1]).toHaveAccessibleName('Post number 2')
+  })
+
+  it('says the feed’s length is unknown while more pages may load', async () => {
+    renderApp({ seed: manyNews(30) })
+    await screen.findByText('Post number 24')
+
+    expect(new Set(cards().map((card) => card.getAttribute('aria-setsize')))).toEqual(
+      new Set(['-1']),
+    )
+  })
+
+  it('is one Tab stop, the first card; the keys move the focus in the order of the posts', async () => {
+    window.innerWidth = 1280
+    const { user } = renderApp({ seed: manyNews(7) })
+    await screen.findByText('Post number 7')
+    const links = screen.getAllByRole('link', { name: /^Read More/ })
+    expect(links.map((link) => link.tabIndex)).toEqual(Array(7).fill(-1))
+    expect(cards().map((card) => card.tabIndex)).toEqual([0, -1, -1, -1, -1, -1, -1])
+
+    screen.getByRole('main').focus()
+    await user.tab()
+    expect(cards()[0]).toHaveFocus()
+    const path: number[] = []
+    for (const key of ['ArrowDown', 'ArrowRight', 'PageDown', 'End', 'ArrowUp', 'ArrowLeft']) {
+      await user.keyboard(`{${key}}`)
+      path.push(postNumber(document.activeElement as HTMLElement))
+    }
+    expect(path).toEqual([2, 3, 4, 7, 6, 5])
+    await user.keyboard('{PageUp}{Home}{ArrowUp}')
+    expect(cards()[0]).toHaveFocus()
+
+    // The focused card is the Tab stop: Tab leaves the grid, Shift+Tab comes back to it.
+    await user.keyboard('{End}')
+    expect(cards().map((card) => card.tabIndex)).toEqual([-1, -1, -1, -1, -1, -1, 0])
+    await user.tab()
+    expect(document.activeElement?.closest('[role="feed"]')).toBeNull()
+    await user.tab({ shift: true })
+    expect(cards()[6]).toHaveFocus()
+
+    await user.keyboard('{Enter}')
+    expect(await screen.findByRole('heading', { level: 1, name: 'Post number 7' })).toBeVisible()
+  })
+
+  it('adds the cards of the next page to the feed, in order, the keys going on into them', async () => {
+    window.innerWidth = 1280
+    const { user } = renderApp({ seed: manyNews(30) })
+    await screen.findByText('Post number 24')
+    cards()[23]?.focus()
+
+    await user.click(screen.getByRole('button', { name: 'Load more' }))
+    expect(await screen.findByText('Post number 30')).toBeInTheDocument()
+    cards()[23]?.focus()
+    await user.keyboard('{ArrowDown}')
+
+    expect(cards()[24]).toHaveFocus()
+    expect(postNumber(cards()[24] as HTMLElement)).toBe(25)
+    expect(cards().map((card) => card.getAttribute('aria-setsize'))).toEqual(Array(30).fill('30'))
   })
 })
 
@@ -218,12 +303,24 @@ describe('news list: paging', () => {
 
     expect(await screen.findByText('Post number 30')).toBeInTheDocument()
     expect(cards()).toHaveLength(30)
-    expect(cardsInPostOrder().map(postNumber)).toEqual(
-      Array.from({ length: 30 }, (_, index) => index + 1),
-    )
+    expect(cards().map(postNumber)).toEqual(Array.from({ length: 30 }, (_, index) => index + 1))
     await waitFor(() =>
       expect(screen.queryByRole('button', { name: /Load more|Loading/ })).not.toBeInTheDocument(),
     )
+  })
+
+  it('opens at the page its address names (?cursor=), and Home opens the first page', async () => {
+    const app = createMemoryApp({ seed: manyNews(30) })
+    const first = await app.useCases.listNews.execute({})
+    if (!first.ok || first.value.next === undefined) throw new Error('no second page')
+    const { user } = renderApp({ app, path: `/?cursor=${first.value.next}` })
+
+    expect(await screen.findByText('Post number 25')).toBeInTheDocument()
+    expect(cards().map(postNumber)).toEqual([25, 26, 27, 28, 29, 30])
+
+    await user.click(screen.getByRole('link', { name: 'Home' }))
+    expect(await screen.findByText('Post number 1')).toBeInTheDocument()
+    expect(cards()).toHaveLength(24)
   })
 
   it('shows no Load more button when every post fits on the first page', async () => {

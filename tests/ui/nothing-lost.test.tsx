@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { act, screen, waitFor, within } from '@testing-library/react'
 import { createMemoryApp, type MemoryApp } from '@/composition/browser/memory.container'
-import { draftKeys, memoryDraftStorage, readDraft, thisPage } from '@/ui/shared/draft-storage'
+import { draftKeys, memoryDraftStorage, thisPage } from '@/ui/shared/draft-storage'
+import { readDraft } from '@/ui/shared/draft-values'
 import { NEWS_FIELDS } from '@/domain/news-item.entity'
 import { Interposer } from './support/interposed-ports'
 import { fill, findToast, newsItem, renderApp, replace, storedNews } from './support/render-app'

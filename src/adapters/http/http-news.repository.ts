@@ -1,6 +1,7 @@
 import {
   conflict,
   DomainErrorException,
+  inTrash,
   notFound,
   rateLimited,
   stale,
@@ -38,6 +39,7 @@ import {
   fieldMessagesOf,
   newsItemOf,
   newsRevisionOf,
+  trashedItemOf,
   trashedNewsItemOf,
 } from '@/adapters/http/response.guards'
 import { retryAfterSecondsOf } from '@/adapters/http/retry-after.parser'
@@ -258,10 +260,12 @@ function expectItem(body: unknown): NewsItem {
  */
 async function failureOf(response: Response, call: Call): Promise<DomainError> {
   switch (response.status) {
-    case 404:
+    case 404: {
       if (call.addressed !== 'item') break
-      discardBody(response)
-      return notFound()
+      // A read of a post in the trash names it, so that the page can say where it is.
+      const trashed = trashedItemOf(await problemOf(response))
+      return trashed === undefined ? notFound() : inTrash(trashed)
+    }
     case 409:
       if (call.conflict === undefined) break
       discardBody(response)

@@ -39,3 +39,8 @@ export function fieldMessagesOf(problem: unknown): Record<string, string> | unde
 export function currentItemOf(problem: unknown): NewsItem | undefined {
   return isRecord(problem) ? newsItemOf(problem.current) : undefined
 }
+
+/** The post in the trash that a 404 problem names (`trashed`), if it names one. */
+export function trashedItemOf(problem: unknown): TrashedNewsItem | undefined {
+  return isRecord(problem) ? trashedNewsItemOf(problem.trashed) : undefined
+}

@@ -7,7 +7,7 @@ import { createAppServices, type AppEffects, type AppServices } from '@/ui/share
 import type { PageData } from '@/ui/shared/page-data'
 import { AppRoutes } from '@/ui/app/routes'
 import { createToaster, ToasterContext } from '@/ui/app/toaster'
-import { localDraftStorage, type DraftStorage } from '@/ui/shared/draft-storage'
+import type { DraftStorage } from '@/ui/shared/draft-storage'
 import { InspectContext, type Inspect } from '@/ui/shared/inspection'
 import type { NavigateParams } from '@/ui/shared/machine-effects'
 
@@ -50,7 +50,7 @@ function createApp({ useCases, effects, inspect, drafts, pageData, changes }: Ne
       showToast: effects?.showToast ?? toaster.show,
       navigate: effects?.navigate ?? ((params) => navigator.navigate(params)),
     },
-    { inspect, drafts: drafts ?? localDraftStorage(), pageData, changes },
+    { inspect, drafts, pageData, changes },
   )
   buttons.perform = services.perform
   return { services, navigator, toaster }

@@ -4,7 +4,8 @@ import { excerpt } from '@/domain/rules/excerpt'
 import { parseSearchQuery } from '@/domain/rules/search-query.rules'
 import { articleImage } from '@/ui/shared/images'
 import type { PageData, PageNeed } from '@/application/page-data'
-import { isMissing } from '@/ui/app/page-routes'
+import { isInTrash, isMissing } from '@/ui/app/page-routes'
+import { TRASH_MESSAGES } from '@/domain/rules/trash.messages'
 import { pageTitle, PAGE_TITLES, SITE } from '@/ui/shared/page-titles'
 import { paths, routes } from '@/ui/shared/paths'
 
@@ -37,11 +38,20 @@ function headOf({ pathname, need, data }: PageHeadProps): Head {
       noindex: true,
     }
   }
+  if (isInTrash(need, data)) {
+    return {
+      title: pageTitle(TRASH_MESSAGES.pageTitle),
+      description: SITE.description,
+      canonical: undefined,
+      noindex: true,
+    }
+  }
   if (need.kind === 'home') {
     return {
       title: pageTitle(PAGE_TITLES.home),
       description: SITE.description,
-      canonical: paths.home(),
+      // Each page of the list is its own: crawlers reach the older posts through them.
+      canonical: paths.home(need.cursor),
       noindex: false,
     }
   }

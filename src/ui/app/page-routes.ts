@@ -1,7 +1,7 @@
 import { matchRoutes } from 'react-router-dom'
 import type { PageData, PageNeed } from '@/application/page-data'
 import { SEARCH_FIELD } from '@/domain/rules/search-query.rules'
-import { routes } from '@/ui/shared/paths'
+import { CURSOR_FIELD, routes } from '@/ui/shared/paths'
 
 /*
  * What the server needs to know of the app's pages before it renders one: which paths are
@@ -15,8 +15,8 @@ const PAGE_ROUTES = [
   { path: `/${routes.addNews}` },
   { path: `/${routes.article}`, item: true },
   { path: `/${routes.editNews}`, item: true },
-  { path: `/${routes.history}` },
-  { path: `/${routes.trash}` },
+  { path: `/${routes.history}`, history: true },
+  { path: `/${routes.trash}`, trash: true },
   { path: `/${routes.contact}` },
   { path: `/${routes.search}`, search: true },
 ] as const
@@ -26,22 +26,45 @@ export const PAGE_PATHS: readonly string[] = PAGE_ROUTES.map((route) => route.pa
 
 /**
  * Which data the page at `pathname` is rendered with, or that no page lives there; `search` is
- * the URL's query string ('?q=café'), which only the search page reads.
+ * the URL's query string ('?q=café&cursor=…'): the search reads its query, and each paged list
+ * (the home page, a search, the trash, a history) the page its cursor names.
  */
 export function pageNeed(pathname: string, search = ''): PageNeed {
   const [match] = matchRoutes([...PAGE_ROUTES], pathname) ?? []
   if (match === undefined) return { kind: 'unknown' }
-  if (match.route.path === '/') return { kind: 'home' }
+  const query = new URLSearchParams(search)
+  const cursor = query.get(CURSOR_FIELD) || undefined
+  const paged = cursor === undefined ? {} : { cursor }
+  if (match.route.path === '/') return { kind: 'home', ...paged }
   if ('search' in match.route) {
-    return { kind: 'search', q: new URLSearchParams(search).get(SEARCH_FIELD) ?? '' }
+    return { kind: 'search', q: query.get(SEARCH_FIELD) ?? '', ...paged }
   }
+  if ('trash' in match.route) return { kind: 'trash', ...paged }
   const id = match.params.id
-  return 'item' in match.route && id !== undefined ? { kind: 'item', id } : { kind: 'none' }
+  if (id === undefined) return { kind: 'none' }
+  if ('history' in match.route) return { kind: 'history', id, ...paged }
+  return 'item' in match.route ? { kind: 'item', id } : { kind: 'none' }
 }
 
-/** Whether the page is the site's 'not available' page: an unknown path or a missing post. */
+/** Whether the post the page is about is in the trash (the page says where it went). */
+export function isInTrash(need: PageNeed, data: PageData): boolean {
+  return need.kind === 'item' && data.item?.trashed !== undefined
+}
+
+/**
+ * Whether the page is the site's 'not available' page: an unknown path, or a post (or a post's
+ * history) that is not there. A post in the trash is not missing: it is gone, and says where.
+ */
 export function isMissing(need: PageNeed, data: PageData): boolean {
-  return need.kind === 'unknown' || (need.kind === 'item' && data.item?.item === null)
+  if (need.kind === 'unknown') return true
+  if (need.kind === 'history') return data.history?.page === null
+  return need.kind === 'item' && data.item?.item === null && !isInTrash(need, data)
+}
+
+/** The page's HTTP status: 404 for a missing page, 410 for a post in the trash, else 200. */
+export function pageStatus(need: PageNeed, data: PageData): number {
+  if (isInTrash(need, data)) return 410
+  return isMissing(need, data) ? 404 : 200
 }
 
 /**

@@ -10,10 +10,10 @@ import { StaticRouter } from 'react-router-dom'
 import type { UseCases } from '@/application/use-cases'
 import { NewsWireApp } from '@/ui/app/news-wire-app'
 import type { PageData } from '@/application/page-data'
-import { embedPageData, isMissing, pageNeed } from '@/ui/app/page-routes'
+import { embedPageData, pageNeed, pageStatus } from '@/ui/app/page-routes'
 import { PageHead } from '@/ui/app/page-head'
 
-export { embedPageData, isMissing, pageNeed }
+export { embedPageData, pageNeed, pageStatus }
 export { PAGE_PATHS } from '@/ui/app/page-routes'
 export { PAGE_DATA_ID } from '@/ui/shared/page-data'
 

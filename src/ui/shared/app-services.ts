@@ -4,7 +4,7 @@ import type { NewsItem } from '@/domain/news-item.entity'
 import type { NewsChangeFeed } from '@/domain/ports/news-changes.port'
 import type { NewsPage, NewsPageQuery } from '@/domain/ports/news-repository.port'
 import { pageDataClaims, type PageData, type PageDataClaims } from '@/ui/shared/page-data'
-import { draftKeys, memoryDraftStorage, type DraftStorage } from '@/ui/shared/draft-storage'
+import type { DraftStorage } from '@/ui/shared/draft-storage'
 import type { Inspect } from '@/ui/shared/inspection'
 import {
   fromUseCase,
@@ -23,7 +23,7 @@ export interface AppEffects {
 export interface AppServicesOptions {
   /** Watches the news store (the inspector in development, a recorder in tests). */
   readonly inspect?: Inspect
-  /** Where the forms keep drafts; by default in memory (the app passes local storage). */
+  /** Where the forms keep drafts; by default the browser's local storage (see draftsOf). */
   readonly drafts?: DraftStorage
   /** What the server rendered the page with: the store and the first screen start from it. */
   readonly pageData?: PageData
@@ -37,7 +37,8 @@ export type NewsStoreRef = ActorRefFrom<typeof newsStoreMachine>
 export interface AppServices {
   readonly useCases: UseCases
   readonly store: NewsStoreRef
-  readonly drafts: DraftStorage
+  /** Undefined: the browser's local storage, which the forms open with draftsOf. */
+  readonly drafts: DraftStorage | undefined
   /** The server's page data, which the first screen takes instead of fetching it. */
   readonly pageData: PageDataClaims
   /** The toast and navigation effects, as machine action implementations. */
@@ -72,7 +73,7 @@ export interface AppServices {
 export function createAppServices(
   useCases: UseCases,
   effects: AppEffects,
-  { inspect, drafts = memoryDraftStorage(), pageData, changes }: AppServicesOptions = {},
+  { inspect, drafts, pageData, changes }: AppServicesOptions = {},
 ): AppServices {
   const edge = {
     showToast: (_: unknown, params: ToastParams) => effects.showToast(params),
@@ -87,7 +88,11 @@ export function createAppServices(
       },
       actions: {
         ...edge,
-        forgetEditDraft: (_, id) => drafts.remove(draftKeys.edit(id)),
+        // The form that saved has loaded the drafts' code: this import is already there.
+        forgetEditDraft: (_, id) =>
+          void import('@/ui/shared/draft-storage').then(({ draftsOf, draftKeys }) =>
+            draftsOf(drafts).remove(draftKeys.edit(id)),
+          ),
       },
     }),
     { inspect },

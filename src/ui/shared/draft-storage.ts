@@ -80,6 +80,16 @@ export function localDraftStorage(
   }
 }
 
+let browserDrafts: DraftStorage | undefined
+
+/**
+ * The storage the app was given (a test's), else the browser's local storage, made once on
+ * first use: by the forms, whose code loads on demand, so that none of this is in a first visit.
+ */
+export function draftsOf(given: DraftStorage | undefined): DraftStorage {
+  return given ?? (browserDrafts ??= localDraftStorage())
+}
+
 /** Storage in a Map, for tests: one per app, or shared to stand for a reload. */
 export function memoryDraftStorage(): DraftStorage & { readonly keys: () => string[] } {
   const entries = new Map<string, string>()
@@ -89,66 +99,4 @@ export function memoryDraftStorage(): DraftStorage & { readonly keys: () => stri
     remove: (key) => void entries.delete(key),
     keys: () => [...entries.keys()],
   }
-}
-
-/**
- * The draft kept under `key`, when it holds a string for each of `fields`; anything else (an
- * older format, a hand-edited value) counts as no draft.
- */
-export function readDraft<Field extends string>(
-  storage: DraftStorage,
-  key: string,
-  fields: readonly Field[],
-): Draft<Record<Field, string>> | undefined {
-  return parseDraft(storage.read(key), fields)
-}
-
-/** A draft as storage keeps it, when it holds a string for each of `fields`. */
-export function parseDraft<Field extends string>(
-  text: string | undefined,
-  fields: readonly Field[],
-): Draft<Record<Field, string>> | undefined {
-  if (text === undefined) return undefined
-  try {
-    const parsed: unknown = JSON.parse(text)
-    if (typeof parsed !== 'object' || parsed === null) return undefined
-    const { values, revision, base, page } = parsed as {
-      values?: unknown
-      revision?: unknown
-      base?: unknown
-      page?: unknown
-    }
-    const kept = fieldsOf(values, fields)
-    if (kept === undefined) return undefined
-    const keptBase = fieldsOf(base, fields)
-    return {
-      values: kept,
-      ...(typeof revision === 'number' && Number.isInteger(revision) ? { revision } : {}),
-      ...(keptBase === undefined ? {} : { base: keptBase }),
-      ...(typeof page === 'string' ? { page } : {}),
-    }
-  } catch {
-    return undefined
-  }
-}
-
-/** `values` when it holds a string for each of `fields`. */
-function fieldsOf<Field extends string>(
-  values: unknown,
-  fields: readonly Field[],
-): Record<Field, string> | undefined {
-  if (typeof values !== 'object' || values === null) return undefined
-  const record = values as Record<string, unknown>
-  if (!fields.every((field) => typeof record[field] === 'string')) return undefined
-  return Object.fromEntries(fields.map((field) => [field, record[field]])) as Record<Field, string>
-}
-
-/** Keeps `draft`, with the time it was written: a fresh tab offers the newest. */
-export function writeDraft<Values>(
-  storage: DraftStorage,
-  key: string,
-  draft: Draft<Values>,
-  now = Date.now(),
-) {
-  storage.write(key, JSON.stringify({ ...draft, page: thisPage, savedAt: now }))
 }

@@ -39,12 +39,14 @@ interface LoadedEvent {
 
 /**
  * `loading` the post named by the context's `id`, then `loaded`; a post that does not exist
- * leaves for home (`notAvailable`); any other failure waits in `failed` for `retry`.
+ * leaves for home (`notAvailable`); any other failure waits in `failed` for `retry`. A screen
+ * may handle some failures first, as `refusals` (the article: a post found in the trash).
  */
-export function loadStates<Target extends string, Retry extends string>(
-  loaded: Target,
-  retry: Retry,
-) {
+export function loadStates<
+  Target extends string,
+  Retry extends string,
+  const Refusals extends readonly unknown[] = [],
+>(loaded: Target, retry: Retry, refusals?: Refusals) {
   return {
     loading: {
       invoke: {
@@ -57,7 +59,11 @@ export function loadStates<Target extends string, Retry extends string>(
             params: ({ event }: LoadedEvent) => event.output,
           },
         },
-        onError: [{ guard: 'isNotFound', target: 'notAvailable' }, { target: 'failed' }],
+        onError: [
+          ...((refusals ?? []) as unknown as Refusals),
+          { guard: 'isNotFound', target: 'notAvailable' },
+          { target: 'failed' },
+        ],
       },
     },
     failed: {

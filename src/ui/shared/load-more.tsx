@@ -1,3 +1,6 @@
+import { useSearchParams } from 'react-router-dom'
+import { CURSOR_FIELD } from '@/ui/shared/paths'
+
 export interface LoadMoreProps {
   /** A page is on its way. */
   readonly loading: boolean
@@ -34,4 +37,25 @@ export function LoadMoreFailed({ what }: { readonly what: string }) {
       {what} could not be loaded. Press Load more to try again.
     </p>
   )
+}
+
+/**
+ * The next page of a paged list as a real link (`?cursor=`), before the app runs: it works
+ * without JavaScript, and crawlers follow it. Once the app runs, Load more takes its place and
+ * brings the next page in below.
+ */
+export function NextPageLink({ href }: { readonly href: string }) {
+  return (
+    <div className="load-more">
+      <a className="button" href={href} rel="next">
+        Next page
+      </a>
+    </div>
+  )
+}
+
+/** The page of its list that the address names (`?cursor=`); undefined for the first. */
+export function usePageCursor(): string | undefined {
+  const [params] = useSearchParams()
+  return params.get(CURSOR_FIELD) || undefined
 }

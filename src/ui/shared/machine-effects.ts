@@ -5,7 +5,7 @@ import {
   type ConflictReason,
   type DomainError,
 } from '@/domain/domain-error'
-import type { NewsItem } from '@/domain/news-item.entity'
+import type { NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
 import type { Result } from '@/domain/result'
 import { NOTICES } from '@/ui/shared/notices'
 import { paths } from '@/ui/shared/paths'
@@ -90,6 +90,12 @@ export function isConflict(thrown: unknown, reason: ConflictReason): boolean {
 
 export function isNotFound(thrown: unknown): boolean {
   return asDomainError(thrown).code === 'NotFound'
+}
+
+/** The post a read found in the trash (a NotFound that names it), or undefined. */
+export function trashedOf(thrown: unknown): TrashedNewsItem | undefined {
+  const error = asDomainError(thrown)
+  return error.code === 'NotFound' ? error.trashed : undefined
 }
 
 export function isStale(thrown: unknown): boolean {

@@ -1,6 +1,6 @@
 import type { PageData, PageNeed } from '@/application/page-data'
-import type { NewsItem } from '@/domain/news-item.entity'
-import type { NewsPage } from '@/domain/ports/news-repository.port'
+import type { NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
+import type { NewsPage, RevisionPage, TrashPage } from '@/domain/ports/news-repository.port'
 
 export type { PageData, PageNeed }
 
@@ -13,20 +13,32 @@ export type { PageData, PageNeed }
  * not match the server's HTML.
  */
 export interface PageDataClaims {
-  readonly home: () => NewsPage | undefined
+  /** The page of the list at `cursor` (its first page when undefined), if the server rendered it. */
+  readonly home: (cursor?: string) => NewsPage | undefined
   readonly item: (id: string) => NewsItem | null | undefined
-  /** The first page of results, when the server rendered the search for this very query. */
-  readonly search: (q: string) => NewsPage | undefined
+  /** The post with this id, when the server found it in the trash. */
+  readonly trashed: (id: string) => TrashedNewsItem | undefined
+  /** The page of results, when the server rendered the search for this very query and page. */
+  readonly search: (q: string, cursor?: string) => NewsPage | undefined
+  readonly trash: (cursor?: string) => TrashPage | undefined
+  /** The page of a post's history; null when the server found no such post. */
+  readonly history: (id: string, cursor?: string) => RevisionPage | null | undefined
   /** A screen has mounted with the page data: from now on there is none. */
   readonly release: () => void
 }
 
 export function pageDataClaims(data: PageData = {}): PageDataClaims {
   let held = data
+  // Each paged list's data is for the page its address names, and no other.
+  const at = (cursor: string | undefined) => held.cursor === cursor
   return {
-    home: () => held.home,
+    home: (cursor) => (at(cursor) ? held.home : undefined),
     item: (id) => (held.item?.id === id ? held.item.item : undefined),
-    search: (q) => (held.search?.q === q ? held.search.page : undefined),
+    trashed: (id) => (held.item?.id === id ? held.item.trashed : undefined),
+    search: (q, cursor) => (held.search?.q === q && at(cursor) ? held.search.page : undefined),
+    trash: (cursor) => (at(cursor) ? held.trash : undefined),
+    history: (id, cursor) =>
+      held.history?.id === id && at(cursor) ? held.history.page : undefined,
     release: () => {
       held = {}
     },

@@ -1,11 +1,6 @@
 import { useCallback, useEffect, useState } from 'react'
-import {
-  parseDraft,
-  readDraft,
-  writeDraft,
-  type Draft,
-  type DraftStorage,
-} from '@/ui/shared/draft-storage'
+import { type Draft, type DraftStorage } from '@/ui/shared/draft-storage'
+import { parseDraft, readDraft, writeDraft } from '@/ui/shared/draft-values'
 import { useHydrated } from '@/ui/shared/use-hydrated'
 
 /** How long typing must pause before the draft is written. */

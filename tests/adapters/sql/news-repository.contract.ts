@@ -7,6 +7,7 @@ import {
 import {
   conflict,
   DomainErrorException,
+  inTrash,
   notFound,
   stale,
   validationFailed,
@@ -144,24 +145,23 @@ export function newsRepositoryContract(kind: NewsStoreKind): void {
       expect((await repository.revisions(second._id, {})).items).toHaveLength(1)
     })
 
-    it('moves a removed post to the trash, after which get, update and remove report NotFound', async () => {
+    it('moves a removed post to the trash, after which get (naming it there), update and remove report NotFound', async () => {
       const { repository } = await open(clock())
       const item = await repository.create(draft)
       await repository.remove(item._id)
-      await expect(repository.get(item._id)).rejects.toEqual(rejection(notFound()))
+      const trashed = {
+        ...item,
+        updatedAt: '2026-01-01T09:30:01.123Z',
+        revision: 2,
+        deletedAt: '2026-01-01T09:30:01.123Z',
+      }
+      await expect(repository.get(item._id)).rejects.toEqual(rejection(inTrash(trashed)))
       await expect(repository.update(item._id, { title: 'x' })).rejects.toEqual(
         rejection(notFound()),
       )
       await expect(repository.remove(item._id)).rejects.toEqual(rejection(notFound()))
       expect((await repository.list({})).items).toEqual([])
-      expect((await repository.trash({})).items).toEqual([
-        {
-          ...item,
-          updatedAt: '2026-01-01T09:30:01.123Z',
-          revision: 2,
-          deletedAt: '2026-01-01T09:30:01.123Z',
-        },
-      ])
+      expect((await repository.trash({})).items).toEqual([trashed])
     })
 
     it.each(['unknown-id', 'not/an id', '', 'x'.repeat(65)])(
@@ -284,7 +284,9 @@ export function newsRepositoryContract(kind: NewsStoreKind): void {
       expect(await repository.get(item._id)).toEqual(current)
       expect((await repository.revisions(item._id, {})).items).toHaveLength(2)
       await repository.remove(item._id, { ifRevision: [1, 2] })
-      await expect(repository.get(item._id)).rejects.toEqual(rejection(notFound()))
+      await expect(repository.get(item._id)).rejects.toMatchObject({
+        error: { code: 'NotFound', trashed: { _id: item._id, revision: 3 } },
+      })
     })
 
     it('lets one of two simultaneous edits of the same revision win; the other is stale', async () => {

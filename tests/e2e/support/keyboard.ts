@@ -1,7 +1,16 @@
 import type { Locator, Page } from '@playwright/test'
 
-const INTERACTIVE =
-  'a[href], button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select, [tabindex]:not([tabindex="-1"])'
+/** What Tab stops at; an element taken out of the Tab order (a roving tabindex's others) is not. */
+const INTERACTIVE = [
+  'a[href]',
+  'button:not([disabled])',
+  'input:not([disabled])',
+  'textarea:not([disabled])',
+  'select',
+  '[tabindex]',
+]
+  .map((selector) => `${selector}:not([tabindex="-1"])`)
+  .join(', ')
 
 /** Presses Tab until `target` has the focus; fails after `limit` presses. */
 export async function tabTo(page: Page, target: Locator, limit = 40): Promise<void> {

@@ -1,7 +1,15 @@
 import { assign, setup } from 'xstate'
+import type { NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
 import type { WriteCondition } from '@/domain/rules/news-history.rules'
 import { itemImplementations, loadStates, submitState } from '@/ui/shared/item-machine.fragment'
-import { failureToast, isStale, staleCurrent, stubUseCase } from '@/ui/shared/machine-effects'
+import {
+  failureToast,
+  isConflict,
+  isStale,
+  staleCurrent,
+  stubUseCase,
+  trashedOf,
+} from '@/ui/shared/machine-effects'
 import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
 import { paths } from '@/ui/shared/paths'
 
@@ -9,6 +17,8 @@ export interface ArticleContext {
   readonly id: string
   /** The revision the article showed when Delete was pressed: only that one may be deleted. */
   readonly revision: number | undefined
+  /** The post, when it is in the trash: the page says so, and offers to restore it. */
+  readonly trashed?: TrashedNewsItem
 }
 
 export type ArticleEvent =
@@ -16,6 +26,8 @@ export type ArticleEvent =
   | { readonly type: 'article.delete'; readonly revision?: number }
   /** Load the post again: its newer version ('Show the new version'), or after a reset. */
   | { readonly type: 'article.refresh' }
+  /** Bring the post back from the trash. */
+  | { readonly type: 'article.restore' }
 
 export interface DeleteRequest {
   readonly id: string
@@ -29,12 +41,16 @@ interface Failure {
   readonly event: { readonly error: unknown }
 }
 
+const restoredToast = { kind: 'success', message: NOTICES.restored } as const
+
 /**
  * One article: load it, show it, delete it. A delete moves the post to the trash, and its toast
  * offers Undo. A delete from a stale copy (someone changed the post meanwhile) deletes nothing:
  * the article shows the stored post and the toast offers to review its history. The article
  * never changes under the reader: when the post was edited elsewhere, the reader asks for the
- * new version (`article.refresh`), and a post found gone meanwhile is marked deleted.
+ * new version (`article.refresh`), and a post found gone meanwhile is marked deleted. A post
+ * that is in the trash is not 'not available': the page says where it is, and Restore brings
+ * it back here.
  */
 export const articleMachine = setup({
   types: {
@@ -45,6 +61,7 @@ export const articleMachine = setup({
   actors: {
     ...itemImplementations.actors,
     deleteNews: stubUseCase<void, DeleteRequest>(),
+    restoreNews: stubUseCase<NewsItem, string>(),
   },
   actions: {
     ...itemImplementations.actions,
@@ -52,17 +69,64 @@ export const articleMachine = setup({
     forgetItem: (_, _id: string): void => undefined,
     /** Tells the news store that the post was deleted elsewhere (a load found it gone). */
     markGone: (_, _id: string): void => undefined,
+    keepTrashed: assign((_, trashed: TrashedNewsItem | undefined) => ({ trashed })),
   },
   guards: {
     ...itemImplementations.guards,
     isStale: ({ event }) => 'error' in event && isStale(event.error),
+    isInTrash: ({ event }) => 'error' in event && trashedOf(event.error) !== undefined,
+    isBackAlready: ({ event }) => 'error' in event && isConflict(event.error, 'NotInTrash'),
   },
 }).createMachine({
   id: 'article',
   context: ({ input }) => ({ id: input.id, revision: undefined }),
   initial: 'loading',
   states: {
-    ...loadStates('viewing', 'article.retry'),
+    ...loadStates('viewing', 'article.retry', [
+      {
+        guard: 'isInTrash',
+        target: 'inTrash',
+        actions: { type: 'keepTrashed', params: ({ event }: Failure) => trashedOf(event.error) },
+      },
+    ]),
+    inTrash: {
+      on: { 'article.restore': { target: 'restoring' } },
+    },
+    restoring: {
+      invoke: {
+        src: 'restoreNews',
+        input: ({ context }) => context.id,
+        onDone: {
+          target: 'viewing',
+          actions: [
+            { type: 'storeItem', params: ({ event }) => event.output },
+            assign({ trashed: undefined }),
+            { type: 'showToast', params: restoredToast },
+          ],
+        },
+        onError: [
+          {
+            // Restored elsewhere meanwhile: it is back all the same.
+            guard: 'isBackAlready',
+            target: 'loading',
+            actions: [assign({ trashed: undefined }), { type: 'showToast', params: restoredToast }],
+          },
+          {
+            // Removed from the trash for good meanwhile.
+            guard: 'isNotFound',
+            target: 'deleted',
+            actions: [
+              { type: 'showToast', params: { kind: 'error', message: NOTICES.purged } },
+              { type: 'navigate', params: { to: paths.home(), replace: true } },
+            ],
+          },
+          {
+            target: 'inTrash',
+            actions: { type: 'showToast', params: failureToast(NOTICES.restoreFailed) },
+          },
+        ],
+      },
+    },
     viewing: {
       on: {
         'article.delete': {

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react'
-import { useEffect, useRef } from 'react'
+import { useEffect, useRef, type RefObject } from 'react'
 import { Link, useParams } from 'react-router-dom'
 import { LoadFailed } from '@/ui/shared/load-failed'
 import { useAppServices, usePageData, useProvidedMachine } from '@/ui/shared/app-context'
@@ -14,6 +14,9 @@ import { formatDay } from '@/ui/shared/dates'
 import { NotAvailablePage } from '@/ui/features/not-found/unknown-route.page'
 import { DELETED_ELSEWHERE, useReloadOnReset } from '@/ui/shared/live-updates.hooks'
 import { useLiveStatus } from '@/ui/shared/live-updates.status'
+import type { TrashedNewsItem } from '@/domain/news-item.entity'
+import { TRASH_MESSAGES } from '@/domain/rules/trash.messages'
+import { InTrash } from '@/ui/features/article/in-trash'
 
 export function ArticlePage() {
   const { id = '' } = useParams()
@@ -21,28 +24,38 @@ export function ArticlePage() {
 }
 
 function ArticleScreen({ id }: { readonly id: string }) {
-  // The post the server rendered this page with: null when there was none (a 404 page).
+  // The post the server rendered this page with: null when there was none (a 404 page), or
+  // when it is in the trash (a 410 page, which says so).
   const rendered = usePageData((pageData) => pageData.item(id))
+  const trashed = usePageData((pageData) => pageData.trashed(id))
+  if (trashed !== undefined) return <Article id={id} rendered={trashed} />
   return rendered === null ? (
     <NotAvailablePage />
   ) : (
-    <Article id={id} rendered={rendered !== undefined} />
+    <Article id={id} rendered={rendered === undefined ? undefined : 'viewing'} />
   )
 }
 
-function Article({ id, rendered }: { readonly id: string; readonly rendered: boolean }) {
+interface ArticleProps {
+  readonly id: string
+  /** How the server rendered the page: the post, or the post in the trash. */
+  readonly rendered: 'viewing' | TrashedNewsItem | undefined
+}
+
+function Article({ id, rendered }: ArticleProps) {
   const { store } = useAppServices()
   const machine = useProvidedMachine(provideArticle)
   const [state, send] = useInspectedMachine(
     machine,
-    rendered
-      ? {
-          snapshot: machine.resolveState({
-            value: 'viewing',
-            context: { id, revision: undefined },
-          }),
-        }
-      : { input: { id } },
+    rendered === undefined
+      ? { input: { id } }
+      : {
+          snapshot: machine.resolveState(
+            rendered === 'viewing'
+              ? { value: 'viewing', context: { id, revision: undefined } }
+              : { value: 'inTrash', context: { id, revision: undefined, trashed: rendered } },
+          ),
+        },
   )
   // The store may already hold the item (after an edit, with the new values); show it at once.
   const item = useSelector(store, ({ context }) =>
@@ -57,8 +70,21 @@ function Article({ id, rendered }: { readonly id: string; readonly rendered: boo
   const { heading, showNewVersion } = useShowNewVersion(refreshing, () =>
     send({ type: 'article.refresh' }),
   )
-  usePageTitle(item?.title ?? 'Article')
+  useFocusWhenRestored(state.matches('restoring'), heading)
+  usePageTitle(
+    state.context.trashed === undefined ? (item?.title ?? 'Article') : TRASH_MESSAGES.pageTitle,
+  )
 
+  const { trashed } = state.context
+  if (trashed !== undefined && (state.matches('inTrash') || state.matches('restoring'))) {
+    return (
+      <InTrash
+        trashed={trashed}
+        restoring={state.matches('restoring')}
+        onRestore={() => send({ type: 'article.restore' })}
+      />
+    )
+  }
   if (state.matches('failed')) {
     return (
       <>
@@ -151,4 +177,13 @@ function useShowNewVersion(refreshing: boolean, refresh: () => void) {
     refresh()
   }
   return { heading, showNewVersion }
+}
+
+/** The post is back from the trash: the reader goes on at its title (Restore is gone). */
+function useFocusWhenRestored(restoring: boolean, heading: RefObject<HTMLHeadingElement | null>) {
+  const was = useRef(restoring)
+  useEffect(() => {
+    if (was.current && !restoring) heading.current?.focus()
+    was.current = restoring
+  }, [restoring, heading])
 }

@@ -10,6 +10,7 @@ export const provideArticle = ({ useCases, store, edge, itemLoader }: AppService
       deleteNews: fromUseCase(({ id, condition }: DeleteRequest) =>
         useCases.deleteNews.execute(id, condition),
       ),
+      restoreNews: fromUseCase((id: string) => useCases.restoreNews.execute(id)),
     },
     actions: {
       ...edge,

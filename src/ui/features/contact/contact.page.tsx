@@ -3,7 +3,7 @@ import { CONTACT_FIELDS, type ContactMessage } from '@/domain/contact-message.en
 import { CONTACT_RULES } from '@/domain/rules/contact-message.rules'
 import { useAppServices, useProvidedMachine } from '@/ui/shared/app-context'
 import { provideContactForm } from '@/ui/features/contact/contact-form.provide'
-import { draftKeys } from '@/ui/shared/draft-storage'
+import { draftKeys, draftsOf } from '@/ui/shared/draft-storage'
 import { DraftNotice } from '@/ui/shared/draft-notice'
 import { usePageTitle } from '@/ui/shared/use-page-title'
 import { formSchema } from '@/ui/shared/form-schema'
@@ -17,7 +17,11 @@ const empty: ContactMessage = { name: '', email: '', message: '' }
 export function ContactPage() {
   usePageTitle('Contact us')
   const { drafts } = useAppServices()
-  const draft = useFormDraft({ storage: drafts, key: draftKeys.contact(), fields: CONTACT_FIELDS })
+  const draft = useFormDraft({
+    storage: draftsOf(drafts),
+    key: draftKeys.contact(),
+    fields: CONTACT_FIELDS,
+  })
   const { state, formik, formRef, restored, discardDraft, canSubmit } = useMachineForm({
     machine: useProvidedMachine(provideContactForm),
     baseline: empty,

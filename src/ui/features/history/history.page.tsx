@@ -1,22 +1,45 @@
 import { Link, useParams } from 'react-router-dom'
 import type { NewsRevision } from '@/domain/news-revision.entity'
-import { useProvidedMachine } from '@/ui/shared/app-context'
+import type { RevisionPage } from '@/domain/ports/news-repository.port'
+import { usePageData, useProvidedMachine } from '@/ui/shared/app-context'
+import { NotAvailablePage } from '@/ui/features/not-found/unknown-route.page'
+import { useHydrated } from '@/ui/shared/use-hydrated'
 import { provideHistory } from '@/ui/features/history/history.provide'
 import { versionDiff, type DiffPart } from '@/ui/features/history/revision-diff'
 import { useInspectedMachine } from '@/ui/shared/inspection'
 import { LoadFailed } from '@/ui/shared/load-failed'
 import { paths } from '@/ui/shared/paths'
 import { usePageTitle } from '@/ui/shared/use-page-title'
-import { LoadMore, LoadMoreFailed } from '@/ui/shared/load-more'
+import { LoadMore, LoadMoreFailed, NextPageLink, usePageCursor } from '@/ui/shared/load-more'
 import { formatDayAndTime } from '@/ui/shared/dates'
 
 export function HistoryPage() {
   const { id = '' } = useParams()
-  return <HistoryScreen key={id} id={id} />
+  const cursor = usePageCursor()
+  return <HistoryScreen key={`${id}\n${cursor ?? ''}`} id={id} cursor={cursor} />
 }
 
-function HistoryScreen({ id }: { readonly id: string }) {
-  const [state, send] = useInspectedMachine(useProvidedMachine(provideHistory), { input: { id } })
+function HistoryScreen({ id, cursor }: { readonly id: string; readonly cursor?: string }) {
+  // The page the server rendered (the newest versions, or the page `?cursor=` names); null
+  // when there is no such post (a 404 page). Without it, the newest versions load.
+  const rendered = usePageData((pageData) => pageData.history(id, cursor))
+  return rendered === null ? <NotAvailablePage /> : <History id={id} rendered={rendered} />
+}
+
+function History({ id, rendered }: { readonly id: string; readonly rendered?: RevisionPage }) {
+  const machine = useProvidedMachine(provideHistory)
+  const [state, send] = useInspectedMachine(
+    machine,
+    rendered === undefined
+      ? { input: { id } }
+      : {
+          snapshot: machine.resolveState({
+            value: 'ready',
+            context: { id, revisions: rendered.items, next: rendered.next, restoring: undefined },
+          }),
+        },
+  )
+  const hydrated = useHydrated()
   const { revisions, next, restoring } = state.context
   const [current] = revisions
   const loadingMore = state.matches('loadingMore')
@@ -68,13 +91,15 @@ function HistoryScreen({ id }: { readonly id: string }) {
             previousPending={index === revisions.length - 1 && next !== undefined}
             current={index === 0}
             busy={restoring === revision.revision}
-            waiting={restoring !== undefined && restoring !== revision.revision}
+            // A server-rendered page's Restore works once the app runs.
+            waiting={!hydrated || (restoring !== undefined && restoring !== revision.revision)}
             onRestore={() => send({ type: 'history.restore', revision: revision.revision })}
           />
         ))}
       </ol>
       {state.matches('loadMoreFailed') && <LoadMoreFailed what="Older versions" />}
-      {(next !== undefined || loadingMore) && (
+      {!hydrated && next !== undefined && <NextPageLink href={paths.history(id, next)} />}
+      {hydrated && (next !== undefined || loadingMore) && (
         <LoadMore
           loading={loadingMore}
           ready={settled}

@@ -8,7 +8,7 @@ import { NEWS_RULES } from '@/domain/rules/news-item.rules'
 import { LoadFailed } from '@/ui/shared/load-failed'
 import { useAppServices, usePageData, useProvidedMachine } from '@/ui/shared/app-context'
 import { provideNewsForm } from '@/ui/features/news-form/news-form.provide'
-import { draftKeys } from '@/ui/shared/draft-storage'
+import { draftKeys, draftsOf } from '@/ui/shared/draft-storage'
 import { DraftNotice } from '@/ui/shared/draft-notice'
 import { newIdempotencyKey } from '@/ui/shared/idempotency-key'
 import { usePageTitle } from '@/ui/shared/use-page-title'
@@ -67,7 +67,7 @@ function NewsFormScreen({
     if (unsaved !== undefined && id !== undefined) store.send({ type: 'news.unsavedTaken', id })
   }, [unsaved, id, store])
   const draft = useFormDraft({
-    storage: drafts,
+    storage: draftsOf(drafts),
     key: editing ? draftKeys.edit(id) : draftKeys.add(),
     fields: NEWS_FIELDS,
     ...(unsaved === undefined ? {} : { fromMemory: unsaved }),

@@ -6,6 +6,8 @@ import type { StorePageParams } from '@/ui/shared/news-store.types'
 export type { StorePageParams }
 
 export interface NewsListContext {
+  /** The page the list starts at (the address's `?cursor=`); undefined for the first. */
+  readonly start?: string
   /** The token of the next page, while more remain. */
   readonly next: string | undefined
 }
@@ -17,7 +19,7 @@ export type NewsListEvent =
   | { readonly type: 'news.reload' }
 
 /**
- * The home page: loads the first page once when it opens, then further pages on request
+ * The home page: loads its first page (or the page its address names) once when it opens, then further pages on request
  * (the screen asks when the visitor scrolls to the end or presses 'Load more'). When the live
  * stream cannot tell what it missed, it loads the first page again, whatever it was doing.
  */
@@ -25,6 +27,7 @@ export const newsListMachine = setup({
   types: {
     context: {} as NewsListContext,
     events: {} as NewsListEvent,
+    input: {} as { readonly cursor?: string } | undefined,
   },
   actors: {
     listNews: stubUseCase<NewsPage, NewsPageQuery>(),
@@ -38,7 +41,7 @@ export const newsListMachine = setup({
   },
 }).createMachine({
   id: 'newsList',
-  context: { next: undefined },
+  context: ({ input }) => ({ start: input?.cursor, next: undefined }),
   on: {
     'news.reload': { target: '.loading', reenter: true },
   },
@@ -48,7 +51,7 @@ export const newsListMachine = setup({
       tags: ['busy'],
       invoke: {
         src: 'listNews',
-        input: {},
+        input: ({ context }) => (context.start === undefined ? {} : { cursor: context.start }),
         onDone: {
           target: 'ready',
           actions: [

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react'
-import { useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import Masonry from 'react-masonry-css'
 import { Link } from 'react-router-dom'
 import { LoadFailed } from '@/ui/shared/load-failed'
@@ -12,23 +12,38 @@ import { CardSlot, NewPostsButton } from '@/ui/features/news-list/live-list'
 import { paths } from '@/ui/shared/paths'
 import { useReloadOnReset } from '@/ui/shared/live-updates.hooks'
 import { liveStatusOf, notListed } from '@/ui/shared/live-updates.logic'
-import { LoadMoreFailed } from '@/ui/shared/load-more'
+import { LoadMoreFailed, NextPageLink, usePageCursor } from '@/ui/shared/load-more'
+import { useHydrated } from '@/ui/shared/use-hydrated'
+import { cardId, focusCard } from '@/ui/features/news-list/feed-card'
+import { feedHandlers, focusWasLost, preloadFeedKeys } from '@/ui/features/news-list/feed-focus'
 
 // 3 columns on wide screens, 2 on tablets, 1 on phones (docs/spec-deviations.md, decision 8).
 const COLUMNS = { default: 3, 1024: 2, 640: 1 }
 const EAGER_CARDS = 3
 
 export function NewsListPage() {
+  // Another page of the list (`?cursor=`) is another list: the screen, and its machine, start again.
+  const cursor = usePageCursor()
+  return <NewsListScreen key={cursor ?? ''} cursor={cursor} />
+}
+
+function NewsListScreen({ cursor }: { readonly cursor: string | undefined }) {
   usePageTitle('Latest news')
   const { store } = useAppServices()
   const machine = useProvidedMachine(provideNewsList)
-  // The first page the server rendered: the list starts ready with it, and fetches nothing.
-  const rendered = usePageData((pageData) => pageData.home())
+  // The page the server rendered (the first, or the one `?cursor=` names): the list starts
+  // ready with it, and fetches nothing.
+  const rendered = usePageData((pageData) => pageData.home(cursor))
   const [state, send] = useInspectedMachine(
     machine,
     rendered === undefined
-      ? {}
-      : { snapshot: machine.resolveState({ value: 'ready', context: { next: rendered.next } }) },
+      ? { input: { cursor } }
+      : {
+          snapshot: machine.resolveState({
+            value: 'ready',
+            context: { start: cursor, next: rendered.next },
+          }),
+        },
   )
   const news = useSelector(store, (snapshot) => snapshot.context.news)
   // What the live stream told: posts new to the list, and what became of the listed ones.
@@ -39,7 +54,18 @@ export function NewsListPage() {
   const latest = useSelector(store, (snapshot) => snapshot.context.latest)
   const showNewPosts = useShowNewPosts()
   useReloadOnReset(() => send({ type: 'news.reload' }))
+  const hydrated = useHydrated()
+  // The keys' code, fetched once the page runs, before any key is pressed.
+  useEffect(() => {
+    if (hydrated) preloadFeedKeys()
+  }, [hydrated])
   const laidOut = useLaidOut()
+  // The card that is the grid's one Tab stop: the last one focused, else the first (not deleted).
+  const [active, setActive] = useState<string | undefined>(undefined)
+  const focused = useRef<HTMLElement | null>(null)
+  const lost = useCallback(() => focusWasLost(focused), [])
+  const usable = news.filter((item) => liveStatusOf(latest[item._id], item) !== 'deleted')
+  const tabStop = usable.find((item) => item._id === active) ?? usable[0]
   const hasMore = state.context.next !== undefined
   const loadingMore = state.matches('loadingMore')
   const sentinel = useLoadMoreOnScroll(hasMore && state.matches('ready'), () =>
@@ -68,10 +94,18 @@ export function NewsListPage() {
         </div>
       )}
       {news.length > 0 && (
+        // react-masonry-css puts the cards in its columns in turn, so the DOM goes column by
+        // column: the feed's aria-owns gives screen readers the list's order, newest first, and
+        // its keys move the focus in that order (feed-focus.ts, docs/behaviour.md).
         <Masonry
           breakpointCols={COLUMNS}
           className={laidOut ? 'news-grid' : 'news-grid news-grid-static'}
           columnClassName="news-grid-column"
+          role="feed"
+          aria-labelledby="news-list-heading"
+          aria-busy={loadingMore}
+          aria-owns={news.map((item) => cardId(item._id)).join(' ')}
+          {...feedHandlers(setActive, focused)}
         >
           {news.map((item, index) => (
             <CardSlot
@@ -80,21 +114,32 @@ export function NewsListPage() {
               title={item.title}
               deleted={liveStatusOf(latest[item._id], item) === 'deleted'}
             >
-              <NewsCard item={item} eager={index < EAGER_CARDS} />
+              <NewsCard
+                item={item}
+                eager={index < EAGER_CARDS}
+                feed={{
+                  position: index + 1,
+                  size: hasMore || loadingMore ? -1 : news.length,
+                  tabbable: hydrated ? item === tabStop : undefined,
+                  focusWasLost: lost,
+                }}
+              />
             </CardSlot>
           ))}
         </Masonry>
       )}
       <div ref={sentinel} aria-hidden="true" />
       {state.matches('loadMoreFailed') && <LoadMoreFailed what="More news" />}
-      {(hasMore || loadingMore) && news.length > 0 && (
+      {!hydrated && state.context.next !== undefined && news.length > 0 && (
+        <NextPageLink href={paths.home(state.context.next)} />
+      )}
+      {hydrated && (hasMore || loadingMore) && news.length > 0 && (
         <div className="load-more">
           <button
             type="button"
             className="button"
             onClick={() => send({ type: 'news.loadMore' })}
-            // A server-rendered page's button works once the app runs; until then it says so.
-            disabled={loadingMore || !laidOut}
+            disabled={loadingMore}
             aria-busy={loadingMore}
           >
             {loadingMore ? 'Loading…' : 'Load more'}
@@ -117,10 +162,9 @@ function useShowNewPosts(): () => void {
   const [focusId, setFocusId] = useState<string | undefined>(undefined)
   useEffect(() => {
     if (focusId === undefined) return
-    const slot = [...document.querySelectorAll<HTMLElement>('.news-card-slot')].find(
-      (element) => element.dataset.newsId === focusId,
-    )
-    slot?.querySelector<HTMLElement>('a')?.focus()
+    // The card, which its focus makes the grid's Tab stop.
+    const card = document.getElementById(cardId(focusId))
+    if (card !== null) focusCard(card)
     setFocusId(undefined)
   }, [focusId])
   return () => {

@@ -9,6 +9,8 @@ import { mergeItems } from '@/ui/shared/news-store.logic'
 export interface SearchContext {
   /** The query as the page's address holds it: each page of results is asked for with it. */
   readonly q: string
+  /** The page of results the search starts at (the address's `?cursor=`); undefined for the first. */
+  readonly start?: string
   /** The query as the domain reads it (its text and folded words); undefined when refused. */
   readonly query: SearchQuery | undefined
   /** The domain's reason for refusing the query ('Type a word to search for'), if it does. */
@@ -23,12 +25,14 @@ export type SearchEvent = { readonly type: 'search.retry' } | { readonly type: '
 
 /**
  * The search's context for the query `q`: judged by the domain's rules at once, so that a
- * refused query is never sent; with `page`, the results the server rendered the page with.
+ * refused query is never sent; with `page`, the results the server rendered the page with;
+ * `start`, the page of results the address names.
  */
-export function searchContext(q: string, page?: NewsPage): SearchContext {
+export function searchContext(q: string, page?: NewsPage, start?: string): SearchContext {
   const parsed = parseSearchQuery(q)
   return {
     q,
+    ...(start === undefined ? {} : { start }),
     query: parsed.ok ? parsed.value : undefined,
     refusal: parsed.ok ? undefined : fieldErrorsOf(parsed.error)[SEARCH_FIELD],
     items: page?.items ?? [],
@@ -45,7 +49,7 @@ export const searchMachine = setup({
   types: {
     context: {} as SearchContext,
     events: {} as SearchEvent,
-    input: {} as { readonly q: string },
+    input: {} as { readonly q: string; readonly cursor?: string },
   },
   actors: {
     searchNews: stubUseCase<NewsPage, SearchNewsInput>(),
@@ -56,7 +60,7 @@ export const searchMachine = setup({
   },
 }).createMachine({
   id: 'search',
-  context: ({ input }) => searchContext(input.q),
+  context: ({ input }) => searchContext(input.q, undefined, input.cursor),
   initial: 'checking',
   states: {
     checking: {
@@ -67,7 +71,8 @@ export const searchMachine = setup({
       tags: ['busy'],
       invoke: {
         src: 'searchNews',
-        input: ({ context }) => ({ q: context.q }),
+        input: ({ context }) =>
+          context.start === undefined ? { q: context.q } : { q: context.q, cursor: context.start },
         onDone: {
           target: 'ready',
           actions: assign({

@@ -8,7 +8,8 @@ import { searchContext, type SearchContext } from '@/ui/features/search/search.m
 import { useInspectedMachine } from '@/ui/shared/inspection'
 import { cardHighlight } from '@/ui/shared/highlighted-text'
 import { LoadFailed } from '@/ui/shared/load-failed'
-import { LoadMore, LoadMoreFailed } from '@/ui/shared/load-more'
+import { LoadMore, LoadMoreFailed, NextPageLink, usePageCursor } from '@/ui/shared/load-more'
+import { paths } from '@/ui/shared/paths'
 import { PAGE_TITLES } from '@/ui/shared/page-titles'
 import { useHydrated } from '@/ui/shared/use-hydrated'
 import { usePageTitle } from '@/ui/shared/use-page-title'
@@ -19,19 +20,26 @@ const EAGER_CARDS = 3
 export function SearchPage() {
   const [params] = useSearchParams()
   const q = params.get(SEARCH_FIELD) ?? ''
-  // A new query is a new search: the screen, and its machine, start again.
-  return <SearchScreen key={q} q={q} />
+  const cursor = usePageCursor()
+  // A new query, or another page of it, is a new search: the screen, and its machine, start again.
+  return <SearchScreen key={`${q}\n${cursor ?? ''}`} q={q} cursor={cursor} />
 }
 
-function SearchScreen({ q }: { readonly q: string }) {
+function SearchScreen({ q, cursor }: { readonly q: string; readonly cursor: string | undefined }) {
   const machine = useProvidedMachine(provideSearch)
-  // The first page of results the server rendered: the search starts ready with it.
-  const rendered = usePageData((pageData) => pageData.search(q))
+  // The page of results the server rendered (the first, or the one `?cursor=` names): the
+  // search starts ready with it.
+  const rendered = usePageData((pageData) => pageData.search(q, cursor))
   const [state, send] = useInspectedMachine(
     machine,
     rendered === undefined
-      ? { input: { q } }
-      : { snapshot: machine.resolveState({ value: 'ready', context: searchContext(q, rendered) }) },
+      ? { input: { q, cursor } }
+      : {
+          snapshot: machine.resolveState({
+            value: 'ready',
+            context: searchContext(q, rendered, cursor),
+          }),
+        },
   )
   const { query, refusal, items, next } = state.context
   const highlight = useMemo(() => cardHighlight(query?.terms ?? []), [query])
@@ -72,11 +80,11 @@ function SearchScreen({ q }: { readonly q: string }) {
         </ol>
       )}
       {state.matches('loadMoreFailed') && <LoadMoreFailed what="More results" />}
-      {(next !== undefined || loadingMore) && (
+      {!hydrated && next !== undefined && <NextPageLink href={paths.search(q, next)} />}
+      {hydrated && (next !== undefined || loadingMore) && (
         <LoadMore
           loading={loadingMore}
-          // A server-rendered page's button works once the app runs.
-          ready={settled && hydrated}
+          ready={settled}
           onLoadMore={() => send({ type: 'search.loadMore' })}
         />
       )}

@@ -18,6 +18,8 @@ export interface RestoredPost {
 }
 
 export interface TrashContext {
+  /** The page the trash starts at (the address's `?cursor=`); undefined for the first. */
+  readonly start?: string
   /** The trashed posts shown, newest deletion first. */
   readonly items: readonly TrashedNewsItem[]
   /** The token of the next page, while more remain. */
@@ -43,14 +45,15 @@ function without(context: TrashContext): Partial<TrashContext> {
 }
 
 /**
- * Recently deleted: loads the first page of the trash when it opens, further pages on request,
- * and restores one post at a time. A post that is already back (restored elsewhere) leaves the
+ * Recently deleted: loads the first page of the trash (or the page its address names) when it
+ * opens, further pages on request, and restores one post at a time. A post that is already back (restored elsewhere) leaves the
  * list as if restored here; one purged meanwhile leaves it with its own notice.
  */
 export const trashMachine = setup({
   types: {
     context: {} as TrashContext,
     events: {} as TrashEvent,
+    input: {} as { readonly cursor?: string } | undefined,
   },
   actors: {
     listTrash: stubUseCase<TrashPage, NewsPageQuery>(),
@@ -68,14 +71,20 @@ export const trashMachine = setup({
   },
 }).createMachine({
   id: 'trash',
-  context: { items: [], next: undefined, restoring: undefined, restored: undefined },
+  context: ({ input }) => ({
+    start: input?.cursor,
+    items: [],
+    next: undefined,
+    restoring: undefined,
+    restored: undefined,
+  }),
   initial: 'loading',
   states: {
     loading: {
       tags: ['busy'],
       invoke: {
         src: 'listTrash',
-        input: {},
+        input: ({ context }) => (context.start === undefined ? {} : { cursor: context.start }),
         onDone: {
           target: 'ready',
           actions: assign({

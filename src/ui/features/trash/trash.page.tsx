@@ -1,19 +1,47 @@
 import { useEffect, useRef } from 'react'
 import { Link } from 'react-router-dom'
 import type { TrashedNewsItem } from '@/domain/news-item.entity'
-import { useProvidedMachine } from '@/ui/shared/app-context'
+import { usePageData, useProvidedMachine } from '@/ui/shared/app-context'
 import { provideTrash } from '@/ui/features/trash/trash.provide'
 import { useInspectedMachine } from '@/ui/shared/inspection'
 import { LoadFailed } from '@/ui/shared/load-failed'
 import { paths } from '@/ui/shared/paths'
 import { usePageTitle } from '@/ui/shared/use-page-title'
-import { LoadMore, LoadMoreFailed } from '@/ui/shared/load-more'
+import { LoadMore, LoadMoreFailed, NextPageLink, usePageCursor } from '@/ui/shared/load-more'
+import { useHydrated } from '@/ui/shared/use-hydrated'
 import { formatDayAndTime } from '@/ui/shared/dates'
 
 /** Recently deleted: the trash, newest deletion first, each post with a Restore button. */
 export function TrashPage() {
+  // Another page of the trash (`?cursor=`) is another list: the screen starts again.
+  const cursor = usePageCursor()
+  return <TrashScreen key={cursor ?? ''} cursor={cursor} />
+}
+
+function TrashScreen({ cursor }: { readonly cursor: string | undefined }) {
   usePageTitle('Recently deleted')
-  const [state, send] = useInspectedMachine(useProvidedMachine(provideTrash))
+  const machine = useProvidedMachine(provideTrash)
+  // The page the server rendered (the first, or the one `?cursor=` names): the trash starts
+  // ready with it.
+  const rendered = usePageData((pageData) => pageData.trash(cursor))
+  const [state, send] = useInspectedMachine(
+    machine,
+    rendered === undefined
+      ? { input: { cursor } }
+      : {
+          snapshot: machine.resolveState({
+            value: 'ready',
+            context: {
+              start: cursor,
+              items: rendered.items,
+              next: rendered.next,
+              restoring: undefined,
+              restored: undefined,
+            },
+          }),
+        },
+  )
+  const hydrated = useHydrated()
   const { items, next, restoring, restored } = state.context
   const loading = state.matches('loading')
   const loadingMore = state.matches('loadingMore')
@@ -53,14 +81,16 @@ export function TrashPage() {
               key={item._id}
               item={item}
               busy={restoring === item._id}
-              waiting={restoring !== undefined && restoring !== item._id}
+              // A server-rendered page's Restore works once the app runs.
+              waiting={!hydrated || (restoring !== undefined && restoring !== item._id)}
               onRestore={() => send({ type: 'trash.restore', id: item._id })}
             />
           ))}
         </ul>
       )}
       {state.matches('loadMoreFailed') && <LoadMoreFailed what="More deleted posts" />}
-      {(next !== undefined || loadingMore) && !loading && !state.matches('failed') && (
+      {!hydrated && next !== undefined && <NextPageLink href={paths.trash(next)} />}
+      {hydrated && (next !== undefined || loadingMore) && !loading && !state.matches('failed') && (
         <LoadMore
           loading={loadingMore}
           ready={settled}
@@ -78,7 +108,7 @@ interface TrashEntryProps {
   readonly item: TrashedNewsItem
   /** This post is being restored. */
   readonly busy: boolean
-  /** Another post is being restored; one restore runs at a time. */
+  /** Another post is being restored (one restore runs at a time), or the app is not running. */
   readonly waiting: boolean
   readonly onRestore: () => void
 }
