@@ -13,38 +13,42 @@ import type { UseCases } from '@/application/use-cases'
 import type { ChangeSignal } from '@/application/ports/change-signal.port'
 import type { RateLimitCounter } from '@/application/ports/rate-limit-counter.port'
 import type { StreamLeases } from '@/application/ports/stream-leases.port'
-import '@/server/app.decorations'
-import { runtimeConfigOf, usesOutbox, type ServerConfig } from '@/server/server-config'
-import { answerClientError, capConnections, timeoutOptions } from '@/server/connection-limits'
+import '@/server/plugins/decorations'
+import { runtimeConfigOf, usesOutbox, type ServerConfig } from '@/server/services/server-config'
+import {
+  answerClientError,
+  capConnections,
+  timeoutOptions,
+} from '@/server/plugins/connection-limits'
 import {
   answerFrameworkError,
   BODY_LIMIT_BYTES,
   registerErrorHandler,
-} from '@/server/error-handler'
-import type { EventStreamSettings } from '@/server/event-stream'
-import { eventsRoutes } from '@/server/events.routes'
-import { FirstPageCache } from '@/server/first-page.cache'
-import { originCacheControl, registerNoStoreByDefault } from '@/server/http-caching'
+} from '@/server/plugins/error-handler'
+import type { EventStreamSettings } from '@/server/services/event-stream'
+import { eventsRoutes } from '@/server/routes/events.routes'
+import { FirstPageCache } from '@/server/services/first-page.cache'
+import { originCacheControl, registerNoStoreByDefault } from '@/server/plugins/http-caching'
 import {
   OneLinePerRequest,
   registerRequestIds,
   REQUEST_ID_HEADER,
   requestIdOf,
-} from '@/server/logging'
-import { NO_METRICS, prometheusMetrics, type ServerMetrics } from '@/server/metrics'
-import { registerMetrics } from '@/server/metrics.routes'
-import { newsRoutes } from '@/server/news.routes'
-import { registerOpenApi } from '@/server/openapi'
-import { readPageTemplate, type PageRenderer } from '@/server/page-renderer'
-import { outboxRoutes } from '@/server/outbox.routes'
-import { searchBudget, UNLIMITED_SEARCHES } from '@/server/search-limit'
-import { registerSecurityHeaders } from '@/server/security'
-import { siteFilesRoutes } from '@/server/site-files.routes'
-import { siteOrigin } from '@/server/site-origin'
-import { spaRoutes } from '@/server/spa.routes'
-import { systemRoutes, type HealthCheck } from '@/server/system.routes'
-import { readVersion } from '@/server/version'
-import { registerWriteLimit } from '@/server/write-limit'
+} from '@/server/plugins/logging'
+import { NO_METRICS, prometheusMetrics, type ServerMetrics } from '@/server/plugins/metrics'
+import { registerMetrics } from '@/server/routes/metrics.routes'
+import { newsRoutes } from '@/server/routes/news.routes'
+import { registerOpenApi } from '@/server/plugins/openapi'
+import { readPageTemplate, type PageRenderer } from '@/server/services/page-renderer'
+import { outboxRoutes } from '@/server/routes/outbox.routes'
+import { searchBudget, UNLIMITED_SEARCHES } from '@/server/plugins/search-limit'
+import { registerSecurityHeaders } from '@/server/plugins/security'
+import { siteFilesRoutes } from '@/server/routes/site-files.routes'
+import { siteOrigin } from '@/server/services/site-origin'
+import { spaRoutes } from '@/server/routes/spa.routes'
+import { systemRoutes, type HealthCheck } from '@/server/routes/system.routes'
+import { readVersion } from '@/server/services/version'
+import { registerWriteLimit } from '@/server/plugins/write-limit'
 
 export type AppConfig = Pick<
   ServerConfig,

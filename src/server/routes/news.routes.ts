@@ -6,14 +6,14 @@ import { checkFields } from '@/domain/rules/field-rule'
 import { isIdempotencyKey } from '@/domain/rules/news-history.rules'
 import { NEWS_RULES } from '@/domain/rules/news-item.rules'
 import { wellFormed } from '@/domain/rules/normalise'
-import { BODY_LIMIT_BYTES } from '@/server/error-handler'
+import { BODY_LIMIT_BYTES } from '@/server/plugins/error-handler'
 import {
   preferredEncoding,
   serialisedPage,
   type FirstPageCache,
   type SerialisedPage,
-} from '@/server/first-page.cache'
-import { cacheableRead, sendNotModified } from '@/server/http-caching'
+} from '@/server/services/first-page.cache'
+import { cacheableRead, sendNotModified } from '@/server/plugins/http-caching'
 import {
   CREATE_NEWS_SCHEMA,
   DELETE_NEWS_SCHEMA,
@@ -27,10 +27,17 @@ import {
   RESTORE_NEWS_SCHEMA,
   RESTORE_REVISION_SCHEMA,
 } from '@/contract/history.routes.schema'
-import { etagOf, matchesIfNoneMatch, writeConditionOf } from '@/server/preconditions'
-import { DETAILS, problem, ProblemError, refuse, sendProblem, valueOf } from '@/server/problem'
-import { sendSearchesSpent } from '@/server/search-limit'
-import { WRITE_LIMITED } from '@/server/write-limit'
+import { etagOf, matchesIfNoneMatch, writeConditionOf } from '@/server/services/preconditions'
+import {
+  DETAILS,
+  problem,
+  ProblemError,
+  refuse,
+  sendProblem,
+  valueOf,
+} from '@/server/services/problem'
+import { sendSearchesSpent } from '@/server/plugins/search-limit'
+import { WRITE_LIMITED } from '@/server/plugins/write-limit'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 // Below this size compression costs more than it saves (as in @fastify/compress).

@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify'
 import { PROBLEM_CONTENT_TYPE, type Problem } from '@/contract/problem.schema'
 import type { ConflictReason, DomainError } from '@/domain/domain-error'
 import type { Result } from '@/domain/result'
-import { etagOf } from '@/server/preconditions'
+import { etagOf } from '@/server/services/preconditions'
 
 export function problem(
   status: number,

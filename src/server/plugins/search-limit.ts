@@ -4,7 +4,7 @@ import type {
   RateLimitCounter,
   RateLimitReservation,
 } from '@/application/ports/rate-limit-counter.port'
-import { problem, sendProblem } from '@/server/problem'
+import { problem, sendProblem } from '@/server/services/problem'
 
 /**
  * The group a client's searches count in, beside the writes' (write-limit.ts): the API's

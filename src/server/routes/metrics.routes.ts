@@ -2,8 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import type { ServerMetrics } from '@/server/metrics'
-import { problem, sendProblem } from '@/server/problem'
+import type { ServerMetrics } from '@/server/plugins/metrics'
+import { problem, sendProblem } from '@/server/services/problem'
 
 export const METRICS_PATH = '/metrics'
 

@@ -2,8 +2,12 @@ import { existsSync } from 'node:fs'
 import { basename, join, relative, sep } from 'node:path'
 import fastifyStatic from '@fastify/static'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import { sendRenderedPage, type PageRenderer, type PageTemplate } from '@/server/page-renderer'
-import { DETAILS, problem, sendProblem } from '@/server/problem'
+import {
+  sendRenderedPage,
+  type PageRenderer,
+  type PageTemplate,
+} from '@/server/services/page-renderer'
+import { DETAILS, problem, sendProblem } from '@/server/services/problem'
 
 export interface SpaRoutesOptions {
   /** The built app (vite build's outDir). */

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { attempt } from '@/domain/result'
-import { cacheableRead, sendNotModified } from '@/server/http-caching'
+import { cacheableRead, sendNotModified } from '@/server/plugins/http-caching'
 import { API_CACHE_CONTROL } from '@/contract/api-cache-control'
-import { FEED_CONTENT_TYPE, FEED_PATH, FEED_SIZE, newsFeedXml } from '@/server/news-feed'
-import { matchesIfNoneMatch, pageEtagOf } from '@/server/preconditions'
-import { problem, problemOf, sendProblem } from '@/server/problem'
+import { FEED_CONTENT_TYPE, FEED_PATH, FEED_SIZE, newsFeedXml } from '@/server/services/news-feed'
+import { matchesIfNoneMatch, pageEtagOf } from '@/server/services/preconditions'
+import { problem, problemOf, sendProblem } from '@/server/services/problem'
 import { type Problem } from '@/contract/problem.schema'
-import { SITEMAP_CONTENT_TYPE, SITEMAP_PATH, Sitemaps } from '@/server/sitemap'
+import { SITEMAP_CONTENT_TYPE, SITEMAP_PATH, Sitemaps } from '@/server/services/sitemap'
 
 const ROBOTS_PATH = '/robots.txt'
 

@@ -1,6 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { QUERY_MESSAGES } from '@/contract/route-parts.schema'
-import { DETAILS, problem, ProblemError, rateLimitedDetail, sendProblem } from '@/server/problem'
+import {
+  DETAILS,
+  problem,
+  ProblemError,
+  rateLimitedDetail,
+  sendProblem,
+} from '@/server/services/problem'
 import { type Problem } from '@/contract/problem.schema'
 
 export const BODY_LIMIT_BYTES = 16 * 1024

@@ -3,9 +3,9 @@ import { join } from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { UseCases } from '@/application/use-cases'
 import type { PageData, PageNeed } from '@/application/page-data'
-import { loadPageData, NO_SUCH_PAGE } from '@/server/page-data.loader'
-import { sendSearchesSpent } from '@/server/search-limit'
-import type { InlineSources } from '@/server/security'
+import { loadPageData, NO_SUCH_PAGE } from '@/server/services/page-data.loader'
+import { sendSearchesSpent } from '@/server/plugins/search-limit'
+import type { InlineSources } from '@/server/plugins/security'
 
 /**
  * The app's server entry (src/ui/app/server-render.tsx, built into dist-server/), as the server

@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify'
 import type { ChangeFeed } from '@/application/change-feed'
 import type { UseCases } from '@/application/use-cases'
-import type { FirstPageCache } from '@/server/first-page.cache'
-import type { OriginCacheControl } from '@/server/http-caching'
-import type { ServerMetrics } from '@/server/metrics'
+import type { FirstPageCache } from '@/server/services/first-page.cache'
+import type { OriginCacheControl } from '@/server/plugins/http-caching'
+import type { ServerMetrics } from '@/server/plugins/metrics'
 
-import type { SearchBudget } from '@/server/search-limit'
+import type { SearchBudget } from '@/server/plugins/search-limit'
 
 /**
  * What the app decorates its Fastify instance with (app.ts), declared once for every route

@@ -3,11 +3,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { ChangeSignal } from '@/application/ports/change-signal.port'
 import type { LeaseAnswer, StreamLeases } from '@/application/ports/stream-leases.port'
 import { attempt } from '@/domain/result'
-import { ChangeWatcher } from '@/server/change-watcher'
-import { OpenResponses } from '@/server/connection-limits'
-import { EVENT_STREAM_DEFAULTS, EventStream, type EventStreamSettings } from '@/server/event-stream'
-import { EVENTS_SCHEMA, MAX_RESUME_POINT } from '@/server/events.schema'
-import { problem, problemOf, sendProblem } from '@/server/problem'
+import { ChangeWatcher } from '@/server/services/change-watcher'
+import { OpenResponses } from '@/server/plugins/connection-limits'
+import {
+  EVENT_STREAM_DEFAULTS,
+  EventStream,
+  type EventStreamSettings,
+} from '@/server/services/event-stream'
+import { EVENTS_SCHEMA, MAX_RESUME_POINT } from '@/server/routes/events.schema'
+import { problem, problemOf, sendProblem } from '@/server/services/problem'
 
 export interface EventsRoutesOptions {
   /** The change signal the watcher reads while streams are open. */

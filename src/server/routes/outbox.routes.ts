@@ -1,11 +1,11 @@
 import multipart from '@fastify/multipart'
 import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify'
 import { CONTACT_FIELDS } from '@/domain/contact-message.entity'
-import { OUTBOX_IDS, type ServerConfig } from '@/server/server-config'
-import { DETAILS, problem, sendProblem } from '@/server/problem'
+import { OUTBOX_IDS, type ServerConfig } from '@/server/services/server-config'
+import { DETAILS, problem, sendProblem } from '@/server/services/problem'
 import { problemResponse } from '@/contract/problem.schema'
-import { originOf, siteOrigin } from '@/server/site-origin'
-import { WRITE_LIMITED } from '@/server/write-limit'
+import { originOf, siteOrigin } from '@/server/services/site-origin'
+import { WRITE_LIMITED } from '@/server/plugins/write-limit'
 
 export const OUTBOX_PATH = '/api/v1.0/email/send-form'
 

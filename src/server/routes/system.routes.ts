@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify'
 import { RuntimeConfigSchema } from '@/contract/runtime-config.wire-schemas'
 import type { Engine } from '@/application/database-target'
 import type { RuntimeConfig } from '@/application/runtime-config'
-import { problem, sendProblem } from '@/server/problem'
+import { problem, sendProblem } from '@/server/services/problem'
 import { problemResponse } from '@/contract/problem.schema'
 
 /** What GET /api/health tells of the database, when it answers. */
