@@ -25,7 +25,7 @@ import { pseudonymizer, withClientPrivacy } from '@/server/services/pseudonyms'
 import type { ServerConfig } from '@/server/services/server-config'
 import type { EventStreamSettings } from '@/server/services/event-stream'
 import type { PageRenderer } from '@/server/services/page-renderer'
-import type { DatabaseHealth } from '@/server/routes/system.routes'
+import type { DatabaseHealth } from '@/server/services/health'
 
 /** How often the trash and the idempotency keys are purged while the server runs. */
 export const PURGE_EVERY_MS = 60 * 60 * 1000

@@ -1,10 +1,10 @@
 import multipart from '@fastify/multipart'
 import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify'
 import { CONTACT_FIELDS } from '@/domain/contact-message.entity'
-import { OUTBOX_IDS, type ServerConfig } from '@/server/services/server-config'
+import { OUTBOX_IDS } from '@/server/services/server-config'
 import { DETAILS, problem, sendProblem } from '@/server/services/problem'
 import { problemResponse } from '@/contract/problem.schema'
-import { originOf, siteOrigin } from '@/server/services/site-origin'
+import { originOf } from '@/server/services/site-origin'
 import { WRITE_LIMITED } from '@/server/plugins/write-limit'
 
 export const OUTBOX_PATH = '/api/v1.0/email/send-form'
@@ -42,16 +42,11 @@ const CLIENT_ERROR_TEXT: Readonly<Record<number, string>> = {
   429: 'Too many requests',
 }
 
-export interface OutboxOptions {
-  /** PUBLIC_URL's origin; undefined takes the site's origin from each request. */
-  readonly publicOrigin: ServerConfig['publicOrigin']
-}
-
 /**
  * The built-in outbox: an EmailJS-compatible endpoint for @emailjs/browser's sendForm, used
  * when no EmailJS account is set. It stores the message; nothing reads it back over HTTP.
  */
-export const outboxRoutes: FastifyPluginAsync<OutboxOptions> = async (app, options) => {
+export const outboxRoutes: FastifyPluginAsync = async (app) => {
   await app.register(multipart, { limits: FORM_LIMITS })
 
   app.setErrorHandler((error: FastifyError, _request, reply) => {
@@ -71,7 +66,7 @@ export const outboxRoutes: FastifyPluginAsync<OutboxOptions> = async (app, optio
     {
       // Before the form is read, and before the write budget is looked at.
       onRequest: async (request, reply) => {
-        if (!fromOwnSite(request, options.publicOrigin)) {
+        if (!fromOwnSite(request, app.siteOrigin(request))) {
           request.log.info({ origin: request.headers.origin ?? null }, 'outbox post from elsewhere')
           return sendProblem(reply, problem(403, DETAILS.foreignOrigin))
         }
@@ -132,10 +127,10 @@ export const outboxRoutes: FastifyPluginAsync<OutboxOptions> = async (app, optio
  * refused as well: no page of another site can send through the outbox. A program outside a
  * browser can send any Origin it likes; the write limit is what bounds it.
  */
-function fromOwnSite(request: FastifyRequest, publicOrigin: string | undefined): boolean {
+function fromOwnSite(request: FastifyRequest, siteOrigin: string): boolean {
   const origin = originOf(request.headers.origin)
   if (origin === undefined) return false
-  return origin === siteOrigin(request, publicOrigin)
+  return origin === siteOrigin
 }
 
 function text(description: string) {

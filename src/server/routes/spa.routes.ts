@@ -2,24 +2,8 @@ import { existsSync } from 'node:fs'
 import { basename, join, relative, sep } from 'node:path'
 import fastifyStatic from '@fastify/static'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import {
-  sendRenderedPage,
-  type PageRenderer,
-  type PageTemplate,
-} from '@/server/services/page-renderer'
+import { sendRenderedPage } from '@/server/services/page-renderer'
 import { DETAILS, problem, sendProblem } from '@/server/services/problem'
-
-export interface SpaRoutesOptions {
-  /** The built app (vite build's outDir). */
-  readonly distDir: string
-  /**
-   * The app's server entry, which renders each page (page-renderer.ts). Without it, every page
-   * path gets the built index.html as it is, and the browser renders the page.
-   */
-  readonly renderer?: PageRenderer
-  /** The built index.html as the pages' template (readPageTemplate), with the renderer. */
-  readonly template?: PageTemplate
-}
 
 export const CACHE_CONTROL = {
   /** index.html names the current hashed files, so it is revalidated every time. */
@@ -33,12 +17,11 @@ export const CACHE_CONTROL = {
 /**
  * Serves the built single-page app: files from dist/, and every other GET path as a page
  * rendered on the server, so that deep links (/news/abc) work and carry their content. Unknown
- * /api/* paths answer a 404 problem.
+ * /api/* paths answer a 404 problem. The built app, and its renderer when pages are rendered
+ * here, are the app's `pages` decoration.
  */
-export const spaRoutes: FastifyPluginAsync<SpaRoutesOptions> = async (
-  app,
-  { distDir, renderer, template },
-) => {
+export const spaRoutes: FastifyPluginAsync = async (app) => {
+  const { distDir, renderer, template } = app.pages
   const built = existsSync(join(distDir, 'index.html'))
   if (built) {
     await app.register(fastifyStatic, {

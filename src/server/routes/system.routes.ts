@@ -1,37 +1,17 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { RuntimeConfigSchema } from '@/contract/runtime-config.wire-schemas'
-import type { Engine } from '@/application/database-target'
-import type { RuntimeConfig } from '@/application/runtime-config'
+import { answersWithin } from '@/server/services/health'
 import { problem, sendProblem } from '@/server/services/problem'
 import { problemResponse } from '@/contract/problem.schema'
+import { runtimeConfigOf } from '@/server/services/server-config'
 
-/** What GET /api/health tells of the database, when it answers. */
-export interface DatabaseHealth {
-  readonly engine: Engine
-  /** The latest migration applied, by name; null before any. */
-  readonly schemaVersion: string | null
-  /** Whether every migration this server knows is applied. */
-  readonly migrationsCurrent: boolean
-}
-
-/**
- * Answers whether the database answers, and where its schema stands; false or a rejection means
- * it does not answer (true: it answers, with nothing more to tell).
- */
-export type HealthCheck = () => Promise<boolean | DatabaseHealth>
-
-export interface SystemRoutesOptions {
-  readonly runtimeConfig: RuntimeConfig
-  readonly health: HealthCheck
-  /** The server's version (package.json's), told by GET /api/health. */
-  readonly version: string
-  /** How long the health check may take before it counts as down. */
-  readonly healthTimeoutMs?: number
-}
+/** How long the health check may take before it counts as down. */
+const HEALTH_TIMEOUT_MS = 2000
 
 /** GET /api/config (the SPA's run-time settings) and GET /api/health. */
-export const systemRoutes: FastifyPluginAsync<SystemRoutesOptions> = async (app, options) => {
-  const { runtimeConfig, health, version, healthTimeoutMs = 2000 } = options
+export const systemRoutes: FastifyPluginAsync = async (app) => {
+  const { health, appVersion: version } = app
+  const runtimeConfig = runtimeConfigOf(app.config)
 
   app.get(
     '/api/config',
@@ -76,21 +56,9 @@ export const systemRoutes: FastifyPluginAsync<SystemRoutesOptions> = async (app,
     },
     async (_request, reply) => {
       reply.header('cache-control', 'no-store')
-      const answer = await answersWithin(health, healthTimeoutMs)
+      const answer = await answersWithin(health, HEALTH_TIMEOUT_MS)
       if (answer === false) return sendProblem(reply, problem(503, 'The database does not answer.'))
       return { status: 'ok' as const, version, ...(answer === true ? {} : answer) }
     },
   )
-}
-
-async function answersWithin(check: HealthCheck, ms: number): Promise<boolean | DatabaseHealth> {
-  let timer: NodeJS.Timeout | undefined
-  const late = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms)
-  })
-  try {
-    return await Promise.race([check().catch(() => false), late])
-  } finally {
-    clearTimeout(timer)
-  }
 }
