@@ -6,7 +6,7 @@ import { ChangeWatcher } from '@/server/services/change-watcher'
 import { OpenResponses } from '@/server/plugins/connection-limits'
 import { EventStream, type EventStreamSettings } from '@/server/services/event-stream'
 import { EVENTS_SCHEMA, MAX_RESUME_POINT } from '@/server/routes/events.schema'
-import { problem, problemOf, sendProblem } from '@/server/services/problem'
+import { refuse, valueOf } from '@/server/services/problem'
 
 /** Seconds a client over the cap is told to wait: by then any lease no server renews has expired. */
 export const STREAM_RETRY_AFTER_S = 60
@@ -60,36 +60,32 @@ export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/api/events', { schema: EVENTS_SCHEMA, compress: false }, async (request, reply) => {
     const since = resumePointOf(request.headers['last-event-id'], request.query.since)
-    if (since === null) return sendProblem(reply, problem(400, BAD_RESUME_POINT))
+    if (since === null) refuse(400, BAD_RESUME_POINT)
 
     if (!streams.take(reply.raw)) {
-      reply.header('retry-after', SERVER_FULL_RETRY_AFTER_S)
-      return sendProblem(reply, problem(503, SERVER_FULL_DETAIL))
+      refuse(503, SERVER_FULL_DETAIL, { 'retry-after': String(SERVER_FULL_RETRY_AFTER_S) })
     }
     // Counted by address as the write limit counts (an IPv6 client by its /64); request.ip
     // honours TRUST_PROXY.
-    const leased = await attempt(() =>
-      leases.acquire(normalizeIP(request.ip), {
-        open: settings.perAddress,
-        reconnectsPerMinute: settings.reconnectsPerMinute,
-      }),
+    const leased = valueOf(
+      await attempt(() =>
+        leases.acquire(normalizeIP(request.ip), {
+          open: settings.perAddress,
+          reconnectsPerMinute: settings.reconnectsPerMinute,
+        }),
+      ),
     )
-    if (!leased.ok) return sendProblem(reply, problemOf(leased.error))
-    if (!leased.value.taken) {
-      const { seconds, detail } = refusalOf(leased.value, settings)
-      reply.header('retry-after', seconds)
-      return sendProblem(reply, problem(429, detail))
+    if (!leased.taken) {
+      const { seconds, detail } = refusalOf(leased, settings)
+      refuse(429, detail, { 'retry-after': String(seconds) })
     }
-    const lease = leased.value.id
+    const lease = leased.id
 
     const stream = new EventStream(reply.raw, settings.maxBufferedBytes)
-    const joined = await attempt(() => watcher.join(stream, () => leases.release(lease)))
-    if (!joined.ok) return sendProblem(reply, problemOf(joined.error))
+    valueOf(await attempt(() => watcher.join(stream, () => leases.release(lease))))
     const start = await feed.start(since)
-    if (!start.ok) {
-      watcher.leave(stream)
-      return sendProblem(reply, problemOf(start.error))
-    }
+    if (!start.ok) watcher.leave(stream)
+    const position = valueOf(start)
 
     reply.headers({
       'content-type': 'text/event-stream; charset=utf-8',
@@ -97,7 +93,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // nginx and others buffer proxied answers unless told not to (docs/operations.md).
       'x-accel-buffering': 'no',
     })
-    stream.open(start.value)
+    stream.open(position)
     // A stream that arrives while the server stops gets its start; its reader reconnects.
     if (watcher.closing) stream.end()
     return reply.send(stream.body)

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { ServerMetrics } from '@/server/plugins/metrics'
-import { problem, sendProblem } from '@/server/services/problem'
+import { refuse } from '@/server/services/problem'
 
 export const METRICS_PATH = '/metrics'
 
@@ -32,10 +32,9 @@ export function registerMetrics(app: FastifyInstance): void {
   const { metricsToken: token, metricsPort: port } = app.config
   const bearer = token === undefined ? undefined : bearerCheck(token)
   app.get(METRICS_PATH, { schema: { hide: true } }, async (request, reply) => {
-    if (bearer === undefined) return sendProblem(reply, problem(404, NO_METRICS_DETAIL))
+    if (bearer === undefined) refuse(404, NO_METRICS_DETAIL)
     if (!bearer(request.headers.authorization)) {
-      reply.header('www-authenticate', 'Bearer realm="metrics"')
-      return sendProblem(reply, problem(401, METRICS_TOKEN_DETAIL))
+      refuse(401, METRICS_TOKEN_DETAIL, { 'www-authenticate': 'Bearer realm="metrics"' })
     }
     return sendMetrics(metrics, reply)
   })

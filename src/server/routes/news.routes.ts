@@ -28,15 +28,8 @@ import {
   RESTORE_REVISION_SCHEMA,
 } from '@/contract/history.routes.schema'
 import { etagOf, matchesIfNoneMatch, writeConditionOf } from '@/server/services/preconditions'
-import {
-  DETAILS,
-  problem,
-  ProblemError,
-  refuse,
-  sendProblem,
-  valueOf,
-} from '@/server/services/problem'
-import { sendSearchesSpent } from '@/server/plugins/search-limit'
+import { DETAILS, problem, ProblemError, refuse, valueOf } from '@/server/services/problem'
+import { refuseSearch } from '@/server/plugins/search-limit'
 import { WRITE_LIMITED } from '@/server/plugins/write-limit'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -59,7 +52,7 @@ export const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { q, limit = DEFAULT_PAGE_SIZE, cursor } = request.query
     if (q !== undefined) {
       const allowance = await app.searchBudget(request)
-      if (!allowance.allowed) return sendSearchesSpent(reply, allowance.retryAfterSeconds)
+      if (!allowance.allowed) refuseSearch(allowance.retryAfterSeconds)
       // A search is never cached here: its pages are as many as its queries.
       const found = valueOf(await useCases.searchNews.execute({ q, limit, cursor }), 400)
       const search = `q=${encodeURIComponent(wellFormed(q))}&`
@@ -220,16 +213,9 @@ function nextLink(
 }
 
 /** 415 unless the body is declared JSON, before Fastify would try another parser. */
-async function requireJson(
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<FastifyReply | undefined> {
+async function requireJson(request: FastifyRequest): Promise<void> {
   const type = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase()
-  // Returning the reply ends the request here.
-  if (type !== 'application/json') {
-    return sendProblem(reply, problem(415, 'Send the body as application/json.'))
-  }
-  return undefined
+  if (type !== 'application/json') refuse(415, 'Send the body as application/json.')
 }
 
 /**

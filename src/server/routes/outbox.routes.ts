@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart'
 import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify'
 import { CONTACT_FIELDS } from '@/domain/contact-message.entity'
 import { OUTBOX_IDS } from '@/server/services/server-config'
-import { DETAILS, problem, sendProblem } from '@/server/services/problem'
+import { DETAILS, refuse } from '@/server/services/problem'
 import { problemResponse } from '@/contract/problem.schema'
 import { originOf } from '@/server/services/site-origin'
 import { WRITE_LIMITED } from '@/server/plugins/write-limit'
@@ -50,9 +50,9 @@ export const outboxRoutes: FastifyPluginAsync = async (app) => {
   await app.register(multipart, { limits: FORM_LIMITS })
 
   app.setErrorHandler((error: FastifyError, _request, reply) => {
-    // An error without a status is a fault of the server, not of the form (a form the parser
-    // cannot read is answered 400 by error-handler.ts): the app's handler logs it and answers a
-    // 500 problem.
+    // An error without a status is a problem the route refused with, or a fault of the server,
+    // not of the form (a form the parser cannot read is refused 400 by error-handler.ts): the
+    // app's handler answers the problem, or logs the fault and answers a 500 problem.
     const status = error.statusCode
     if (status === undefined || status >= 500) throw error
     return reply
@@ -65,10 +65,10 @@ export const outboxRoutes: FastifyPluginAsync = async (app) => {
     OUTBOX_PATH,
     {
       // Before the form is read, and before the write budget is looked at.
-      onRequest: async (request, reply) => {
+      onRequest: async (request) => {
         if (!fromOwnSite(request, app.siteOrigin(request))) {
           request.log.info({ origin: request.headers.origin ?? null }, 'outbox post from elsewhere')
-          return sendProblem(reply, problem(403, DETAILS.foreignOrigin))
+          refuse(403, DETAILS.foreignOrigin)
         }
       },
       // A message counts against the same write budget as the news writes.

@@ -3,7 +3,7 @@ import { basename, join, relative, sep } from 'node:path'
 import fastifyStatic from '@fastify/static'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { sendRenderedPage } from '@/server/services/page-renderer'
-import { DETAILS, problem, sendProblem } from '@/server/services/problem'
+import { DETAILS, refuse } from '@/server/services/problem'
 
 export const CACHE_CONTROL = {
   /** index.html names the current hashed files, so it is revalidated every time. */
@@ -47,16 +47,12 @@ export const spaRoutes: FastifyPluginAsync = async (app) => {
   const answer = async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?', 1)[0] ?? '/'
     const page = request.method === 'GET' || request.method === 'HEAD'
-    if (path === '/api' || path.startsWith('/api/')) {
-      return sendProblem(reply, problem(404, DETAILS.unknownApi))
-    }
-    if (!page) return sendProblem(reply, problem(404, 'There is nothing at this path.'))
-    if (!built) {
-      return sendProblem(reply, problem(404, 'The app is not built here; run npm run build.'))
-    }
+    if (path === '/api' || path.startsWith('/api/')) refuse(404, DETAILS.unknownApi)
+    if (!page) refuse(404, 'There is nothing at this path.')
+    if (!built) refuse(404, 'The app is not built here; run npm run build.')
     // A missing file is a 404; only page paths (which never hold a dot) are deep links.
     if (path.startsWith('/assets/') || basename(path).includes('.')) {
-      return sendProblem(reply, problem(404, 'There is no such file.'))
+      refuse(404, 'There is no such file.')
     }
     if (template === undefined || renderer === undefined) return reply.sendFile('index.html')
     return sendRenderedPage(app, request, reply, renderer, template)

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { RuntimeConfigSchema } from '@/contract/runtime-config.wire-schemas'
-import { answersWithin } from '@/server/services/health'
-import { problem, sendProblem } from '@/server/services/problem'
 import { problemResponse } from '@/contract/problem.schema'
+import { answersWithin } from '@/server/services/health'
+import { refuse } from '@/server/services/problem'
 import { runtimeConfigOf } from '@/server/services/server-config'
 
 /** How long the health check may take before it counts as down. */
@@ -57,7 +57,7 @@ export const systemRoutes: FastifyPluginAsync = async (app) => {
     async (_request, reply) => {
       reply.header('cache-control', 'no-store')
       const answer = await answersWithin(health, HEALTH_TIMEOUT_MS)
-      if (answer === false) return sendProblem(reply, problem(503, 'The database does not answer.'))
+      if (answer === false) refuse(503, 'The database does not answer.')
       return { status: 'ok' as const, version, ...(answer === true ? {} : answer) }
     },
   )

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { UseCases } from '@/application/use-cases'
 import type { PageData, PageNeed } from '@/application/page-data'
 import { loadPageData, NO_SUCH_PAGE } from '@/server/services/page-data.loader'
-import { sendSearchesSpent } from '@/server/plugins/search-limit'
+import { refuseSearch } from '@/server/plugins/search-limit'
 import type { InlineSources } from '@/server/plugins/security'
 
 /**
@@ -144,7 +144,7 @@ export async function sendRenderedPage(
   // API's 429, without rendering: a client flooding the page would otherwise still cost a render.
   if (need.kind === 'search') {
     const allowance = await app.searchBudget(request)
-    if (!allowance.allowed) return sendSearchesSpent(reply, allowance.retryAfterSeconds)
+    if (!allowance.allowed) refuseSearch(allowance.retryAfterSeconds)
   }
   // The site's version first: the page's live stream resumes from it (PageData.seq).
   const seq = app.hasDecorator('changeFeed') ? await app.changeFeed.position() : undefined
