@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint'
  * composition roots choose adapters. Imports across folders go through the `@/` alias so
  * that these patterns see them.
  */
-const layer = (files, forbidden, message) => ({
+const layer = (files, forbidden, message, inner = []) => ({
   files,
   rules: {
     'no-restricted-imports': [
@@ -17,6 +17,7 @@ const layer = (files, forbidden, message) => ({
         patterns: [
           { group: ['../*'], message: 'Import across folders through the @/ alias.' },
           ...forbidden.map((group) => ({ group: [group].flat(), message })),
+          ...inner,
         ],
       },
     ],
@@ -24,6 +25,7 @@ const layer = (files, forbidden, message) => ({
 })
 
 const outsideDomain = ['@/application/*', '@/adapters/*', '@/ui/*', '@/server/*', '@/composition/*']
+const serverForbidden = ['@/adapters/*', '@/ui/*', '@/composition/*', 'inversify']
 const frameworks = [
   'react',
   'react-*',
@@ -106,8 +108,22 @@ export default tseslint.config(
   ),
   layer(
     ['src/server/**'],
-    ['@/adapters/*', '@/ui/*', '@/composition/*', 'inversify'],
+    serverForbidden,
     'server/ gets its use cases from the server composition root.',
+  ),
+  // Inside server/ (fastify/demo's shape): app.ts registers plugins/ and routes/; plugins/ and
+  // services/ serve the routes and never reach into them.
+  layer(
+    ['src/server/plugins/**', 'src/server/services/**'],
+    serverForbidden,
+    'server/ gets its use cases from the server composition root.',
+    [
+      {
+        group: ['@/server/routes/*', '@/server/app'],
+        message:
+          'server/plugins and server/services serve the routes: they import no route and not the app.',
+      },
+    ],
   ),
   layer(['src/composition/**'], [], ''),
   // Import cycles are refused by dependency-cruiser (.dependency-cruiser.cjs, part of npm run lint).

@@ -28,7 +28,7 @@ import {
   throwawaySchema,
   withApplicationName,
 } from './bench/throwaway-postgres'
-import { DETAILS, problem } from '@/server/problem'
+import { DETAILS, problem } from '@/server/services/problem'
 
 const { values } = parseArgs({
   options: {

@@ -7,9 +7,9 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { ConfigError } from '@/server/config-error'
+import { ConfigError } from '@/server/services/config-error'
 import { readConfig } from '@/composition/server/read-config'
-import { type ServerConfig } from '@/server/server-config'
+import { type ServerConfig } from '@/server/services/server-config'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const apiPort = String(apiConfig().port)

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import type { DatabaseTarget } from '@/application/database-target'
-import type { ServerConfig } from '@/server/server-config'
-import { ConfigError } from '@/server/config-error'
+import type { ServerConfig } from '@/server/services/server-config'
+import { ConfigError } from '@/server/services/config-error'
 
 /**
  * What the operator's commands (`npm run news`, `npm run outbox`) share: one-line failures with

@@ -6,7 +6,7 @@ import {
   readDatabaseUrl,
   type DatabaseTarget,
 } from '@/application/database-target'
-import type { ServerConfig } from '@/server/server-config'
+import type { ServerConfig } from '@/server/services/server-config'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
 import { ArchiveError, TargetNotEmptyError } from '@/adapters/sql/site-archive/archive-format'
 import { openArchive } from '@/adapters/sql/site-archive/archive-reader'

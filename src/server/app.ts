@@ -2,65 +2,49 @@ import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import compress from '@fastify/compress'
-import Fastify, {
-  type FastifyInstance,
-  type FastifyRequest,
-  type FastifyServerOptions,
-} from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import type { ChangeFeed } from '@/application/change-feed'
 import type { UseCases } from '@/application/use-cases'
 import type { ChangeSignal } from '@/application/ports/change-signal.port'
 import type { RateLimitCounter } from '@/application/ports/rate-limit-counter.port'
 import type { StreamLeases } from '@/application/ports/stream-leases.port'
-import '@/server/app.decorations'
-import { runtimeConfigOf, usesOutbox, type ServerConfig } from '@/server/server-config'
-import { answerClientError, capConnections, timeoutOptions } from '@/server/connection-limits'
+import {
+  answerClientError,
+  capConnections,
+  timeoutOptions,
+} from '@/server/plugins/connection-limits'
+import { decorations, type AppConfig } from '@/server/plugins/decorations'
 import {
   answerFrameworkError,
   BODY_LIMIT_BYTES,
   registerErrorHandler,
-} from '@/server/error-handler'
-import type { EventStreamSettings } from '@/server/event-stream'
-import { eventsRoutes } from '@/server/events.routes'
-import { FirstPageCache } from '@/server/first-page.cache'
-import { originCacheControl, registerNoStoreByDefault } from '@/server/http-caching'
+} from '@/server/plugins/error-handler'
+import { registerNoStoreByDefault } from '@/server/plugins/http-caching'
 import {
   OneLinePerRequest,
   registerRequestIds,
   REQUEST_ID_HEADER,
   requestIdOf,
-} from '@/server/logging'
-import { NO_METRICS, prometheusMetrics, type ServerMetrics } from '@/server/metrics'
-import { registerMetrics } from '@/server/metrics.routes'
-import { newsRoutes } from '@/server/news.routes'
-import { registerOpenApi } from '@/server/openapi'
-import { readPageTemplate, type PageRenderer } from '@/server/page-renderer'
-import { outboxRoutes } from '@/server/outbox.routes'
-import { searchBudget, UNLIMITED_SEARCHES } from '@/server/search-limit'
-import { registerSecurityHeaders } from '@/server/security'
-import { siteFilesRoutes } from '@/server/site-files.routes'
-import { siteOrigin } from '@/server/site-origin'
-import { spaRoutes } from '@/server/spa.routes'
-import { systemRoutes, type HealthCheck } from '@/server/system.routes'
-import { readVersion } from '@/server/version'
-import { registerWriteLimit } from '@/server/write-limit'
+} from '@/server/plugins/logging'
+import { NO_METRICS, prometheusMetrics, type ServerMetrics } from '@/server/plugins/metrics'
+import { registerOpenApi } from '@/server/plugins/openapi'
+import { registerSecurityHeaders } from '@/server/plugins/security'
+import { registerWriteLimit } from '@/server/plugins/write-limit'
+import { eventsRoutes } from '@/server/routes/events.routes'
+import { registerMetrics } from '@/server/routes/metrics.routes'
+import { newsRoutes } from '@/server/routes/news.routes'
+import { outboxRoutes } from '@/server/routes/outbox.routes'
+import { siteFilesRoutes } from '@/server/routes/site-files.routes'
+import { spaRoutes } from '@/server/routes/spa.routes'
+import { systemRoutes } from '@/server/routes/system.routes'
+import { EVENT_STREAM_DEFAULTS, type EventStreamSettings } from '@/server/services/event-stream'
+import type { HealthCheck } from '@/server/services/health'
+import { readPageTemplate, type PageRenderer } from '@/server/services/page-renderer'
+import { usesOutbox, type ServerConfig } from '@/server/services/server-config'
+import { readVersion } from '@/server/services/version'
 
-export type AppConfig = Pick<
-  ServerConfig,
-  | 'emailjsAccount'
-  | 'emailjsOrigin'
-  | 'writeRateLimit'
-  | 'searchRateLimit'
-  | 'trustProxy'
-  | 'publicOrigin'
-  | 'timeouts'
-  | 'maxConnections'
-  | 'maxConnectionsPerAddress'
-  | 'maxStreams'
-  | 'metricsToken'
-  | 'metricsPort'
->
+export type { AppConfig } from '@/server/plugins/decorations'
 
 /** What the server composition root hands the app: it never chooses an adapter itself. */
 export interface AppOptions {
@@ -88,7 +72,7 @@ export interface AppOptions {
   readonly events?: Partial<EventStreamSettings>
   /** The built single-page app; defaults to `<repo>/dist`. */
   readonly distDir?: string
-  /** The app's server entry, which renders pages (see spa.routes.ts). */
+  /** The app's server entry, which renders pages (see page-renderer.ts). */
   readonly renderer?: PageRenderer
   /**
    * Where requests, refusals, cache look-ups and streams are counted; by default prom-client's
@@ -118,13 +102,13 @@ export const DEFAULT_DIST_DIR = join(projectFolder(), 'dist')
 
 /**
  * The whole HTTP side as one plugin: security, caching headers, compression, the API, the outbox
- * and the app. The instance is decorated with what the routes share (app.decorations.ts); the
- * write routes opt into the write limit by their route config (write-limit.ts).
+ * and the app. What the plugins and routes share is decorated on the instance, in one place
+ * (plugins/decorations.ts), never handed to a route as plugin options; the write routes opt into
+ * the write limit by their route config (write-limit.ts).
  */
 export const newsWireApp = fp<AppOptions>(
   async (app, options) => {
     const { useCases, config, health, rateLimitCounter, renderer } = options
-    const metrics = options.metrics ?? metricsFor(config)
     const { changeFeed, changeSignal, streamLeases } = options
     const outbox = usesOutbox(config)
     const distDir = options.distDir ?? DEFAULT_DIST_DIR
@@ -133,63 +117,49 @@ export const newsWireApp = fp<AppOptions>(
       renderer !== undefined && existsSync(join(distDir, 'index.html'))
         ? readPageTemplate(distDir)
         : undefined
+    if (config.writeRateLimit > 0 && rateLimitCounter === undefined) {
+      throw new Error('A write rate limit needs a rateLimitCounter to count in.')
+    }
+    if (config.searchRateLimit > 0 && rateLimitCounter === undefined) {
+      throw new Error('A search rate limit needs a rateLimitCounter to count in.')
+    }
 
     registerRequestIds(app)
     registerErrorHandler(app)
     closeConnectionsOnceIdle(app)
-    app.decorate('metrics', metrics)
-    registerMetrics(app, metrics, { token: config.metricsToken, port: config.metricsPort })
+    await app.register(decorations, {
+      config,
+      useCases,
+      health,
+      appVersion: readVersion(projectFolder()),
+      pages: {
+        distDir,
+        ...(renderer === undefined || template === undefined ? {} : { renderer, template }),
+      },
+      metrics: options.metrics ?? metricsFor(config),
+      eventStreamSettings: { ...EVENT_STREAM_DEFAULTS, ...options.events },
+      rateLimitCounter,
+      changeSignal,
+      liveStream:
+        changeFeed !== undefined && changeSignal !== undefined && streamLeases !== undefined
+          ? { changeFeed, changeSignal, streamLeases }
+          : undefined,
+    })
+    registerMetrics(app)
     registerSecurityHeaders(app, outbox ? undefined : config.emailjsOrigin, template?.inline)
     registerNoStoreByDefault(app)
     await app.register(compress, { encodings: ['br', 'gzip'] })
     await registerOpenApi(app)
-
-    if (config.writeRateLimit > 0) {
-      if (rateLimitCounter === undefined) {
-        throw new Error('A write rate limit needs a rateLimitCounter to count in.')
-      }
+    if (config.writeRateLimit > 0 && rateLimitCounter !== undefined) {
       registerWriteLimit(app, config.writeRateLimit, rateLimitCounter)
     }
 
-    if (config.searchRateLimit > 0 && rateLimitCounter === undefined) {
-      throw new Error('A search rate limit needs a rateLimitCounter to count in.')
-    }
-    app.decorate(
-      'searchBudget',
-      config.searchRateLimit > 0 && rateLimitCounter !== undefined
-        ? searchBudget(config.searchRateLimit, rateLimitCounter, app.log, () =>
-            metrics.budgetRefused('search'),
-          )
-        : UNLIMITED_SEARCHES,
-    )
-    app.decorate('useCases', useCases)
-    app.decorate('firstPage', new FirstPageCache(changeSignal, metrics.firstPageLookup))
-    app.decorate('siteOrigin', (request: FastifyRequest) =>
-      siteOrigin(request, config.publicOrigin),
-    )
-    app.decorate('originCacheControl', originCacheControl(config.publicOrigin))
-
     await app.register(newsRoutes)
-    if (changeFeed !== undefined && changeSignal !== undefined && streamLeases !== undefined) {
-      app.decorate('changeFeed', changeFeed)
-      await app.register(eventsRoutes, {
-        signal: changeSignal,
-        leases: streamLeases,
-        settings: options.events,
-        maxStreams: config.maxStreams,
-      })
-    }
-    await app.register(systemRoutes, {
-      runtimeConfig: runtimeConfigOf(config),
-      health,
-      version: readVersion(projectFolder()),
-    })
-    if (outbox) await app.register(outboxRoutes, { publicOrigin: config.publicOrigin })
+    if (app.hasDecorator('changeFeed')) await app.register(eventsRoutes)
+    await app.register(systemRoutes)
+    if (outbox) await app.register(outboxRoutes)
     await app.register(siteFilesRoutes)
-    await app.register(spaRoutes, {
-      distDir,
-      ...(renderer === undefined || template === undefined ? {} : { renderer, template }),
-    })
+    await app.register(spaRoutes)
   },
   { name: 'newswire', fastify: '5.x' },
 )

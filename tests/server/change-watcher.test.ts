@@ -5,8 +5,8 @@ import { ChangeFeed } from '@/application/change-feed'
 import { created } from '@/domain/rules/news-history.rules'
 import type { StreamLeases } from '@/application/ports/stream-leases.port'
 import { MemoryNewsStore } from '@/adapters/memory/memory-news.store'
-import { ChangeWatcher } from '@/server/change-watcher'
-import { EventStream } from '@/server/event-stream'
+import { ChangeWatcher } from '@/server/services/change-watcher'
+import { EventStream } from '@/server/services/event-stream'
 import { waitUntil } from './support/stream-reader'
 
 const STREAMS = 300

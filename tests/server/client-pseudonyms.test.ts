@@ -1,5 +1,5 @@
 import type { ComposedServer } from '@/composition/server/server.composition'
-import { PSEUDONYM_LENGTH, pseudonymizer } from '@/server/pseudonyms'
+import { PSEUDONYM_LENGTH, pseudonymizer } from '@/server/services/pseudonyms'
 import {
   composeTestServer,
   logCapture,

@@ -15,7 +15,7 @@ import {
   testConfig,
   type TestDatabase,
 } from './server-fixture'
-import { VersionCheck } from '@/server/first-page.cache'
+import { VersionCheck } from '@/server/services/first-page.cache'
 import { REPO_ROOT } from './server-process'
 
 const run = promisify(execFile)

@@ -1,6 +1,6 @@
-import { ConfigError } from '@/server/config-error'
+import { ConfigError } from '@/server/services/config-error'
 import { readConfig } from '@/composition/server/read-config'
-import { runtimeConfigOf, usesOutbox } from '@/server/server-config'
+import { runtimeConfigOf, usesOutbox } from '@/server/services/server-config'
 
 function problemsOf(env: Record<string, string>): readonly string[] {
   try {

@@ -8,8 +8,8 @@ import { SqlOutboxMailer } from '@/adapters/outbox/sql-outbox.mailer'
 import { encodeCursor, encodeRevisionCursor } from '@/adapters/shared/keyset-cursor'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { buildApp } from '@/server/app'
-import { OUTBOX_IDS } from '@/server/server-config'
-import { MALFORMED_FORM_DETAIL } from '@/server/error-handler'
+import { OUTBOX_IDS } from '@/server/services/server-config'
+import { MALFORMED_FORM_DETAIL } from '@/server/plugins/error-handler'
 import {
   JSON_HEADERS,
   TEST_DATABASES,

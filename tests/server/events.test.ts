@@ -8,8 +8,8 @@ import type { NewsItem } from '@/domain/news-item.entity'
 import { MAX_REPLAY } from '@/application/change-feed'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { TOKENS } from '@/composition/server/server.tokens'
-import { ChangeBatch, EVENT_STREAM_DEFAULTS, EventStream } from '@/server/event-stream'
-import { BAD_RESUME_POINT, STREAM_RETRY_AFTER_S } from '@/server/events.routes'
+import { ChangeBatch, EVENT_STREAM_DEFAULTS, EventStream } from '@/server/services/event-stream'
+import { BAD_RESUME_POINT, STREAM_RETRY_AFTER_S } from '@/server/routes/events.routes'
 import {
   composeTestServer,
   createPostThroughApi,

@@ -3,7 +3,7 @@ import type { ComposedServer } from '@/composition/server/server.composition'
 import { CONTACT_RULES } from '@/domain/rules/contact-message.rules'
 import { NEWS_RULES } from '@/domain/rules/news-item.rules'
 import { SEARCH_RULE } from '@/domain/rules/search-query.rules'
-import { OUTBOX_IDS } from '@/server/server-config'
+import { OUTBOX_IDS } from '@/server/services/server-config'
 import { segmenterWork } from '../domain/segmenter-work'
 import {
   composeTestServer,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { SqlOutboxMailer } from '@/adapters/outbox/sql-outbox.mailer'
 import type { ComposedServer } from '@/composition/server/server.composition'
-import { OUTBOX_IDS } from '@/server/server-config'
+import { OUTBOX_IDS } from '@/server/services/server-config'
 import { composeTestServer, multipart, removeTempDirs, SITE_ORIGIN } from './server-fixture'
 
 const SEND_FORM = '/api/v1.0/email/send-form'

@@ -5,7 +5,7 @@ import { JSDOM } from 'jsdom'
 import type { NewsItem } from '@/domain/news-item.entity'
 import type { NewsPage } from '@/domain/ports/news-repository.port'
 import type { ComposedServer } from '@/composition/server/server.composition'
-import { sourceHash } from '@/server/security'
+import { sourceHash } from '@/server/plugins/security'
 import * as renderer from '@/ui/app/server-render'
 import { composeTestServer, createPostThroughApi, removeTempDirs } from './server-fixture'
 

@@ -7,7 +7,7 @@ import {
   type ThrowawayPostgres,
   type ThrowawaySchema,
 } from '../../scripts/bench/throwaway-postgres'
-import { DETAILS, problem } from '@/server/problem'
+import { DETAILS, problem } from '@/server/services/problem'
 import { TEST_POSTGRES_URL } from './server-fixture'
 import { startServerProcess, type ServerProcess } from './server-process'
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { buildApp } from '@/server/app'
-import { SEARCH_GROUP } from '@/server/search-limit'
+import { SEARCH_GROUP } from '@/server/plugins/search-limit'
 import * as renderer from '@/ui/app/server-render'
 import {
   composeTestServer,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { ComposedServer } from '@/composition/server/server.composition'
-import { OUTBOX_IDS } from '@/server/server-config'
+import { OUTBOX_IDS } from '@/server/services/server-config'
 import {
   JSON_HEADERS,
   SITE_ORIGIN,

@@ -21,7 +21,7 @@ import {
   type ComposeOptions,
 } from '@/composition/server/server.composition'
 import { readConfig } from '@/composition/server/read-config'
-import { type ServerConfig } from '@/server/server-config'
+import { type ServerConfig } from '@/server/services/server-config'
 
 /** Settings for a test: an in-memory SQLite database, no demo posts, no rate limits. */
 export function testConfig(env: Record<string, string> = {}): ServerConfig {

@@ -1,8 +1,8 @@
 import { sql } from 'kysely'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { buildApp } from '@/server/app'
-import { OUTBOX_IDS } from '@/server/server-config'
-import { OUTBOX_PATH } from '@/server/outbox.routes'
+import { OUTBOX_IDS } from '@/server/services/server-config'
+import { OUTBOX_PATH } from '@/server/routes/outbox.routes'
 import {
   composeTestServer,
   emptyDistDir,

@@ -6,7 +6,7 @@ import { MAX_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { buildApp } from '@/server/app'
 import { excerpt } from '@/domain/rules/excerpt'
-import { pageEtagOf } from '@/server/preconditions'
+import { pageEtagOf } from '@/server/services/preconditions'
 import {
   JSON_HEADERS,
   SITE_ORIGIN,

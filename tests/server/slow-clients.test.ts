@@ -2,7 +2,7 @@ import { get } from 'node:http'
 import { connect, type AddressInfo, type Socket } from 'node:net'
 import { join } from 'node:path'
 import type { ComposedServer } from '@/composition/server/server.composition'
-import { CONNECTIONS_CHECKING_INTERVAL_MS } from '@/server/connection-limits'
+import { CONNECTIONS_CHECKING_INTERVAL_MS } from '@/server/plugins/connection-limits'
 import { composeTestServer, removeTempDirs, tempDir } from './server-fixture'
 
 /** Short timeouts, so that the attack is over in seconds. */

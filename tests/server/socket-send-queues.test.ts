@@ -1,6 +1,6 @@
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net'
 import { endianness } from 'node:os'
-import { readSendQueues, tableAddressOf } from '@/server/socket-send-queues'
+import { readSendQueues, tableAddressOf } from '@/server/services/socket-send-queues'
 import { waitUntil } from './support/stream-reader'
 
 describe('tableAddressOf', () => {

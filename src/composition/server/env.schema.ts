@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { DEFAULT_TRASH_DAYS } from '@/domain/rules/news-history.rules'
-import { LOG_LEVELS } from '@/server/server-config'
+import { LOG_LEVELS } from '@/server/services/server-config'
 
 /** An hour: a client timeout longer than that is a typo. */
 export const MAX_TIMEOUT_S = 3600

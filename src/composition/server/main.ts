@@ -2,11 +2,11 @@ import { createServer } from 'node:net'
 import closeWithGrace from 'close-with-grace'
 import { composeServer, type ComposedServer } from '@/composition/server/server.composition'
 import { describeStartupFailure } from '@/composition/server/startup-errors'
-import { ConfigError } from '@/server/config-error'
+import { ConfigError } from '@/server/services/config-error'
 import { readConfig } from '@/composition/server/read-config'
-import { usesOutbox, type ServerConfig } from '@/server/server-config'
-import { loggerOptions } from '@/server/logging'
-import { METRICS_HOST, metricsPortError } from '@/server/metrics.routes'
+import { usesOutbox, type ServerConfig } from '@/server/services/server-config'
+import { loggerOptions } from '@/server/plugins/logging'
+import { METRICS_HOST, metricsPortError } from '@/server/routes/metrics.routes'
 
 /**
  * Starts the API and the built app: reads the settings, opens the database (purging the old

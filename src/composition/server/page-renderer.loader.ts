@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
-import type { PageRenderer } from '@/server/page-renderer'
+import type { PageRenderer } from '@/server/services/page-renderer'
 
 /**
  * The app's server entry, which `npm run build` writes beside the browser's files: for `dist/`,

@@ -12,8 +12,13 @@ import {
   SECRETS,
   type CheckedEnv,
 } from '@/composition/server/env.schema'
-import { ConfigError } from '@/server/config-error'
-import type { EmailJsAccount, ServerConfig, Timeouts, TrustProxy } from '@/server/server-config'
+import { ConfigError } from '@/server/services/config-error'
+import type {
+  EmailJsAccount,
+  ServerConfig,
+  Timeouts,
+  TrustProxy,
+} from '@/server/services/server-config'
 
 type Env = Readonly<Record<string, string | undefined>>
 

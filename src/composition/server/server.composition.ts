@@ -21,11 +21,11 @@ import {
 import { loadPageRenderer } from '@/composition/server/page-renderer.loader'
 import { TOKENS } from '@/composition/server/server.tokens'
 import { buildApp, DEFAULT_DIST_DIR, metricsFor } from '@/server/app'
-import { pseudonymizer, withClientPrivacy } from '@/server/pseudonyms'
-import type { ServerConfig } from '@/server/server-config'
-import type { EventStreamSettings } from '@/server/event-stream'
-import type { PageRenderer } from '@/server/page-renderer'
-import type { DatabaseHealth } from '@/server/system.routes'
+import { pseudonymizer, withClientPrivacy } from '@/server/services/pseudonyms'
+import type { ServerConfig } from '@/server/services/server-config'
+import type { EventStreamSettings } from '@/server/services/event-stream'
+import type { PageRenderer } from '@/server/services/page-renderer'
+import type { DatabaseHealth } from '@/server/services/health'
 
 /** How often the trash and the idempotency keys are purged while the server runs. */
 export const PURGE_EVERY_MS = 60 * 60 * 1000

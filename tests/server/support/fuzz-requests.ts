@@ -1,4 +1,4 @@
-import { OUTBOX_IDS } from '@/server/server-config'
+import { OUTBOX_IDS } from '@/server/services/server-config'
 import type { SeededRandom } from './seeded-random'
 
 /** A request as `app.inject` takes it, kept plain so that a failure prints as it was sent. */

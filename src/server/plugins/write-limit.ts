@@ -1,6 +1,6 @@
 import type { FastifyContextConfig, FastifyInstance } from 'fastify'
 import type { RateLimitCounter } from '@/application/ports/rate-limit-counter.port'
-import { budgetHooks } from '@/server/request-budget'
+import { budgetHooks } from '@/server/plugins/request-budget'
 
 /** The group every write route counts in, so that a client has one budget for all its writes. */
 export const WRITE_GROUP = 'writes'

@@ -1,10 +1,10 @@
 import { normalizeIP } from '@fastify/rate-limit'
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify'
 import type {
   RateLimitCounter,
   RateLimitReservation,
 } from '@/application/ports/rate-limit-counter.port'
-import { problem, sendProblem } from '@/server/problem'
+import { refuse } from '@/server/services/problem'
 
 /**
  * The group a client's searches count in, beside the writes' (write-limit.ts): the API's
@@ -64,11 +64,9 @@ function refusal(reservation: RateLimitReservation): SearchAllowance {
   return { allowed: false, retryAfterSeconds }
 }
 
-/** The API's answer to a search past the budget: 429, and when to try again. */
-export function sendSearchesSpent(reply: FastifyReply, retryAfterSeconds: number): FastifyReply {
-  reply.header('retry-after', retryAfterSeconds)
-  return sendProblem(
-    reply,
-    problem(429, `Too many searches from your address. Retry in ${retryAfterSeconds} s.`),
-  )
+/** Ends a search past the budget with the API's answer: 429, and when to try again. */
+export function refuseSearch(retryAfterSeconds: number): never {
+  refuse(429, `Too many searches from your address. Retry in ${retryAfterSeconds} s.`, {
+    'retry-after': String(retryAfterSeconds),
+  })
 }

@@ -2,7 +2,7 @@ import type { ListNews } from '@/application/list-news.use-case'
 import { DomainErrorException } from '@/domain/domain-error'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { MAX_PAGE_SIZE } from '@/domain/ports/news-repository.port'
-import { articlePath, escapeXml } from '@/server/site-text'
+import { articlePath, escapeXml } from '@/server/services/site-text'
 
 /** Where crawlers look for the sitemap, as robots.txt names it. */
 export const SITEMAP_PATH = '/sitemap.xml'

@@ -2,7 +2,7 @@ import { Feed, type Extension } from 'feed'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { excerpt } from '@/domain/rules/excerpt'
 import { SITE } from '@/domain/site'
-import { articlePath, xmlText } from '@/server/site-text'
+import { articlePath, xmlText } from '@/server/services/site-text'
 
 /** Where the feed is served. */
 export const FEED_PATH = '/feed.xml'

@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { attempt } from '@/domain/result'
-import { cacheableRead, sendNotModified } from '@/server/http-caching'
+import { cacheableRead, sendNotModified } from '@/server/plugins/http-caching'
 import { API_CACHE_CONTROL } from '@/contract/api-cache-control'
-import { FEED_CONTENT_TYPE, FEED_PATH, FEED_SIZE, newsFeedXml } from '@/server/news-feed'
-import { matchesIfNoneMatch, pageEtagOf } from '@/server/preconditions'
-import { problem, problemOf, sendProblem } from '@/server/problem'
-import { type Problem } from '@/contract/problem.schema'
-import { SITEMAP_CONTENT_TYPE, SITEMAP_PATH, Sitemaps } from '@/server/sitemap'
+import { FEED_CONTENT_TYPE, FEED_PATH, FEED_SIZE, newsFeedXml } from '@/server/services/news-feed'
+import { matchesIfNoneMatch, pageEtagOf } from '@/server/services/preconditions'
+import { refuse, valueOf } from '@/server/services/problem'
+import { SITEMAP_CONTENT_TYPE, SITEMAP_PATH, Sitemaps } from '@/server/services/sitemap'
 
 const ROBOTS_PATH = '/robots.txt'
 
@@ -17,7 +16,10 @@ const SITEMAP_FILE_NAME = /^([1-9]\d{0,8})\.xml$/
 // Not part of the API: @fastify/static hides the app's files from the OpenAPI document too.
 const HIDDEN = { schema: { hide: true } } as const
 
-const NO_SUCH_SITEMAP = problem(404, 'There is no such sitemap file.')
+/** A failure's answer is kept by no cache: the next request tries again. */
+const UNCACHED = { 'cache-control': API_CACHE_CONTROL.none }
+
+const NO_SUCH_SITEMAP = 'There is no such sitemap file.'
 
 /** A sitemap from the site's origin and the data's version (if known); undefined: none. */
 type BuildFile = (origin: string, version: number | undefined) => Promise<string | undefined>
@@ -37,9 +39,8 @@ export const siteFilesRoutes: FastifyPluginAsync = async (app) => {
   // The feed's tag is a hash of its bytes, which come from the newest posts alone: every server
   // answers the same tag, and reading 50 posts costs a few milliseconds.
   app.get(FEED_PATH, HIDDEN, async (request, reply) => {
-    const result = await useCases.listNews.execute({ limit: FEED_SIZE })
-    if (!result.ok) return sendUncached(reply, problemOf(result.error))
-    const body = newsFeedXml(app.siteOrigin(request), result.value.items)
+    const { items } = valueOf(await useCases.listNews.execute({ limit: FEED_SIZE }), 422, UNCACHED)
+    const body = newsFeedXml(app.siteOrigin(request), items)
     return sendCacheable(request, reply, originCacheControl.read, FEED_CONTENT_TYPE, body)
   })
 
@@ -61,17 +62,9 @@ export const siteFilesRoutes: FastifyPluginAsync = async (app) => {
     if (tag !== undefined && matchesIfNoneMatch(request.headers['if-none-match'], tag)) {
       return sendNotModified(reply, tag, originCacheControl.read)
     }
-    const result = await attempt(() => build(origin, version))
-    if (!result.ok) return sendUncached(reply, problemOf(result.error))
-    if (result.value === undefined) return sendUncached(reply, NO_SUCH_SITEMAP)
-    return sendCacheable(
-      request,
-      reply,
-      originCacheControl.read,
-      SITEMAP_CONTENT_TYPE,
-      result.value,
-      tag,
-    )
+    const file = valueOf(await attempt(() => build(origin, version)), 422, UNCACHED)
+    if (file === undefined) refuse(404, NO_SUCH_SITEMAP, UNCACHED)
+    return sendCacheable(request, reply, originCacheControl.read, SITEMAP_CONTENT_TYPE, file, tag)
   }
 
   app.get(SITEMAP_PATH, HIDDEN, (request, reply) =>
@@ -80,7 +73,7 @@ export const siteFilesRoutes: FastifyPluginAsync = async (app) => {
 
   app.get<{ Params: { file: string } }>('/sitemaps/:file', HIDDEN, (request, reply) => {
     const n = SITEMAP_FILE_NAME.exec(request.params.file)?.[1]
-    if (n === undefined) return sendUncached(reply, NO_SUCH_SITEMAP)
+    if (n === undefined) refuse(404, NO_SUCH_SITEMAP, UNCACHED)
     return sendSitemap(request, reply, (origin, version) =>
       sitemaps.file(origin, version, Number(n)),
     )
@@ -124,9 +117,4 @@ function versionEtagOf(request: FastifyRequest, origin: string, version: number)
   const path = request.url.split('?', 1)[0] ?? ''
   const hash = createHash('sha1').update(`${path}\n${origin}\n${version}`).digest('base64url')
   return `W/"${hash}"`
-}
-
-/** A problem that no cache keeps: the next request tries again. */
-function sendUncached(reply: FastifyReply, value: Problem): FastifyReply {
-  return sendProblem(reply.header('cache-control', API_CACHE_CONTROL.none), value)
 }

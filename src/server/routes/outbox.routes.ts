@@ -1,11 +1,11 @@
 import multipart from '@fastify/multipart'
 import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify'
 import { CONTACT_FIELDS } from '@/domain/contact-message.entity'
-import { OUTBOX_IDS, type ServerConfig } from '@/server/server-config'
-import { DETAILS, problem, sendProblem } from '@/server/problem'
+import { OUTBOX_IDS } from '@/server/services/server-config'
+import { DETAILS, refuse } from '@/server/services/problem'
 import { problemResponse } from '@/contract/problem.schema'
-import { originOf, siteOrigin } from '@/server/site-origin'
-import { WRITE_LIMITED } from '@/server/write-limit'
+import { originOf } from '@/server/services/site-origin'
+import { WRITE_LIMITED } from '@/server/plugins/write-limit'
 
 export const OUTBOX_PATH = '/api/v1.0/email/send-form'
 
@@ -42,22 +42,17 @@ const CLIENT_ERROR_TEXT: Readonly<Record<number, string>> = {
   429: 'Too many requests',
 }
 
-export interface OutboxOptions {
-  /** PUBLIC_URL's origin; undefined takes the site's origin from each request. */
-  readonly publicOrigin: ServerConfig['publicOrigin']
-}
-
 /**
  * The built-in outbox: an EmailJS-compatible endpoint for @emailjs/browser's sendForm, used
  * when no EmailJS account is set. It stores the message; nothing reads it back over HTTP.
  */
-export const outboxRoutes: FastifyPluginAsync<OutboxOptions> = async (app, options) => {
+export const outboxRoutes: FastifyPluginAsync = async (app) => {
   await app.register(multipart, { limits: FORM_LIMITS })
 
   app.setErrorHandler((error: FastifyError, _request, reply) => {
-    // An error without a status is a fault of the server, not of the form (a form the parser
-    // cannot read is answered 400 by error-handler.ts): the app's handler logs it and answers a
-    // 500 problem.
+    // An error without a status is a problem the route refused with, or a fault of the server,
+    // not of the form (a form the parser cannot read is refused 400 by error-handler.ts): the
+    // app's handler answers the problem, or logs the fault and answers a 500 problem.
     const status = error.statusCode
     if (status === undefined || status >= 500) throw error
     return reply
@@ -70,10 +65,10 @@ export const outboxRoutes: FastifyPluginAsync<OutboxOptions> = async (app, optio
     OUTBOX_PATH,
     {
       // Before the form is read, and before the write budget is looked at.
-      onRequest: async (request, reply) => {
-        if (!fromOwnSite(request, options.publicOrigin)) {
+      onRequest: async (request) => {
+        if (!fromOwnSite(request, app.siteOrigin(request))) {
           request.log.info({ origin: request.headers.origin ?? null }, 'outbox post from elsewhere')
-          return sendProblem(reply, problem(403, DETAILS.foreignOrigin))
+          refuse(403, DETAILS.foreignOrigin)
         }
       },
       // A message counts against the same write budget as the news writes.
@@ -132,10 +127,10 @@ export const outboxRoutes: FastifyPluginAsync<OutboxOptions> = async (app, optio
  * refused as well: no page of another site can send through the outbox. A program outside a
  * browser can send any Origin it likes; the write limit is what bounds it.
  */
-function fromOwnSite(request: FastifyRequest, publicOrigin: string | undefined): boolean {
+function fromOwnSite(request: FastifyRequest, siteOrigin: string): boolean {
   const origin = originOf(request.headers.origin)
   if (origin === undefined) return false
-  return origin === siteOrigin(request, publicOrigin)
+  return origin === siteOrigin
 }
 
 function text(description: string) {

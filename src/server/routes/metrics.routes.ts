@@ -2,20 +2,13 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import type { ServerMetrics } from '@/server/metrics'
-import { problem, sendProblem } from '@/server/problem'
+import type { ServerMetrics } from '@/server/plugins/metrics'
+import { refuse } from '@/server/services/problem'
 
 export const METRICS_PATH = '/metrics'
 
 /** The only address the metrics port listens on: a scraper on the same machine, or a tunnel. */
 export const METRICS_HOST = '127.0.0.1'
-
-export interface MetricsExposure {
-  /** GET /metrics on the main port answers a request bearing this token; 404 while unset. */
-  readonly token?: string
-  /** A port on METRICS_HOST that answers GET /metrics without a token; none while unset. */
-  readonly port?: number
-}
 
 export const NO_METRICS_DETAIL = 'There is nothing at this path.'
 export const METRICS_TOKEN_DETAIL = 'GET /metrics needs the bearer token METRICS_TOKEN names.'
@@ -23,13 +16,11 @@ export const METRICS_TOKEN_DETAIL = 'GET /metrics needs the bearer token METRICS
 /**
  * Records every answer's route and status, and serves the metrics: on the main port to a bearer
  * of METRICS_TOKEN, and on METRICS_PORT to anyone on this machine. Otherwise GET /metrics is a
- * 404 like any unknown path, so that nothing about the server is told to the public.
+ * 404 like any unknown path, so that nothing about the server is told to the public. Reads the
+ * app's decorated metrics and configuration.
  */
-export function registerMetrics(
-  app: FastifyInstance,
-  metrics: ServerMetrics,
-  exposure: MetricsExposure,
-): void {
+export function registerMetrics(app: FastifyInstance): void {
+  const { metrics } = app
   if (metrics.enabled) {
     app.addHook('onResponse', async (request, reply) => {
       // The route's pattern (/api/news/:id), never the URL: the label's values stay few.
@@ -38,13 +29,12 @@ export function registerMetrics(
     })
   }
 
-  const { token, port } = exposure
+  const { metricsToken: token, metricsPort: port } = app.config
   const bearer = token === undefined ? undefined : bearerCheck(token)
   app.get(METRICS_PATH, { schema: { hide: true } }, async (request, reply) => {
-    if (bearer === undefined) return sendProblem(reply, problem(404, NO_METRICS_DETAIL))
+    if (bearer === undefined) refuse(404, NO_METRICS_DETAIL)
     if (!bearer(request.headers.authorization)) {
-      reply.header('www-authenticate', 'Bearer realm="metrics"')
-      return sendProblem(reply, problem(401, METRICS_TOKEN_DETAIL))
+      refuse(401, METRICS_TOKEN_DETAIL, { 'www-authenticate': 'Bearer realm="metrics"' })
     }
     return sendMetrics(metrics, reply)
   })

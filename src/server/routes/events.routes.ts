@@ -1,27 +1,12 @@
 import { normalizeIP } from '@fastify/rate-limit'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { ChangeSignal } from '@/application/ports/change-signal.port'
-import type { LeaseAnswer, StreamLeases } from '@/application/ports/stream-leases.port'
+import type { LeaseAnswer } from '@/application/ports/stream-leases.port'
 import { attempt } from '@/domain/result'
-import { ChangeWatcher } from '@/server/change-watcher'
-import { OpenResponses } from '@/server/connection-limits'
-import { EVENT_STREAM_DEFAULTS, EventStream, type EventStreamSettings } from '@/server/event-stream'
-import { EVENTS_SCHEMA, MAX_RESUME_POINT } from '@/server/events.schema'
-import { problem, problemOf, sendProblem } from '@/server/problem'
-
-export interface EventsRoutesOptions {
-  /** The change signal the watcher reads while streams are open. */
-  readonly signal: ChangeSignal
-  /** Where open streams are counted per client, shared by every server on the database. */
-  readonly leases: StreamLeases
-  /** EVENT_STREAM_DEFAULTS unless given; tests shorten the heartbeat. */
-  readonly settings?: Partial<EventStreamSettings>
-  /**
-   * Streams this server holds open at most (MAX_STREAMS), so that the rest of its connections
-   * (MAX_CONNECTIONS) stay free for requests.
-   */
-  readonly maxStreams: number
-}
+import { ChangeWatcher } from '@/server/services/change-watcher'
+import { OpenResponses } from '@/server/plugins/connection-limits'
+import { EventStream, type EventStreamSettings } from '@/server/services/event-stream'
+import { EVENTS_SCHEMA, MAX_RESUME_POINT } from '@/server/routes/events.schema'
+import { refuse, valueOf } from '@/server/services/problem'
 
 /** Seconds a client over the cap is told to wait: by then any lease no server renews has expired. */
 export const STREAM_RETRY_AFTER_S = 60
@@ -50,9 +35,10 @@ export const SERVER_FULL_DETAIL = `This server holds all the live streams it may
  * share one ChangeWatcher, which the server's close stops first, ending every stream so that a
  * stop is not held up by them.
  *
- * A server holds at most `maxStreams` streams (503 past it, before the database is asked), and a
+ * A server holds at most MAX_STREAMS streams (503 past it, before the database is asked), and a
  * client address at most `perAddress` open and `reconnectsPerMinute` closed within the last
- * minute, across servers (429 past either).
+ * minute, across servers (429 past either). The feed, the change signal, the leases and the
+ * settings are the app's decorations, which it has only when it serves the stream.
  *
  * The framing is eventsource-encoder's (event-stream.ts), and the body a stream that Fastify
  * pipes to the response, so that the response keeps the app's headers and its log line.
@@ -64,50 +50,42 @@ export const SERVER_FULL_DETAIL = `This server holds all the live streams it may
  * only runs between requests, so none of them cuts a stream; a reader that stops reading is
  * dropped by EventStream instead.
  */
-export const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = async (
-  app,
-  options,
-) => {
-  const { changeFeed: feed } = app
-  const { leases } = options
-  const settings: EventStreamSettings = { ...EVENT_STREAM_DEFAULTS, ...options.settings }
-  const watcher = new ChangeWatcher(options.signal, feed, leases, settings, app.log)
-  const streams = new OpenResponses(options.maxStreams)
+export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { changeFeed: feed, streamLeases: leases, eventStreamSettings: settings } = app
+  const watcher = new ChangeWatcher(app.changeSignal, feed, leases, settings, app.log)
+  // MAX_STREAMS, so that the rest of the server's connections (MAX_CONNECTIONS) stay free.
+  const streams = new OpenResponses(app.config.maxStreams)
   app.metrics.countStreams(() => streams.size)
   app.addHook('preClose', () => watcher.close())
 
   app.get('/api/events', { schema: EVENTS_SCHEMA, compress: false }, async (request, reply) => {
     const since = resumePointOf(request.headers['last-event-id'], request.query.since)
-    if (since === null) return sendProblem(reply, problem(400, BAD_RESUME_POINT))
+    if (since === null) refuse(400, BAD_RESUME_POINT)
 
     if (!streams.take(reply.raw)) {
-      reply.header('retry-after', SERVER_FULL_RETRY_AFTER_S)
-      return sendProblem(reply, problem(503, SERVER_FULL_DETAIL))
+      refuse(503, SERVER_FULL_DETAIL, { 'retry-after': String(SERVER_FULL_RETRY_AFTER_S) })
     }
     // Counted by address as the write limit counts (an IPv6 client by its /64); request.ip
     // honours TRUST_PROXY.
-    const leased = await attempt(() =>
-      leases.acquire(normalizeIP(request.ip), {
-        open: settings.perAddress,
-        reconnectsPerMinute: settings.reconnectsPerMinute,
-      }),
+    const leased = valueOf(
+      await attempt(() =>
+        leases.acquire(normalizeIP(request.ip), {
+          open: settings.perAddress,
+          reconnectsPerMinute: settings.reconnectsPerMinute,
+        }),
+      ),
     )
-    if (!leased.ok) return sendProblem(reply, problemOf(leased.error))
-    if (!leased.value.taken) {
-      const { seconds, detail } = refusalOf(leased.value, settings)
-      reply.header('retry-after', seconds)
-      return sendProblem(reply, problem(429, detail))
+    if (!leased.taken) {
+      const { seconds, detail } = refusalOf(leased, settings)
+      refuse(429, detail, { 'retry-after': String(seconds) })
     }
-    const lease = leased.value.id
+    const lease = leased.id
 
     const stream = new EventStream(reply.raw, settings.maxBufferedBytes)
-    const joined = await attempt(() => watcher.join(stream, () => leases.release(lease)))
-    if (!joined.ok) return sendProblem(reply, problemOf(joined.error))
+    valueOf(await attempt(() => watcher.join(stream, () => leases.release(lease))))
     const start = await feed.start(since)
-    if (!start.ok) {
-      watcher.leave(stream)
-      return sendProblem(reply, problemOf(start.error))
-    }
+    if (!start.ok) watcher.leave(stream)
+    const position = valueOf(start)
 
     reply.headers({
       'content-type': 'text/event-stream; charset=utf-8',
@@ -115,7 +93,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = asyn
       // nginx and others buffer proxied answers unless told not to (docs/operations.md).
       'x-accel-buffering': 'no',
     })
-    stream.open(start.value)
+    stream.open(position)
     // A stream that arrives while the server stops gets its start; its reader reconnects.
     if (watcher.closing) stream.end()
     return reply.send(stream.body)

@@ -3,9 +3,9 @@ import { join } from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { UseCases } from '@/application/use-cases'
 import type { PageData, PageNeed } from '@/application/page-data'
-import { loadPageData, NO_SUCH_PAGE } from '@/server/page-data.loader'
-import { sendSearchesSpent } from '@/server/search-limit'
-import type { InlineSources } from '@/server/security'
+import { loadPageData, NO_SUCH_PAGE } from '@/server/services/page-data.loader'
+import { refuseSearch } from '@/server/plugins/search-limit'
+import type { InlineSources } from '@/server/plugins/security'
 
 /**
  * The app's server entry (src/ui/app/server-render.tsx, built into dist-server/), as the server
@@ -144,7 +144,7 @@ export async function sendRenderedPage(
   // API's 429, without rendering: a client flooding the page would otherwise still cost a render.
   if (need.kind === 'search') {
     const allowance = await app.searchBudget(request)
-    if (!allowance.allowed) return sendSearchesSpent(reply, allowance.retryAfterSeconds)
+    if (!allowance.allowed) refuseSearch(allowance.retryAfterSeconds)
   }
   // The site's version first: the page's live stream resumes from it (PageData.seq).
   const seq = app.hasDecorator('changeFeed') ? await app.changeFeed.position() : undefined

@@ -1,7 +1,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { QUERY_MESSAGES } from '@/contract/route-parts.schema'
-import { DETAILS, problem, ProblemError, rateLimitedDetail, sendProblem } from '@/server/problem'
-import { type Problem } from '@/contract/problem.schema'
+import {
+  DETAILS,
+  problem,
+  ProblemError,
+  rateLimitedDetail,
+  refuse,
+} from '@/server/services/problem'
+import { PROBLEM_CONTENT_TYPE, type Problem } from '@/contract/problem.schema'
 
 export const BODY_LIMIT_BYTES = 16 * 1024
 
@@ -115,6 +121,15 @@ export function answerFrameworkError(
   sendProblem(reply, problemForError(error, request, reply))
 }
 
+/**
+ * The one exit every problem leaves by: routes and hooks throw theirs (`refuse`, `valueOf`),
+ * and only this sends one. Serialised here so that no route's success schema ever shapes an
+ * error body.
+ */
+function sendProblem(reply: FastifyReply, value: Problem): FastifyReply {
+  return reply.code(value.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(value))
+}
+
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     sendProblem(reply, problemForError(error, request, reply))
@@ -144,7 +159,7 @@ function isMalformedForm(error: unknown): error is Error {
 /**
  * A form the parser cannot read is the client's mistake, but its errors carry no status, so a
  * route's own error handler (the outbox's answers EmailJS-style text) would take it for the
- * server's: a 500 logged with its stack. Every route that consumes multipart forms answers it as
+ * server's: a 500 logged with its stack. Every route that consumes multipart forms refuses it with
  * a 400 problem instead, logged at info without a stack.
  */
 function answerMalformedForms(app: FastifyInstance): void {
@@ -158,7 +173,7 @@ function answerMalformedForms(app: FastifyInstance): void {
       } catch (error) {
         if (!isMalformedForm(error)) throw error
         request.log.info({ reason: error.message }, 'malformed form')
-        return sendProblem(reply, problem(400, MALFORMED_FORM_DETAIL))
+        refuse(400, MALFORMED_FORM_DETAIL)
       }
     }
   })

@@ -1,9 +1,8 @@
 import { STATUS_CODES } from 'node:http'
-import type { FastifyReply } from 'fastify'
-import { PROBLEM_CONTENT_TYPE, type Problem } from '@/contract/problem.schema'
+import type { Problem } from '@/contract/problem.schema'
 import type { ConflictReason, DomainError } from '@/domain/domain-error'
 import type { Result } from '@/domain/result'
-import { etagOf } from '@/server/preconditions'
+import { etagOf } from '@/server/services/preconditions'
 
 export function problem(
   status: number,
@@ -12,11 +11,6 @@ export function problem(
 ): Problem {
   const base = { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail }
   return errors === undefined ? base : { ...base, errors }
-}
-
-export function sendProblem(reply: FastifyReply, value: Problem): FastifyReply {
-  // Serialised here so that no route's success schema ever shapes an error body.
-  return reply.code(value.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(value))
 }
 
 export const DETAILS = {
@@ -71,8 +65,8 @@ const CONFLICT_DETAILS: Readonly<Record<ConflictReason, string>> = {
 }
 
 /**
- * A problem on its way to the reply. Routes throw it (`refuse`, `valueOf`), and the error
- * handler answers it: the one exit every failure leaves a route by.
+ * A problem on its way to the reply. Routes and hooks throw it (`refuse`, `valueOf`), and the
+ * error handler answers it (error-handler.ts): the one exit every failure leaves a route by.
  */
 export class ProblemError extends Error {
   constructor(
@@ -85,20 +79,28 @@ export class ProblemError extends Error {
   }
 }
 
-/** Ends the route with this problem. */
-export function refuse(status: number, detail: string): never {
-  throw new ProblemError(problem(status, detail))
+/** Ends the route with this problem (and `headers`). */
+export function refuse(
+  status: number,
+  detail: string,
+  headers: Readonly<Record<string, string>> = {},
+): never {
+  throw new ProblemError(problem(status, detail), headers)
 }
 
 /**
  * The value of a use case's result, or its failure as a problem (`invalidStatus` as problemOf
- * takes it); a Stale failure names the stored version in its ETag.
+ * takes it) with `headers`; a Stale failure names the stored version in its ETag.
  */
-export function valueOf<T>(result: Result<T>, invalidStatus = 422): T {
+export function valueOf<T>(
+  result: Result<T>,
+  invalidStatus = 422,
+  headers: Readonly<Record<string, string>> = {},
+): T {
   if (result.ok) return result.value
   const { error } = result
   throw new ProblemError(
     problemOf(error, invalidStatus),
-    error.code === 'Stale' ? { etag: etagOf(error.current) } : {},
+    error.code === 'Stale' ? { ...headers, etag: etagOf(error.current) } : headers,
   )
 }

@@ -7,8 +7,8 @@ import {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify'
-import type { LogLevel } from '@/server/server-config'
-import { isClientAbort, logClientAbort } from '@/server/error-handler'
+import type { LogLevel } from '@/server/services/server-config'
+import { isClientAbort, logClientAbort } from '@/server/plugins/error-handler'
 
 /** The header every answer carries, and a proxy or client may set on a request. */
 export const REQUEST_ID_HEADER = 'x-request-id'

@@ -2,20 +2,8 @@ import { existsSync } from 'node:fs'
 import { basename, join, relative, sep } from 'node:path'
 import fastifyStatic from '@fastify/static'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import { sendRenderedPage, type PageRenderer, type PageTemplate } from '@/server/page-renderer'
-import { DETAILS, problem, sendProblem } from '@/server/problem'
-
-export interface SpaRoutesOptions {
-  /** The built app (vite build's outDir). */
-  readonly distDir: string
-  /**
-   * The app's server entry, which renders each page (page-renderer.ts). Without it, every page
-   * path gets the built index.html as it is, and the browser renders the page.
-   */
-  readonly renderer?: PageRenderer
-  /** The built index.html as the pages' template (readPageTemplate), with the renderer. */
-  readonly template?: PageTemplate
-}
+import { sendRenderedPage } from '@/server/services/page-renderer'
+import { DETAILS, refuse } from '@/server/services/problem'
 
 export const CACHE_CONTROL = {
   /** index.html names the current hashed files, so it is revalidated every time. */
@@ -29,12 +17,11 @@ export const CACHE_CONTROL = {
 /**
  * Serves the built single-page app: files from dist/, and every other GET path as a page
  * rendered on the server, so that deep links (/news/abc) work and carry their content. Unknown
- * /api/* paths answer a 404 problem.
+ * /api/* paths answer a 404 problem. The built app, and its renderer when pages are rendered
+ * here, are the app's `pages` decoration.
  */
-export const spaRoutes: FastifyPluginAsync<SpaRoutesOptions> = async (
-  app,
-  { distDir, renderer, template },
-) => {
+export const spaRoutes: FastifyPluginAsync = async (app) => {
+  const { distDir, renderer, template } = app.pages
   const built = existsSync(join(distDir, 'index.html'))
   if (built) {
     await app.register(fastifyStatic, {
@@ -60,16 +47,12 @@ export const spaRoutes: FastifyPluginAsync<SpaRoutesOptions> = async (
   const answer = async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?', 1)[0] ?? '/'
     const page = request.method === 'GET' || request.method === 'HEAD'
-    if (path === '/api' || path.startsWith('/api/')) {
-      return sendProblem(reply, problem(404, DETAILS.unknownApi))
-    }
-    if (!page) return sendProblem(reply, problem(404, 'There is nothing at this path.'))
-    if (!built) {
-      return sendProblem(reply, problem(404, 'The app is not built here; run npm run build.'))
-    }
+    if (path === '/api' || path.startsWith('/api/')) refuse(404, DETAILS.unknownApi)
+    if (!page) refuse(404, 'There is nothing at this path.')
+    if (!built) refuse(404, 'The app is not built here; run npm run build.')
     // A missing file is a 404; only page paths (which never hold a dot) are deep links.
     if (path.startsWith('/assets/') || basename(path).includes('.')) {
-      return sendProblem(reply, problem(404, 'There is no such file.'))
+      refuse(404, 'There is no such file.')
     }
     if (template === undefined || renderer === undefined) return reply.sendFile('index.html')
     return sendRenderedPage(app, request, reply, renderer, template)

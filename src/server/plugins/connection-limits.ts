@@ -1,8 +1,8 @@
 import type { Server, ServerOptions, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { normalizeIP } from '@fastify/rate-limit'
-import type { Timeouts } from '@/server/server-config'
-import { problem } from '@/server/problem'
+import type { Timeouts } from '@/server/services/server-config'
+import { problem } from '@/server/services/problem'
 import { PROBLEM_CONTENT_TYPE } from '@/contract/problem.schema'
 
 /**

@@ -1,7 +1,7 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { Negotiator } from '@fastify/accept-negotiator'
 import type { ChangeSignal } from '@/application/ports/change-signal.port'
-import { pageEtagOf } from '@/server/preconditions'
+import { pageEtagOf } from '@/server/services/preconditions'
 
 /** A list page as it goes on the wire. */
 export interface SerialisedPage {

@@ -2,8 +2,8 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { ChangeFeed } from '@/application/change-feed'
 import type { ChangeSignal } from '@/application/ports/change-signal.port'
 import type { StreamLeases } from '@/application/ports/stream-leases.port'
-import { ChangeBatch, type EventStream } from '@/server/event-stream'
-import { readSendQueues } from '@/server/socket-send-queues'
+import { ChangeBatch, type EventStream } from '@/server/services/event-stream'
+import { readSendQueues } from '@/server/services/socket-send-queues'
 
 export interface ChangeWatcherTimings {
   /** How often the change signal is read while streams are open. */

@@ -3,7 +3,7 @@ import { Type } from 'typebox'
 import { NewsChangeSchema, StreamPositionSchema } from '@/contract/news-change.wire-schemas'
 import { MAX_REPLAY } from '@/application/change-feed'
 import { EVENT_LOG_RETENTION_MS } from '@/domain/rules/news-history.rules'
-import { EVENT_STREAM_DEFAULTS } from '@/server/event-stream'
+import { EVENT_STREAM_DEFAULTS } from '@/server/services/event-stream'
 import { problemResponse } from '@/contract/problem.schema'
 
 /** The largest resume point: a seq a JavaScript number holds exactly (2^53 − 1). */

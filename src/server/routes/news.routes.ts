@@ -6,14 +6,14 @@ import { checkFields } from '@/domain/rules/field-rule'
 import { isIdempotencyKey } from '@/domain/rules/news-history.rules'
 import { NEWS_RULES } from '@/domain/rules/news-item.rules'
 import { wellFormed } from '@/domain/rules/normalise'
-import { BODY_LIMIT_BYTES } from '@/server/error-handler'
+import { BODY_LIMIT_BYTES } from '@/server/plugins/error-handler'
 import {
   preferredEncoding,
   serialisedPage,
   type FirstPageCache,
   type SerialisedPage,
-} from '@/server/first-page.cache'
-import { cacheableRead, sendNotModified } from '@/server/http-caching'
+} from '@/server/services/first-page.cache'
+import { cacheableRead, sendNotModified } from '@/server/plugins/http-caching'
 import {
   CREATE_NEWS_SCHEMA,
   DELETE_NEWS_SCHEMA,
@@ -27,10 +27,10 @@ import {
   RESTORE_NEWS_SCHEMA,
   RESTORE_REVISION_SCHEMA,
 } from '@/contract/history.routes.schema'
-import { etagOf, matchesIfNoneMatch, writeConditionOf } from '@/server/preconditions'
-import { DETAILS, problem, ProblemError, refuse, sendProblem, valueOf } from '@/server/problem'
-import { sendSearchesSpent } from '@/server/search-limit'
-import { WRITE_LIMITED } from '@/server/write-limit'
+import { etagOf, matchesIfNoneMatch, writeConditionOf } from '@/server/services/preconditions'
+import { DETAILS, problem, ProblemError, refuse, valueOf } from '@/server/services/problem'
+import { refuseSearch } from '@/server/plugins/search-limit'
+import { WRITE_LIMITED } from '@/server/plugins/write-limit'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 // Below this size compression costs more than it saves (as in @fastify/compress).
@@ -52,7 +52,7 @@ export const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { q, limit = DEFAULT_PAGE_SIZE, cursor } = request.query
     if (q !== undefined) {
       const allowance = await app.searchBudget(request)
-      if (!allowance.allowed) return sendSearchesSpent(reply, allowance.retryAfterSeconds)
+      if (!allowance.allowed) refuseSearch(allowance.retryAfterSeconds)
       // A search is never cached here: its pages are as many as its queries.
       const found = valueOf(await useCases.searchNews.execute({ q, limit, cursor }), 400)
       const search = `q=${encodeURIComponent(wellFormed(q))}&`
@@ -213,16 +213,9 @@ function nextLink(
 }
 
 /** 415 unless the body is declared JSON, before Fastify would try another parser. */
-async function requireJson(
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<FastifyReply | undefined> {
+async function requireJson(request: FastifyRequest): Promise<void> {
   const type = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase()
-  // Returning the reply ends the request here.
-  if (type !== 'application/json') {
-    return sendProblem(reply, problem(415, 'Send the body as application/json.'))
-  }
-  return undefined
+  if (type !== 'application/json') refuse(415, 'Send the body as application/json.')
 }
 
 /**

@@ -1,0 +1,141 @@
+import type { FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import type { ChangeFeed } from '@/application/change-feed'
+import type { UseCases } from '@/application/use-cases'
+import type { ChangeSignal } from '@/application/ports/change-signal.port'
+import type { RateLimitCounter } from '@/application/ports/rate-limit-counter.port'
+import type { StreamLeases } from '@/application/ports/stream-leases.port'
+import { originCacheControl, type OriginCacheControl } from '@/server/plugins/http-caching'
+import type { ServerMetrics } from '@/server/plugins/metrics'
+import { searchBudget, UNLIMITED_SEARCHES, type SearchBudget } from '@/server/plugins/search-limit'
+import type { EventStreamSettings } from '@/server/services/event-stream'
+import { FirstPageCache } from '@/server/services/first-page.cache'
+import type { HealthCheck } from '@/server/services/health'
+import type { PageRenderer, PageTemplate } from '@/server/services/page-renderer'
+import type { ServerConfig } from '@/server/services/server-config'
+import { siteOrigin } from '@/server/services/site-origin'
+
+/** The part of the server's configuration the app reads. */
+export type AppConfig = Pick<
+  ServerConfig,
+  | 'emailjsAccount'
+  | 'emailjsOrigin'
+  | 'writeRateLimit'
+  | 'searchRateLimit'
+  | 'trustProxy'
+  | 'publicOrigin'
+  | 'timeouts'
+  | 'maxConnections'
+  | 'maxConnectionsPerAddress'
+  | 'maxStreams'
+  | 'metricsToken'
+  | 'metricsPort'
+>
+
+/** The built single-page app and, when the server renders its pages, the renderer. */
+export interface Pages {
+  /** The built app (vite build's outDir). */
+  readonly distDir: string
+  /**
+   * The app's server entry, which renders each page (page-renderer.ts), with the built
+   * index.html as the pages' template: both or neither. Without them, every page path gets the
+   * built index.html as it is, and the browser renders the page.
+   */
+  readonly renderer?: PageRenderer
+  readonly template?: PageTemplate
+}
+
+/** The live stream's parts, all given or none: without them GET /api/events is not served. */
+export interface LiveStream {
+  readonly changeFeed: ChangeFeed
+  readonly changeSignal: ChangeSignal
+  readonly streamLeases: StreamLeases
+}
+
+/**
+ * What the app decorates its Fastify instance with, declared once for every plugin and route
+ * that reads it, as fastify/demo does: none of it travels through a route's plugin options.
+ */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The part of the server's configuration the app reads. */
+    readonly config: AppConfig
+    /** The use cases the server's composition root built. */
+    readonly useCases: UseCases
+    /** Whether the database answers, and where its schema stands (GET /api/health). */
+    readonly health: HealthCheck
+    /** The server's version, package.json's. */
+    readonly appVersion: string
+    /** The built app, and its renderer when pages are rendered here (spa.routes.ts). */
+    readonly pages: Pages
+    /** GET /api/news's first page, kept while the database's change signal stands still. */
+    readonly firstPage: FirstPageCache
+    /** The site's absolute origin for this request: PUBLIC_URL's, or the request's (site-origin.ts). */
+    readonly siteOrigin: (request: FastifyRequest) => string
+    /** Who may keep an answer holding that origin's links (http-caching.ts). */
+    readonly originCacheControl: OriginCacheControl
+    /** Spends one of the client's searches (search-limit.ts), on the API and the search page. */
+    readonly searchBudget: SearchBudget
+    /** Where requests, refusals, cache look-ups and streams are counted (metrics.ts). */
+    readonly metrics: ServerMetrics
+    /** The live streams' heartbeat, polling and caps (event-stream.ts). */
+    readonly eventStreamSettings: EventStreamSettings
+    /** The live stream's reads (events.routes.ts); decorated only when the app serves it. */
+    readonly changeFeed: ChangeFeed
+    /** The change signal the stream's watcher reads; decorated only with the stream. */
+    readonly changeSignal: ChangeSignal
+    /** Where open streams are counted per client; decorated only with the stream. */
+    readonly streamLeases: StreamLeases
+  }
+}
+
+/** What the app builder hands the decorations, from which the shared things are made. */
+export interface Shared {
+  readonly config: AppConfig
+  readonly useCases: UseCases
+  readonly health: HealthCheck
+  readonly appVersion: string
+  readonly pages: Pages
+  readonly metrics: ServerMetrics
+  readonly eventStreamSettings: EventStreamSettings
+  readonly rateLimitCounter: RateLimitCounter | undefined
+  /** The database's change signal, which the cached first page is checked against. */
+  readonly changeSignal: ChangeSignal | undefined
+  readonly liveStream: LiveStream | undefined
+}
+
+/**
+ * Decorates the app with everything its plugins and routes share: the one place shared things
+ * are handed in. A fastify-plugin, so that the decorations reach the app and every sibling.
+ */
+export const decorations = fp<Shared>(
+  async (app, shared) => {
+    const { config, metrics, rateLimitCounter } = shared
+    app.decorate('config', config)
+    app.decorate('useCases', shared.useCases)
+    app.decorate('health', shared.health)
+    app.decorate('appVersion', shared.appVersion)
+    app.decorate('pages', shared.pages)
+    app.decorate('metrics', metrics)
+    app.decorate('eventStreamSettings', shared.eventStreamSettings)
+    app.decorate(
+      'searchBudget',
+      config.searchRateLimit > 0 && rateLimitCounter !== undefined
+        ? searchBudget(config.searchRateLimit, rateLimitCounter, app.log, () =>
+            metrics.budgetRefused('search'),
+          )
+        : UNLIMITED_SEARCHES,
+    )
+    app.decorate('firstPage', new FirstPageCache(shared.changeSignal, metrics.firstPageLookup))
+    app.decorate('siteOrigin', (request: FastifyRequest) =>
+      siteOrigin(request, config.publicOrigin),
+    )
+    app.decorate('originCacheControl', originCacheControl(config.publicOrigin))
+    if (shared.liveStream !== undefined) {
+      app.decorate('changeFeed', shared.liveStream.changeFeed)
+      app.decorate('changeSignal', shared.liveStream.changeSignal)
+      app.decorate('streamLeases', shared.liveStream.streamLeases)
+    }
+  },
+  { name: 'newswire-decorations', fastify: '5.x' },
+)
