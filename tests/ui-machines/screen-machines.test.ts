@@ -7,7 +7,7 @@ import { articleMachine, type DeleteRequest } from '@/ui/features/article/articl
 import { contactFormMachine } from '@/ui/features/contact/contact-form.machine'
 import { newsFormMachine, type CreateRequest } from '@/ui/features/news-form/news-form.machine'
 import { newsListMachine } from '@/ui/features/news-list/news-list.machine'
-import { unknownRouteMachine } from '@/ui/features/not-found/unknown-route.machine'
+import { unknownRouteMachine } from '@/ui/shared/not-available.machine'
 import type { NavigateParams } from '@/ui/shared/machine-effects'
 
 const item: NewsItem = {

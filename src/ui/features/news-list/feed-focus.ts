@@ -7,11 +7,6 @@ import type { FocusEvent, KeyboardEvent, RefObject } from 'react'
  * (feed-keys.ts) loads once the page runs, after the first paint.
  */
 
-/** The id of a post's card, which the feed's aria-owns lists. */
-export function cardId(postId: string): string {
-  return `news-${postId}-card`
-}
-
 /** The keys the feed answers; what each does is in feed-keys.ts. */
 const FEED_KEYS = new Set([
   'ArrowDown',
