@@ -2,9 +2,10 @@
  * Runs a model path against a machine as the app provides it (its `*.provide.ts`, the app's
  * services and news store), with the use cases on scripted in-memory ports.
  */
-import type { AnyActorRef, AnyEventObject, AnyMachineSnapshot } from 'xstate'
+import { createActor, type AnyActorRef, type AnyEventObject, type AnyMachineSnapshot } from 'xstate'
 import { createAppServices, type AppServices } from '@/ui/shared/app-services'
 import type { NavigateParams, ToastParams } from '@/ui/shared/machine-effects'
+import { provideNewsStore, type NewsStoreRef } from '@/ui/store/news-store'
 import type { CoverageRecorder } from './model-harness'
 import {
   eventName,
@@ -28,6 +29,7 @@ export interface Effects {
 export interface Rig {
   readonly ports: ScriptedPorts
   readonly services: AppServices
+  readonly store: NewsStoreRef
   readonly effects: Effects
   readonly coverage: CoverageRecorder
 }
@@ -76,10 +78,10 @@ export function createRig(coverage: CoverageRecorder): Rig {
       showToast: (params) => effects.toasts.push(params),
       navigate: (params) => effects.navigations.push(params),
     },
-    // The store reports to the recorder too, which counts only the machine under test.
-    { inspect: coverage.inspect },
   )
-  return { ports, services, effects, coverage }
+  // The store reports to the recorder too, which counts only the machine under test.
+  const store = createActor(provideNewsStore(services), { inspect: coverage.inspect }).start()
+  return { ports, services, store, effects, coverage }
 }
 
 /**
@@ -127,6 +129,6 @@ export async function runPath(
     }
   } finally {
     actor.stop()
-    rig.services.store.stop()
+    rig.store.stop()
   }
 }

@@ -1,8 +1,9 @@
 import type { AppServices } from '@/ui/shared/app-services'
+import type { NewsStoreRef } from '@/ui/store/news-store'
 import { historyMachine, type HistoryPageRequest } from '@/ui/features/history/history.machine'
 import { fromUseCase } from '@/ui/shared/machine-effects'
 
-export const provideHistory = ({ useCases, store, edge }: AppServices) =>
+export const provideHistory = ({ useCases, edge }: AppServices, store: NewsStoreRef) =>
   historyMachine.provide({
     actors: {
       listRevisions: fromUseCase(({ id, cursor }: HistoryPageRequest) =>

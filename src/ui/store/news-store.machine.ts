@@ -7,8 +7,8 @@ import {
   isStale,
   stubUseCase,
 } from '@/ui/shared/machine-effects'
-import { insertInOrder, overlay, storedValues, without } from '@/ui/shared/news-store.logic'
-import { notListed } from '@/ui/shared/live-updates.logic'
+import { insertInOrder, overlay, storedValues, without } from '@/ui/store/news-store.logic'
+import { notListed } from '@/ui/store/live-updates.logic'
 import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
 import { paths } from '@/ui/shared/paths'
 
@@ -21,17 +21,19 @@ import {
   editSavedMeanwhile,
   gone,
   hear,
+  initialStore,
   itemLoaded,
   listLoaded,
   loaded,
   refreshStored,
-} from '@/ui/shared/news-store.context'
+} from '@/ui/store/news-store.context'
 import type {
   EditRequest,
   NewsStoreContext,
   NewsStoreEmitted,
   NewsStoreEvent,
-} from '@/ui/shared/news-store.types'
+  NewsStoreInput,
+} from '@/ui/store/news-store.types'
 
 /**
  * The long-lived store behind every screen. It merges what the list and single-item loads
@@ -51,6 +53,7 @@ export const newsStoreMachine = setup({
     context: {} as NewsStoreContext,
     events: {} as NewsStoreEvent,
     emitted: {} as NewsStoreEmitted,
+    input: {} as NewsStoreInput | undefined,
   },
   actors: {
     editNews: stubUseCase<NewsItem, EditRequest>(),
@@ -74,18 +77,7 @@ export const newsStoreMachine = setup({
   },
 }).createMachine({
   id: 'newsStore',
-  context: {
-    news: [],
-    newsItem: null,
-    pending: [],
-    saves: 0,
-    savedAt: {},
-    restoring: null,
-    arrivals: [],
-    latest: {},
-    fetches: [],
-    unsaved: {},
-  },
+  context: ({ input }) => initialStore(input),
   type: 'parallel',
   on: {
     get_news: {
