@@ -33,7 +33,7 @@ const checks: StateChecks = {
     expect(effects.navigations).toEqual([{ to: '/', replace: true }])
   },
   viewing: ({ event, rig, effects }) => {
-    const shown = rig.store.getSnapshot().context.newsItem
+    const shown = rig.services.store.getSnapshot().context.newsItem
     if (event.type.includes('restoring')) {
       // Back from the trash: the article shows it, and says so.
       expect(shown).toEqual(HARBOUR)
@@ -52,7 +52,7 @@ const checks: StateChecks = {
       expect(shown).toEqual(HARBOUR)
       if (error.code === 'NotFound') {
         expect(effects.toasts).toEqual([])
-        const latest = rig.store.getSnapshot().context.latest[HARBOUR._id]
+        const latest = rig.services.store.getSnapshot().context.latest[HARBOUR._id]
         expect(latest?.deleted).toBe(true)
       } else {
         expect(effects.toasts).toEqual([{ kind: 'error', message: NOTICES.tryAgainLater }])
@@ -114,7 +114,7 @@ const checks: StateChecks = {
       },
     ])
     expect(effects.navigations).toEqual([{ to: '/', replace: true }])
-    expect(rig.store.getSnapshot().context.newsItem).toBeNull()
+    expect(rig.services.store.getSnapshot().context.newsItem).toBeNull()
   },
 }
 
@@ -127,7 +127,7 @@ describe('article machine, model-based', () => {
         path,
         coverage,
         (rig) =>
-          createActor(provideArticle(rig.services, rig.store), {
+          createActor(provideArticle(rig.services), {
             input: { id: HARBOUR._id },
             inspect: coverage.inspect,
           }).start(),

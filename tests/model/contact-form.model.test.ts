@@ -64,7 +64,7 @@ describe('contact form machine, model-based', () => {
         coverage,
         (rig) =>
           createActor(
-            provideContactForm(rig.services, rig.store).provide({
+            provideContactForm(rig.services).provide({
               actions: {
                 resetForm: () => void (rig.effects.resets += 1),
                 clearDraft: () => void (rig.effects.clears += 1),

@@ -31,7 +31,7 @@ const checks: RecoveryChecks = {
       afterRestore ? [{ kind: 'success', message: NOTICES.versionRestored }] : [],
     )
     if (afterRestore) {
-      expect(rig.store.getSnapshot().context.newsItem).toEqual(RESTORED_ITEM)
+      expect(rig.services.store.getSnapshot().context.newsItem).toEqual(RESTORED_ITEM)
     }
   },
   failed: ({ snapshot, toasts }) => {
@@ -100,7 +100,7 @@ describe('history machine, model-based', () => {
         path,
         coverage,
         (rig) =>
-          createActor(provideHistory(rig.services, rig.store), {
+          createActor(provideHistory(rig.services), {
             input: { id: POST_ID },
             inspect: coverage.inspect,
           }).start(),

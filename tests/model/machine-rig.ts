@@ -2,10 +2,9 @@
  * Runs a model path against a machine as the app provides it (its `*.provide.ts`, the app's
  * services and news store), with the use cases on scripted in-memory ports.
  */
-import { createActor, type AnyActorRef, type AnyEventObject, type AnyMachineSnapshot } from 'xstate'
+import type { AnyActorRef, AnyEventObject, AnyMachineSnapshot } from 'xstate'
 import { createAppServices, type AppServices } from '@/ui/shared/app-services'
 import type { NavigateParams, ToastParams } from '@/ui/shared/machine-effects'
-import { provideNewsStore, type NewsStoreRef } from '@/ui/store/news-store'
 import type { CoverageRecorder } from './model-harness'
 import {
   eventName,
@@ -29,7 +28,6 @@ export interface Effects {
 export interface Rig {
   readonly ports: ScriptedPorts
   readonly services: AppServices
-  readonly store: NewsStoreRef
   readonly effects: Effects
   readonly coverage: CoverageRecorder
 }
@@ -78,10 +76,10 @@ export function createRig(coverage: CoverageRecorder): Rig {
       showToast: (params) => effects.toasts.push(params),
       navigate: (params) => effects.navigations.push(params),
     },
+    // The store reports to the recorder too, which counts only the machine under test.
+    { inspect: coverage.inspect },
   )
-  // The store reports to the recorder too, which counts only the machine under test.
-  const store = createActor(provideNewsStore(services), { inspect: coverage.inspect }).start()
-  return { ports, services, store, effects, coverage }
+  return { ports, services, effects, coverage }
 }
 
 /**
@@ -129,6 +127,6 @@ export async function runPath(
     }
   } finally {
     actor.stop()
-    rig.store.stop()
+    rig.services.store.stop()
   }
 }

@@ -52,7 +52,7 @@ const checks: StateChecks = {
       expect(rig.ports.pending()).toEqual([])
     } else if (event.type.startsWith('xstate.done.')) {
       // The post to edit is loaded, and the store holds it for the form's initial values.
-      expect(rig.store.getSnapshot().context.newsItem).toEqual(HARBOUR)
+      expect(rig.services.store.getSnapshot().context.newsItem).toEqual(HARBOUR)
     } else if (event.type.startsWith('xstate.error.')) {
       // A failed post keeps what the visitor typed and shows the server's field messages.
       const error = payload<DomainError>(event, 'error')
@@ -98,7 +98,7 @@ const checks: StateChecks = {
     if (previous.matches('restoring')) {
       // Restored: the edit is saved onto the version the restore made, and the article shows it.
       expect(effects.navigations).toEqual([{ to: `/news/${HARBOUR._id}` }])
-      expect(rig.store.getSnapshot().context.newsItem).toEqual({
+      expect(rig.services.store.getSnapshot().context.newsItem).toEqual({
         ...HARBOUR_RESTORED,
         ...VALID_DRAFT,
       })
@@ -114,7 +114,7 @@ const checks: StateChecks = {
     // Editing goes to the article at once; the store shows the new values and saves them.
     expect(effects.navigations).toEqual([{ to: `/news/${HARBOUR._id}` }])
     expect(effects.toasts).toEqual([])
-    const store = rig.store.getSnapshot()
+    const store = rig.services.store.getSnapshot()
     expect(store.context.newsItem).toEqual({ ...HARBOUR, ...VALID_DRAFT })
     expect(rig.ports.pending('update').map((call) => call.input)).toEqual([
       // The save replaces only the revision the form showed.
@@ -133,7 +133,7 @@ describe.each(scenarios)('news form machine, model-based: $name', ({ model }) =>
         coverage,
         (rig) =>
           createActor(
-            provideNewsForm(rig.services, rig.store).provide({
+            provideNewsForm(rig.services).provide({
               actions: {
                 resetForm: () => void (rig.effects.resets += 1),
                 clearDraft: () => void (rig.effects.clears += 1),

@@ -17,10 +17,10 @@ const checks: StateChecks = {
   // A failed load changes nothing the store shows: nothing, or the pages loaded before.
   failed: ({ rig }) =>
     expect([[], FIRST_PAGE.items, [...FIRST_PAGE.items, ...LAST_PAGE.items]]).toContainEqual(
-      rig.store.getSnapshot().context.news,
+      rig.services.store.getSnapshot().context.news,
     ),
   ready: ({ snapshot, rig }) => {
-    const shown = rig.store.getSnapshot().context.news
+    const shown = rig.services.store.getSnapshot().context.news
     const more = snapshot.context.next !== undefined
     expect(shown).toEqual(more ? FIRST_PAGE.items : [...FIRST_PAGE.items, ...LAST_PAGE.items])
   },
@@ -28,7 +28,7 @@ const checks: StateChecks = {
     expect(rig.ports.pending('list').at(-1)?.input).toEqual({ cursor: FIRST_PAGE.next, limit: 24 })
   },
   loadMoreFailed: ({ rig }) => {
-    expect(rig.store.getSnapshot().context.news).toEqual(FIRST_PAGE.items)
+    expect(rig.services.store.getSnapshot().context.news).toEqual(FIRST_PAGE.items)
   },
 }
 
@@ -41,7 +41,7 @@ describe('news list machine, model-based', () => {
         path,
         coverage,
         (rig) =>
-          createActor(provideNewsList(rig.services, rig.store), {
+          createActor(provideNewsList(rig.services), {
             input: {},
             inspect: coverage.inspect,
           }).start(),

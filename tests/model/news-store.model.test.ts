@@ -1,9 +1,9 @@
 import type { DomainError } from '@/domain/domain-error'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
-import type { NewsStoreContext } from '@/ui/store/news-store.types'
-import { newsStoreMachine } from '@/ui/store/news-store.machine'
-import { overlay } from '@/ui/store/news-store.logic'
+import type { NewsStoreContext } from '@/ui/shared/news-store.types'
+import { newsStoreMachine } from '@/ui/shared/news-store.machine'
+import { overlay } from '@/ui/shared/news-store.logic'
 import { newsStoreLiveModel } from './live-models'
 import { runPath, type Rig, type StepContext } from './machine-rig'
 import {
@@ -212,7 +212,7 @@ describe('news store machine, model-based', () => {
   it.each(paths.map((path) => [describePath(newsStoreModel, path), path] as const))(
     '%s',
     async (_, path) => {
-      await runPath(newsStoreModel, path, coverage, (rig) => rig.store, checks)
+      await runPath(newsStoreModel, path, coverage, (rig) => rig.services.store, checks)
     },
   )
 })
@@ -222,8 +222,8 @@ describe('news store machine, as the live stream drives it, model-based', () => 
     '%s',
     async (_, path) => {
       const start = (rig: Rig) => {
-        rig.store.on('news.reload', () => reloads.set(rig, (reloads.get(rig) ?? 0) + 1))
-        return rig.store
+        rig.services.store.on('news.reload', () => reloads.set(rig, (reloads.get(rig) ?? 0) + 1))
+        return rig.services.store
       }
       await runPath(newsStoreLiveModel, path, coverage, start, liveChecks)
     },

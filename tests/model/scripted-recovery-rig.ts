@@ -4,7 +4,7 @@
  * repository whose every call waits until the path answers it.
  */
 import { Container, ContainerModule } from 'inversify'
-import { createActor, type AnyActorRef, type AnyEventObject, type AnyMachineSnapshot } from 'xstate'
+import type { AnyActorRef, AnyEventObject, AnyMachineSnapshot } from 'xstate'
 import type { UseCases } from '@/application/use-cases'
 import { DomainErrorException, unavailable, type DomainError } from '@/domain/domain-error'
 import type { Mailer } from '@/domain/ports/mailer.port'
@@ -12,7 +12,6 @@ import type { NewsRepository } from '@/domain/ports/news-repository.port'
 import { PORTS, USE_CASES, useCasesModule } from '@/composition/core.module'
 import { createAppServices, type AppEffects, type AppServices } from '@/ui/shared/app-services'
 import type { ToastParams } from '@/ui/shared/machine-effects'
-import { provideNewsStore, type NewsStoreRef } from '@/ui/store/news-store'
 import {
   eventName,
   outcomeOf,
@@ -110,7 +109,6 @@ export type Navigation = Parameters<AppEffects['navigate']>[0]
 export interface RecoveryRig {
   readonly repository: ScriptedRecoveryRepository
   readonly services: AppServices
-  readonly store: NewsStoreRef
   readonly toasts: ToastParams[]
   readonly navigations: Navigation[]
 }
@@ -145,9 +143,9 @@ export async function runRecoveryPath(
   const services = createAppServices(
     scriptedUseCasesOn(repository),
     { showToast: (params) => toasts.push(params), navigate: (to) => navigations.push(to) },
+    { inspect: coverage.inspect },
   )
-  const store = createActor(provideNewsStore(services), { inspect: coverage.inspect }).start()
-  const rig: RecoveryRig = { repository, services, store, toasts, navigations }
+  const rig: RecoveryRig = { repository, services, toasts, navigations }
   const actor = start(rig)
   let seen = { toasts: 0, navigations: 0 }
   try {
@@ -178,6 +176,6 @@ export async function runRecoveryPath(
     }
   } finally {
     actor.stop()
-    store.stop()
+    services.store.stop()
   }
 }

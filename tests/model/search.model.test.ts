@@ -61,7 +61,7 @@ describe('search machine, model-based', () => {
             path,
             coverage,
             (rig) =>
-              createActor(provideSearch(rig.services, rig.store), {
+              createActor(provideSearch(rig.services), {
                 input: { q },
                 inspect: coverage.inspect,
               }).start(),
@@ -90,7 +90,7 @@ describe('search machine, model-based', () => {
 describe('search machine, beyond the model', () => {
   it('finds nothing for a query without a word, and asks no store', async () => {
     const rig = createRig(new CoverageRecorder(searchMachine))
-    const actor = createActor(provideSearch(rig.services, rig.store), { input: { q: '?!…' } }).start()
+    const actor = createActor(provideSearch(rig.services), { input: { q: '?!…' } }).start()
 
     const done = await waitFor(actor, (snapshot) => snapshot.matches('ready'))
 
@@ -98,6 +98,6 @@ describe('search machine, beyond the model', () => {
     expect(done.context.query?.terms).toEqual([])
     expect(rig.ports.calls).toEqual([])
     actor.stop()
-    rig.store.stop()
+    rig.services.store.stop()
   })
 })

@@ -70,7 +70,7 @@ describe('trash machine, model-based', () => {
         path,
         coverage,
         (rig) =>
-          createActor(provideTrash(rig.services, rig.store), {
+          createActor(provideTrash(rig.services), {
             input: {},
             inspect: coverage.inspect,
           }).start(),

@@ -18,7 +18,7 @@ describe('unknown route machine, model-based', () => {
         path,
         coverage,
         (rig) =>
-          createActor(provideUnknownRoute(rig.services, rig.store), { inspect: coverage.inspect }).start(),
+          createActor(provideUnknownRoute(rig.services), { inspect: coverage.inspect }).start(),
         {
           leaving: ({ effects }) => {
             expect(effects.toasts).toEqual([{ kind: 'error', message: NOTICES.notAvailable }])

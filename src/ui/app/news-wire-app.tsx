@@ -3,20 +3,13 @@ import { BrowserRouter, useNavigate } from 'react-router-dom'
 import type { UseCases } from '@/application/use-cases'
 import type { NewsChangeFeed } from '@/domain/ports/news-changes.port'
 import { AppServicesContext } from '@/ui/shared/app-context'
-import { createAppServices, type AppEffects } from '@/ui/shared/app-services'
-import {
-  followChanges,
-  NewsStore,
-  performWith,
-  provideNewsStore,
-  storeInputOf,
-} from '@/ui/store/news-store'
+import { createAppServices, type AppEffects, type AppServices } from '@/ui/shared/app-services'
 import type { PageData } from '@/ui/shared/page-data'
 import { AppRoutes } from '@/ui/app/routes'
 import { createToaster, ToasterContext } from '@/ui/app/toaster'
 import type { DraftStorage } from '@/ui/shared/draft-storage'
 import { InspectContext, type Inspect } from '@/ui/shared/inspection'
-import type { NavigateParams, ToastIntent } from '@/ui/shared/machine-effects'
+import type { NavigateParams } from '@/ui/shared/machine-effects'
 
 export interface NewsWireAppProps {
   readonly useCases: UseCases
@@ -45,11 +38,11 @@ interface Navigator {
   navigate: (params: NavigateParams) => void
 }
 
-function createApp({ useCases, effects, drafts, pageData }: NewsWireAppProps) {
+function createApp({ useCases, effects, inspect, drafts, pageData, changes }: NewsWireAppProps) {
   // Machines navigate through whatever the router last handed over (see RouterBridge).
   const navigator: Navigator = { navigate: () => undefined }
-  // A toast's button acts on the news store, which StoreBridge hands over once it runs.
-  const buttons: { perform: (intent: ToastIntent) => void } = { perform: () => undefined }
+  // A toast's button acts through the services, which are made below with the toaster.
+  const buttons: { perform: AppServices['perform'] } = { perform: () => undefined }
   const toaster = createToaster((intent) => buttons.perform(intent))
   const services = createAppServices(
     useCases,
@@ -57,11 +50,10 @@ function createApp({ useCases, effects, drafts, pageData }: NewsWireAppProps) {
       showToast: effects?.showToast ?? toaster.show,
       navigate: effects?.navigate ?? ((params) => navigator.navigate(params)),
     },
-    drafts,
-    pageData,
+    { inspect, drafts, pageData, changes },
   )
-  const store = { logic: provideNewsStore(services), options: { input: storeInputOf(pageData) } }
-  return { services, navigator, toaster, buttons, store }
+  buttons.perform = services.perform
+  return { services, navigator, toaster }
 }
 
 /** Hands the router's navigate function to the machines' navigate effect. */
@@ -73,39 +65,21 @@ function RouterBridge({ navigator }: { readonly navigator: Navigator }) {
   return null
 }
 
-/**
- * Hands the news store to the toasts' buttons, and follows the site's live changes into it.
- * Effects run in the browser only: the live stream opens once the page has hydrated.
- */
-function StoreBridge({ app, props }: { readonly app: App; readonly props: NewsWireAppProps }) {
-  const store = NewsStore.useActorRef()
-  const { changes, inspect, pageData } = props
-  useEffect(() => {
-    app.buttons.perform = performWith(store, app.services)
-    return followChanges(store, changes, { inspect, seq: pageData?.seq })
-  }, [app, store, changes, inspect, pageData])
-  return null
-}
-
-type App = ReturnType<typeof createApp>
-
 /** The whole single-page app, given the core's use cases. */
 export function NewsWireApp(props: NewsWireAppProps) {
-  const [app] = useState(() => createApp(props))
+  const [{ services, navigator, toaster }] = useState(() => createApp(props))
+  useEffect(() => () => void services.store.stop(), [services])
+  // Effects run in the browser only: the live stream opens once the page has hydrated.
+  useEffect(() => services.followChanges(), [services])
+
   const content = (
-    <AppServicesContext value={app.services}>
-      <NewsStore.Provider
-        logic={app.store.logic}
-        options={{ ...app.store.options, inspect: props.inspect }}
-      >
-        <ToasterContext value={app.toaster}>
-          <InspectContext value={props.inspect}>
-            <RouterBridge navigator={app.navigator} />
-            <StoreBridge app={app} props={props} />
-            <AppRoutes />
-          </InspectContext>
-        </ToasterContext>
-      </NewsStore.Provider>
+    <AppServicesContext value={services}>
+      <ToasterContext value={toaster}>
+        <InspectContext value={props.inspect}>
+          <RouterBridge navigator={navigator} />
+          <AppRoutes />
+        </InspectContext>
+      </ToasterContext>
     </AppServicesContext>
   )
   const Router = props.router ?? BrowserRouter

@@ -1,7 +1,6 @@
 import { createContext, useContext, useEffect, useState } from 'react'
 import type { AppServices } from '@/ui/shared/app-services'
 import type { PageDataClaims } from '@/ui/shared/page-data'
-import { NewsStore, type NewsStoreRef } from '@/ui/store/news-store'
 
 export const AppServicesContext = createContext<AppServices | null>(null)
 
@@ -12,15 +11,12 @@ export function useAppServices(): AppServices {
 }
 
 /**
- * A screen's machine with its effects (and the news store) filled in, made once per screen. Each screen keeps its
+ * A screen's machine with its effects filled in, made once per screen. Each screen keeps its
  * `provide` beside it, so that a screen's machine loads with the screen's own code.
  */
-export function useProvidedMachine<Machine>(
-  provide: (services: AppServices, store: NewsStoreRef) => Machine,
-): Machine {
+export function useProvidedMachine<Machine>(provide: (services: AppServices) => Machine): Machine {
   const services = useAppServices()
-  const store = NewsStore.useActorRef()
-  const [machine] = useState(() => provide(services, store))
+  const [machine] = useState(() => provide(services))
   return machine
 }
 

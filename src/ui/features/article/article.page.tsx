@@ -2,8 +2,7 @@ import { useSelector } from '@xstate/react'
 import { useEffect, useRef, type RefObject } from 'react'
 import { Link, useParams } from 'react-router-dom'
 import { LoadFailed } from '@/ui/shared/load-failed'
-import { usePageData, useProvidedMachine } from '@/ui/shared/app-context'
-import { NewsStore } from '@/ui/store/news-store'
+import { useAppServices, usePageData, useProvidedMachine } from '@/ui/shared/app-context'
 import { provideArticle } from '@/ui/features/article/article.provide'
 import { useInspectedMachine } from '@/ui/shared/inspection'
 import { usePageTitle } from '@/ui/shared/use-page-title'
@@ -13,8 +12,8 @@ import { RemoteImage } from '@/ui/shared/remote-image'
 import { useHydrated } from '@/ui/shared/use-hydrated'
 import { formatDay } from '@/ui/shared/dates'
 import { NotAvailablePage } from '@/ui/shared/not-available.page'
-import { DELETED_ELSEWHERE, useReloadOnReset } from '@/ui/store/live-updates.hooks'
-import { useLiveStatus } from '@/ui/store/live-updates.status'
+import { DELETED_ELSEWHERE, useReloadOnReset } from '@/ui/shared/live-updates.hooks'
+import { useLiveStatus } from '@/ui/shared/live-updates.status'
 import type { TrashedNewsItem } from '@/domain/news-item.entity'
 import { TRASH_MESSAGES } from '@/domain/rules/trash.messages'
 import { InTrash } from '@/ui/features/article/in-trash'
@@ -44,7 +43,7 @@ interface ArticleProps {
 }
 
 function Article({ id, rendered }: ArticleProps) {
-  const store = NewsStore.useActorRef()
+  const { store } = useAppServices()
   const machine = useProvidedMachine(provideArticle)
   const [state, send] = useInspectedMachine(
     machine,

@@ -1,11 +1,9 @@
 import type { AppServices } from '@/ui/shared/app-services'
-import type { NewsStoreRef } from '@/ui/store/news-store'
-import { itemLoader } from '@/ui/store/store-loaders'
 import { articleMachine, type DeleteRequest } from '@/ui/features/article/article.machine'
 import { fromUseCase } from '@/ui/shared/machine-effects'
 
-export const provideArticle = ({ useCases, edge }: AppServices, store: NewsStoreRef) => {
-  const { getNewsItem, storeItem } = itemLoader(useCases, store)
+export const provideArticle = ({ useCases, store, edge, itemLoader }: AppServices) => {
+  const { getNewsItem, storeItem } = itemLoader()
   return articleMachine.provide({
     actors: {
       getNewsItem,

@@ -1,9 +1,8 @@
 import type { AppServices } from '@/ui/shared/app-services'
-import type { NewsStoreRef } from '@/ui/store/news-store'
 import { historyMachine, type HistoryPageRequest } from '@/ui/features/history/history.machine'
 import { fromUseCase } from '@/ui/shared/machine-effects'
 
-export const provideHistory = ({ useCases, edge }: AppServices, store: NewsStoreRef) =>
+export const provideHistory = ({ useCases, store, edge }: AppServices) =>
   historyMachine.provide({
     actors: {
       listRevisions: fromUseCase(({ id, cursor }: HistoryPageRequest) =>

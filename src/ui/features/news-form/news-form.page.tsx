@@ -7,7 +7,6 @@ import { reviewEdit } from '@/domain/rules/edit-review'
 import { NEWS_RULES } from '@/domain/rules/news-item.rules'
 import { LoadFailed } from '@/ui/shared/load-failed'
 import { useAppServices, usePageData, useProvidedMachine } from '@/ui/shared/app-context'
-import { NewsStore } from '@/ui/store/news-store'
 import { provideNewsForm } from '@/ui/features/news-form/news-form.provide'
 import { draftKeys, draftsOf } from '@/ui/shared/draft-storage'
 import { DraftNotice } from '@/ui/shared/draft-notice'
@@ -18,8 +17,8 @@ import { RequiredNote, TextField } from '@/ui/shared/text-field'
 import { useFormDraft } from '@/ui/shared/use-form-draft'
 import { useMachineForm } from '@/ui/shared/use-machine-form'
 import { NotAvailablePage } from '@/ui/shared/not-available.page'
-import { DELETED_ELSEWHERE } from '@/ui/store/live-updates.hooks'
-import { useLiveStatus } from '@/ui/store/live-updates.status'
+import { DELETED_ELSEWHERE } from '@/ui/shared/live-updates.hooks'
+import { useLiveStatus } from '@/ui/shared/live-updates.status'
 import { DELETED_POST_TEXTS, DRAFT_TEXTS } from '@/ui/shared/form-texts'
 import { SavedMeanwhile } from '@/ui/features/news-form/edit-review'
 
@@ -55,8 +54,7 @@ function NewsFormScreen({
   readonly id?: string
   readonly rendered?: boolean
 }) {
-  const store = NewsStore.useActorRef()
-  const { drafts } = useAppServices()
+  const { store, drafts } = useAppServices()
   const machine = useProvidedMachine(provideNewsForm)
   const editing = id !== undefined
   const stored = useSelector(store, ({ context }) =>

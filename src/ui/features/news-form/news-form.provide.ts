@@ -1,11 +1,9 @@
 import type { AppServices } from '@/ui/shared/app-services'
-import type { NewsStoreRef } from '@/ui/store/news-store'
-import { itemLoader } from '@/ui/store/store-loaders'
 import { newsFormMachine, type CreateRequest } from '@/ui/features/news-form/news-form.machine'
 import { fromUseCase } from '@/ui/shared/machine-effects'
 
-export const provideNewsForm = ({ useCases, edge }: AppServices, store: NewsStoreRef) => {
-  const { getNewsItem, storeItem } = itemLoader(useCases, store)
+export const provideNewsForm = ({ useCases, store, edge, itemLoader }: AppServices) => {
+  const { getNewsItem, storeItem } = itemLoader()
   return newsFormMachine.provide({
     actors: {
       getNewsItem,

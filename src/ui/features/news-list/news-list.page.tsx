@@ -3,16 +3,15 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react
 import Masonry from 'react-masonry-css'
 import { Link } from 'react-router-dom'
 import { LoadFailed } from '@/ui/shared/load-failed'
-import { usePageData, useProvidedMachine } from '@/ui/shared/app-context'
-import { NewsStore } from '@/ui/store/news-store'
+import { useAppServices, usePageData, useProvidedMachine } from '@/ui/shared/app-context'
 import { provideNewsList } from '@/ui/features/news-list/news-list.provide'
 import { useInspectedMachine } from '@/ui/shared/inspection'
 import { usePageTitle } from '@/ui/shared/use-page-title'
 import { cardId, NewsCard } from '@/ui/shared/news-card'
 import { CardSlot, NewPostsButton } from '@/ui/features/news-list/live-list'
 import { paths } from '@/ui/shared/paths'
-import { useReloadOnReset } from '@/ui/store/live-updates.hooks'
-import { liveStatusOf, notListed } from '@/ui/store/live-updates.logic'
+import { useReloadOnReset } from '@/ui/shared/live-updates.hooks'
+import { liveStatusOf, notListed } from '@/ui/shared/live-updates.logic'
 import { LoadMoreFailed, NextPageLink, usePageCursor } from '@/ui/shared/load-more'
 import { useHydrated } from '@/ui/shared/use-hydrated'
 import {
@@ -34,7 +33,7 @@ export function NewsListPage() {
 
 function NewsListScreen({ cursor }: { readonly cursor: string | undefined }) {
   usePageTitle('Latest news')
-  const store = NewsStore.useActorRef()
+  const { store } = useAppServices()
   const machine = useProvidedMachine(provideNewsList)
   // The page the server rendered (the first, or the one `?cursor=` names): the list starts
   // ready with it, and fetches nothing.
@@ -163,7 +162,7 @@ function NewsListScreen({ cursor }: { readonly cursor: string | undefined }) {
  * the first of them (the button they pressed is gone).
  */
 function useShowNewPosts(): () => void {
-  const store = NewsStore.useActorRef()
+  const { store } = useAppServices()
   const [focusId, setFocusId] = useState<string | undefined>(undefined)
   useEffect(() => {
     if (focusId === undefined) return

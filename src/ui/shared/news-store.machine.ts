@@ -7,8 +7,8 @@ import {
   isStale,
   stubUseCase,
 } from '@/ui/shared/machine-effects'
-import { insertInOrder, overlay, storedValues, without } from '@/ui/store/news-store.logic'
-import { notListed } from '@/ui/store/live-updates.logic'
+import { insertInOrder, overlay, storedValues, without } from '@/ui/shared/news-store.logic'
+import { notListed } from '@/ui/shared/live-updates.logic'
 import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
 import { paths } from '@/ui/shared/paths'
 
@@ -21,19 +21,17 @@ import {
   editSavedMeanwhile,
   gone,
   hear,
-  initialStore,
   itemLoaded,
   listLoaded,
   loaded,
   refreshStored,
-} from '@/ui/store/news-store.context'
+} from '@/ui/shared/news-store.context'
 import type {
   EditRequest,
   NewsStoreContext,
   NewsStoreEmitted,
   NewsStoreEvent,
-  NewsStoreInput,
-} from '@/ui/store/news-store.types'
+} from '@/ui/shared/news-store.types'
 
 /**
  * The long-lived store behind every screen. It merges what the list and single-item loads
@@ -53,7 +51,6 @@ export const newsStoreMachine = setup({
     context: {} as NewsStoreContext,
     events: {} as NewsStoreEvent,
     emitted: {} as NewsStoreEmitted,
-    input: {} as NewsStoreInput | undefined,
   },
   actors: {
     editNews: stubUseCase<NewsItem, EditRequest>(),
@@ -77,7 +74,18 @@ export const newsStoreMachine = setup({
   },
 }).createMachine({
   id: 'newsStore',
-  context: ({ input }) => initialStore(input),
+  context: {
+    news: [],
+    newsItem: null,
+    pending: [],
+    saves: 0,
+    savedAt: {},
+    restoring: null,
+    arrivals: [],
+    latest: {},
+    fetches: [],
+    unsaved: {},
+  },
   type: 'parallel',
   on: {
     get_news: {

@@ -10,15 +10,11 @@ import {
   unsavedOf,
   without,
   type PendingEdit,
-} from '@/ui/store/news-store.logic'
-import { notListed } from '@/ui/store/live-updates.logic'
-import { queueFetch, recordChange, replaceIfNewer } from '@/ui/store/live-updates.logic'
+} from '@/ui/shared/news-store.logic'
+import { notListed } from '@/ui/shared/live-updates.logic'
+import { queueFetch, recordChange, replaceIfNewer } from '@/ui/shared/live-updates.logic'
 
-import type {
-  NewsStoreContext,
-  NewsStoreEvent,
-  NewsStoreInput,
-} from '@/ui/store/news-store.types'
+import type { NewsStoreContext, NewsStoreEvent } from '@/ui/shared/news-store.types'
 
 /* How the store's context changes: pure functions the machine's actions call. */
 
@@ -117,24 +113,6 @@ export function gone(context: NewsStoreContext, id: string): Partial<NewsStoreCo
     latest: recordChange(context.latest, change),
     arrivals: context.arrivals.filter((item) => item._id !== id),
   }
-}
-
-/** The store as the page the server rendered leaves it: its list and its item, if any. */
-export function initialStore(input: NewsStoreInput = {}): NewsStoreContext {
-  const empty: NewsStoreContext = {
-    news: [],
-    newsItem: null,
-    pending: [],
-    saves: 0,
-    savedAt: {},
-    restoring: null,
-    arrivals: [],
-    latest: {},
-    fetches: [],
-    unsaved: {},
-  }
-  const listed = input.items === undefined ? empty : { ...empty, news: input.items }
-  return input.item === undefined ? listed : { ...listed, ...place(listed, input.item, true) }
 }
 
 type EventOf<Type extends NewsStoreEvent['type']> = Extract<NewsStoreEvent, { type: Type }>
