@@ -22,9 +22,9 @@ import { newsFormMachine } from '@/ui/features/news-form/news-form.machine'
 import { newsListMachine } from '@/ui/features/news-list/news-list.machine'
 import { unknownRouteMachine } from '@/ui/shared/not-available.machine'
 import { searchMachine } from '@/ui/features/search/search.machine'
-import type { NewsStoreContext } from '@/ui/shared/news-store.types'
-import { newsStoreMachine } from '@/ui/shared/news-store.machine'
-import { overlay } from '@/ui/shared/news-store.logic'
+import type { NewsStoreContext } from '@/ui/store/news-store.types'
+import { newsStoreMachine } from '@/ui/store/news-store.machine'
+import { overlay } from '@/ui/store/news-store.logic'
 import type { Model } from './model-harness'
 
 export const HARBOUR: NewsItem = {
