@@ -1,4 +1,4 @@
-import { assertEvent, assign, setup } from 'xstate'
+import { assign, setup } from 'xstate'
 import type { NewsItem } from '@/domain/news-item.entity'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import type { RevisionPage } from '@/domain/ports/news-repository.port'
@@ -11,7 +11,6 @@ import {
   stubUseCase,
 } from '@/ui/shared/machine-effects'
 import { NOTICES } from '@/ui/shared/notices'
-import { pagedStates, type PageShown } from '@/ui/shared/paged-machine.fragment'
 
 export interface HistoryContext {
   readonly id: string
@@ -59,30 +58,14 @@ export const historyMachine = setup({
     ...effectStubs,
     /** Hands the restored post to the news store, so that the article shows it at once. */
     storeItem: (_, _item: NewsItem): void => undefined,
-    showPage: assign(({ context }, { items, append }: PageShown<NewsRevision>) => ({
-      // Older pages never shift (new versions only go on top); still, each one once.
-      revisions: append
-        ? [
-            ...context.revisions,
-            ...items.filter(
-              (version) => !context.revisions.some((shown) => shown.revision === version.revision),
-            ),
-          ]
-        : items,
-    })),
-    startRestore: assign(({ event }) => {
-      assertEvent(event, 'history.restore')
-      return { restoring: event.revision }
-    }),
   },
   guards: {
     isNotFound: ({ event }) => 'error' in event && isNotFound(event.error),
     hasMore: ({ context }) => context.next !== undefined,
     /** Any listed version but the current one can be restored. */
-    isOlderVersion: ({ context, event }) => {
-      assertEvent(event, 'history.restore')
-      return context.revisions.slice(1).some((each) => each.revision === event.revision)
-    },
+    isOlderVersion: ({ context, event }) =>
+      event.type === 'history.restore' &&
+      context.revisions.slice(1).some((each) => each.revision === event.revision),
     isInTrash: ({ event }) => 'error' in event && isConflict(event.error, 'InTrash'),
   },
 }).createMachine({
@@ -95,25 +78,70 @@ export const historyMachine = setup({
   }),
   initial: 'loading',
   states: {
-    ...pagedStates({
-      src: 'listRevisions',
-      query: ({ id }: HistoryContext, cursor: string | undefined) =>
-        cursor === undefined ? { id } : { id, cursor },
-      shown: 'showPage',
-      retry: 'history.retry',
-      loadMore: 'history.loadMore',
+    loading: {
+      tags: ['busy'],
+      invoke: {
+        src: 'listRevisions',
+        input: ({ context }) => ({ id: context.id }),
+        onDone: {
+          target: 'ready',
+          actions: assign({
+            revisions: ({ event }) => event.output.items,
+            next: ({ event }) => event.output.next,
+          }),
+        },
+        onError: [{ guard: 'isNotFound', target: 'notAvailable' }, { target: 'failed' }],
+      },
+    },
+    loadingMore: {
+      tags: ['busy'],
+      invoke: {
+        src: 'listRevisions',
+        input: ({ context }) => ({ id: context.id, cursor: context.next }),
+        onDone: {
+          target: 'ready',
+          actions: assign({
+            // Older pages never shift (new versions only go on top); still, each one once.
+            revisions: ({ context, event }) => [
+              ...context.revisions,
+              ...event.output.items.filter(
+                (version) =>
+                  !context.revisions.some((shown) => shown.revision === version.revision),
+              ),
+            ],
+            next: ({ event }) => event.output.next,
+          }),
+        },
+        onError: [{ guard: 'isNotFound', target: 'notAvailable' }, { target: 'loadMoreFailed' }],
+      },
+    },
+    loadMoreFailed: {
       on: {
+        // 'Load more' stays on screen and tries the same page again.
+        'history.loadMore': { target: 'loadingMore' },
         'history.restore': {
           guard: 'isOlderVersion',
           target: 'restoring',
-          actions: 'startRestore',
+          actions: assign({ restoring: ({ event }) => event.revision }),
         },
       },
-      refusals: [{ guard: 'isNotFound', target: 'notAvailable' }],
-    }),
+    },
+    failed: {
+      on: { 'history.retry': { target: 'loading' } },
+    },
     notAvailable: {
       type: 'final',
       entry: leaveForHome,
+    },
+    ready: {
+      on: {
+        'history.loadMore': { guard: 'hasMore', target: 'loadingMore' },
+        'history.restore': {
+          guard: 'isOlderVersion',
+          target: 'restoring',
+          actions: assign({ restoring: ({ event }) => event.revision }),
+        },
+      },
     },
     restoring: {
       invoke: {

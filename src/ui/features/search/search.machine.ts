@@ -5,7 +5,6 @@ import type { NewsPage } from '@/domain/ports/news-repository.port'
 import { parseSearchQuery, SEARCH_FIELD, type SearchQuery } from '@/domain/rules/search-query.rules'
 import { fieldErrorsOf, stubUseCase } from '@/ui/shared/machine-effects'
 import { mergeItems } from '@/ui/store/news-store.logic'
-import { pagedStates, type PageShown } from '@/ui/shared/paged-machine.fragment'
 
 export interface SearchContext {
   /** The query as the page's address holds it: each page of results is asked for with it. */
@@ -55,11 +54,6 @@ export const searchMachine = setup({
   actors: {
     searchNews: stubUseCase<NewsPage, SearchNewsInput>(),
   },
-  actions: {
-    showPage: assign(({ context }, { items, append }: PageShown<NewsItem>) => ({
-      items: append ? mergeItems(context.items, items) : items,
-    })),
-  },
   guards: {
     isRefused: ({ context }) => context.refusal !== undefined,
     hasMore: ({ context }) => context.next !== undefined,
@@ -73,13 +67,46 @@ export const searchMachine = setup({
       always: [{ guard: 'isRefused', target: 'refused' }, { target: 'loading' }],
     },
     refused: {},
-    ...pagedStates({
-      src: 'searchNews',
-      query: ({ q }: SearchContext, cursor: string | undefined) =>
-        cursor === undefined ? { q } : { q, cursor },
-      shown: 'showPage',
-      retry: 'search.retry',
-      loadMore: 'search.loadMore',
-    }),
+    loading: {
+      tags: ['busy'],
+      invoke: {
+        src: 'searchNews',
+        input: ({ context }) =>
+          context.start === undefined ? { q: context.q } : { q: context.q, cursor: context.start },
+        onDone: {
+          target: 'ready',
+          actions: assign({
+            items: ({ event }) => event.output.items,
+            next: ({ event }) => event.output.next,
+          }),
+        },
+        onError: { target: 'failed' },
+      },
+    },
+    failed: {
+      on: { 'search.retry': { target: 'loading' } },
+    },
+    ready: {
+      on: { 'search.loadMore': { guard: 'hasMore', target: 'loadingMore' } },
+    },
+    loadingMore: {
+      tags: ['busy'],
+      invoke: {
+        src: 'searchNews',
+        input: ({ context }) => ({ q: context.q, cursor: context.next }),
+        onDone: {
+          target: 'ready',
+          actions: assign({
+            items: ({ context, event }) => mergeItems(context.items, event.output.items),
+            next: ({ event }) => event.output.next,
+          }),
+        },
+        onError: { target: 'loadMoreFailed' },
+      },
+    },
+    loadMoreFailed: {
+      // 'Load more' stays on screen and tries the same page again.
+      on: { 'search.loadMore': { target: 'loadingMore' } },
+    },
   },
 })

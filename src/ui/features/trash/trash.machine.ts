@@ -1,4 +1,4 @@
-import { assertEvent, assign, setup } from 'xstate'
+import { assign, setup } from 'xstate'
 import type { NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
 import type { NewsPageQuery, TrashPage } from '@/domain/ports/news-repository.port'
 import {
@@ -10,7 +10,6 @@ import {
 } from '@/ui/shared/machine-effects'
 import { NOTICES } from '@/ui/shared/notices'
 import { mergeItems } from '@/ui/store/news-store.logic'
-import { pagedStates, type PageShown } from '@/ui/shared/paged-machine.fragment'
 
 /** A post that came back from the trash: what the page needs for a link to it. */
 export interface RestoredPost {
@@ -62,20 +61,11 @@ export const trashMachine = setup({
   },
   actions: {
     ...effectStubs,
-    showPage: assign(({ context }, { items, append }: PageShown<TrashedNewsItem>) => ({
-      items: append ? mergeItems(context.items, items) : items,
-    })),
-    startRestore: assign(({ event }) => {
-      assertEvent(event, 'trash.restore')
-      return { restoring: event.id }
-    }),
   },
   guards: {
     hasMore: ({ context }) => context.next !== undefined,
-    isListed: ({ context, event }) => {
-      assertEvent(event, 'trash.restore')
-      return context.items.some((item) => item._id === event.id)
-    },
+    isListed: ({ context, event }) =>
+      event.type === 'trash.restore' && context.items.some((item) => item._id === event.id),
     isBackAlready: ({ event }) => 'error' in event && isConflict(event.error, 'NotInTrash'),
     isPurged: ({ event }) => 'error' in event && isNotFound(event.error),
   },
@@ -90,21 +80,60 @@ export const trashMachine = setup({
   }),
   initial: 'loading',
   states: {
-    ...pagedStates({
-      src: 'listTrash',
-      query: (_: TrashContext, cursor: string | undefined) =>
-        cursor === undefined ? {} : { cursor },
-      shown: 'showPage',
-      retry: 'trash.retry',
-      loadMore: 'trash.loadMore',
+    loading: {
+      tags: ['busy'],
+      invoke: {
+        src: 'listTrash',
+        input: ({ context }) => (context.start === undefined ? {} : { cursor: context.start }),
+        onDone: {
+          target: 'ready',
+          actions: assign({
+            items: ({ event }) => event.output.items,
+            next: ({ event }) => event.output.next,
+          }),
+        },
+        onError: { target: 'failed' },
+      },
+    },
+    failed: {
+      on: { 'trash.retry': { target: 'loading' } },
+    },
+    ready: {
       on: {
+        'trash.loadMore': { guard: 'hasMore', target: 'loadingMore' },
         'trash.restore': {
           guard: 'isListed',
           target: 'restoring',
-          actions: 'startRestore',
+          actions: assign({ restoring: ({ event }) => event.id }),
         },
       },
-    }),
+    },
+    loadingMore: {
+      tags: ['busy'],
+      invoke: {
+        src: 'listTrash',
+        input: ({ context }) => ({ cursor: context.next }),
+        onDone: {
+          target: 'ready',
+          actions: assign({
+            items: ({ context, event }) => mergeItems(context.items, event.output.items),
+            next: ({ event }) => event.output.next,
+          }),
+        },
+        onError: { target: 'loadMoreFailed' },
+      },
+    },
+    loadMoreFailed: {
+      on: {
+        // 'Load more' stays on screen and tries the same page again.
+        'trash.loadMore': { target: 'loadingMore' },
+        'trash.restore': {
+          guard: 'isListed',
+          target: 'restoring',
+          actions: assign({ restoring: ({ event }) => event.id }),
+        },
+      },
+    },
     restoring: {
       invoke: {
         src: 'restoreNews',
