@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs'
 import js from '@eslint/js'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
@@ -23,6 +24,9 @@ const layer = (files, forbidden, message, inner = []) => ({
     ],
   },
 })
+
+/** The screens under src/ui/features/, each a folder of its own. */
+const FEATURES = readdirSync(new URL('src/ui/features', import.meta.url))
 
 const outsideDomain = ['@/application/*', '@/adapters/*', '@/ui/*', '@/server/*', '@/composition/*']
 const serverForbidden = ['@/adapters/*', '@/ui/*', '@/composition/*', 'inversify']
@@ -105,6 +109,21 @@ export default tseslint.config(
     ['src/ui/features/**', 'src/ui/shared/**'],
     ['@/adapters/*', '@/server/*', '@/composition/*', 'inversify', '@/ui/app/*'],
     'Screens and shared UI know no adapter and no app shell: ui/app composes them, in the browser and on the server.',
+  ),
+  // A feature (a screen and its parts) imports no other feature: what two share lives in ui/shared.
+  ...FEATURES.map((feature) =>
+    layer(
+      [`src/ui/features/${feature}/**`],
+      [
+        '@/adapters/*',
+        '@/server/*',
+        '@/composition/*',
+        'inversify',
+        '@/ui/app/*',
+        FEATURES.filter((other) => other !== feature).map((other) => `@/ui/features/${other}/*`),
+      ],
+      'A feature imports no other feature (nor adapters or the app shell): what features share lives in ui/shared.',
+    ),
   ),
   layer(
     ['src/server/**'],

@@ -8,9 +8,9 @@ import {
   PAUSE_AFTER_MS,
   type LiveUpdatesContext,
   type LiveUpdatesEvent,
-} from '@/ui/shared/live-updates.machine'
-import { provideLiveUpdates } from '@/ui/shared/live-updates.provide'
-import type { NewsStoreEvent } from '@/ui/shared/news-store.types'
+} from '@/ui/store/live-updates.machine'
+import { provideLiveUpdates } from '@/ui/store/live-updates.provide'
+import type { NewsStoreEvent } from '@/ui/store/news-store.types'
 import { BACKOFF_ELAPSED, liveUpdatesModel } from './live-models'
 import {
   CoverageRecorder,

@@ -1,9 +1,9 @@
 import type { DomainError } from '@/domain/domain-error'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
-import type { NewsStoreContext } from '@/ui/shared/news-store.types'
-import { newsStoreMachine } from '@/ui/shared/news-store.machine'
-import { overlay } from '@/ui/shared/news-store.logic'
+import type { NewsStoreContext } from '@/ui/store/news-store.types'
+import { newsStoreMachine } from '@/ui/store/news-store.machine'
+import { overlay } from '@/ui/store/news-store.logic'
 import { newsStoreLiveModel } from './live-models'
 import { runPath, type Rig, type StepContext } from './machine-rig'
 import {

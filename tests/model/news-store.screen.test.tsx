@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { screen, within } from '@testing-library/react'
-import type { NewsStoreContext } from '@/ui/shared/news-store.types'
-import { newsStoreMachine } from '@/ui/shared/news-store.machine'
+import type { NewsStoreContext } from '@/ui/store/news-store.types'
+import { newsStoreMachine } from '@/ui/store/news-store.machine'
 import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
 import { CoverageRecorder, describePath, formatCoverage } from './model-harness'
 import { EDIT_CHANGES, HARBOUR, newsStoreModel } from './models'

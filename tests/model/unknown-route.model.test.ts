@@ -1,6 +1,6 @@
 import { createActor } from 'xstate'
-import { unknownRouteMachine } from '@/ui/features/not-found/unknown-route.machine'
-import { provideUnknownRoute } from '@/ui/features/not-found/unknown-route.provide'
+import { unknownRouteMachine } from '@/ui/shared/not-available.machine'
+import { provideUnknownRoute } from '@/ui/shared/not-available.provide'
 import { NOTICES } from '@/ui/shared/notices'
 import { runPath } from './machine-rig'
 import { CoverageRecorder, describePath, formatCoverage, transitionPaths } from './model-harness'

@@ -5,9 +5,9 @@ import {
   backoffDelay,
   PAUSE_AFTER_MS,
   type LiveUpdatesEvent,
-} from '@/ui/shared/live-updates.machine'
-import { provideLiveUpdates } from '@/ui/shared/live-updates.provide'
-import type { NewsStoreEvent } from '@/ui/shared/news-store.types'
+} from '@/ui/store/live-updates.machine'
+import { provideLiveUpdates } from '@/ui/store/live-updates.provide'
+import type { NewsStoreEvent } from '@/ui/store/news-store.types'
 
 /** Lets the feed's asynchronous messages arrive. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0))

@@ -2,8 +2,8 @@ import { createActor, fromPromise, waitFor } from 'xstate'
 import { notFound, rateLimited, stale } from '@/domain/domain-error'
 import type { NewsItem } from '@/domain/news-item.entity'
 import type { ToastParams } from '@/ui/shared/machine-effects'
-import type { EditRequest } from '@/ui/shared/news-store.types'
-import { newsStoreMachine } from '@/ui/shared/news-store.machine'
+import type { EditRequest } from '@/ui/store/news-store.types'
+import { newsStoreMachine } from '@/ui/store/news-store.machine'
 
 const item = (id: string, title = `Title ${id}`, revision = 1): NewsItem => ({
   _id: id,

@@ -2,12 +2,9 @@ import { createActor, fromPromise, waitFor } from 'xstate'
 import type { ContactMessage } from '@/domain/contact-message.entity'
 import { rateLimited, stale, type DomainError } from '@/domain/domain-error'
 import type { NewsDraft, NewsItem } from '@/domain/news-item.entity'
-import type { NewsPage, NewsPageQuery } from '@/domain/ports/news-repository.port'
 import { articleMachine, type DeleteRequest } from '@/ui/features/article/article.machine'
 import { contactFormMachine } from '@/ui/features/contact/contact-form.machine'
 import { newsFormMachine, type CreateRequest } from '@/ui/features/news-form/news-form.machine'
-import { newsListMachine } from '@/ui/features/news-list/news-list.machine'
-import { unknownRouteMachine } from '@/ui/features/not-found/unknown-route.machine'
 import type { NavigateParams } from '@/ui/shared/machine-effects'
 
 const item: NewsItem = {
@@ -46,63 +43,6 @@ function recorder() {
     },
   }
 }
-
-describe('news list machine', () => {
-  it('loads the first page once, then the next page on request, until none remain', async () => {
-    const pages: NewsPage[] = [
-      { items: [item], next: 'cursor-1' },
-      { items: [{ ...item, _id: 'b' }] },
-    ]
-    const listNews = scripted<NewsPage, NewsPageQuery>([...pages])
-    const stored: unknown[] = []
-    const actor = createActor(
-      newsListMachine.provide({
-        actors: { listNews: listNews.logic },
-        actions: { storePage: (_, page) => void stored.push(page) },
-      }),
-      { input: {} },
-    ).start()
-    await waitFor(actor, (s) => s.matches('ready'))
-    actor.send({ type: 'news.loadMore' })
-    await waitFor(actor, (s) => s.matches('ready') && s.context.next === undefined)
-    actor.send({ type: 'news.loadMore' })
-
-    expect(listNews.calls).toEqual([{}, { cursor: 'cursor-1' }])
-    expect(stored).toEqual([
-      { items: pages[0]?.items, append: false },
-      { items: pages[1]?.items, append: true },
-    ])
-    expect(actor.getSnapshot().value).toBe('ready')
-  })
-
-  it('shows a failure and loads again on retry', async () => {
-    const listNews = scripted<NewsPage, NewsPageQuery>([{ error: unavailable }, { items: [] }])
-    const actor = createActor(newsListMachine.provide({ actors: { listNews: listNews.logic } }), {
-      input: {},
-    }).start()
-    await waitFor(actor, (s) => s.matches('failed'))
-    actor.send({ type: 'news.retry' })
-    await waitFor(actor, (s) => s.matches('ready'))
-    expect(listNews.calls).toHaveLength(2)
-  })
-
-  it('keeps the list when a later page fails, and retries that page', async () => {
-    const listNews = scripted<NewsPage, NewsPageQuery>([
-      { items: [item], next: 'c1' },
-      { error: unavailable },
-      { items: [] },
-    ])
-    const actor = createActor(newsListMachine.provide({ actors: { listNews: listNews.logic } }), {
-      input: {},
-    }).start()
-    await waitFor(actor, (s) => s.matches('ready'))
-    actor.send({ type: 'news.loadMore' })
-    await waitFor(actor, (s) => s.matches('loadMoreFailed'))
-    actor.send({ type: 'news.loadMore' })
-    await waitFor(actor, (s) => s.matches('ready') && s.context.next === undefined)
-    expect(listNews.calls).toEqual([{}, { cursor: 'c1' }, { cursor: 'c1' }])
-  })
-})
 
 describe('article machine', () => {
   it('stores the loaded item, deletes it, says so and goes home', async () => {
@@ -344,17 +284,6 @@ describe('contact form machine', () => {
     expect(resets).toBe(0)
     expect(effects).toEqual([
       ['toast', { kind: 'error', message: 'something went wrong, please try again later' }],
-    ])
-  })
-})
-
-describe('unknown route machine', () => {
-  it('shows the not-available toast and goes home', () => {
-    const { effects, actions } = recorder()
-    createActor(unknownRouteMachine.provide({ actions })).start()
-    expect(effects).toEqual([
-      ['toast', { kind: 'error', message: 'sorry, this page is not available' }],
-      ['navigate', { to: '/', replace: true }],
     ])
   })
 })

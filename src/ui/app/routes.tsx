@@ -28,7 +28,7 @@ const SearchPage = lazyScreen(
   async () => (await import('@/ui/features/search/search.page')).SearchPage,
 )
 const UnknownRoutePage = lazyScreen(
-  async () => (await import('@/ui/features/not-found/unknown-route.page')).UnknownRoutePage,
+  async () => (await import('@/ui/shared/not-available.page')).UnknownRoutePage,
 )
 
 export function AppRoutes() {

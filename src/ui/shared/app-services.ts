@@ -12,8 +12,8 @@ import {
   type ToastIntent,
   type ToastParams,
 } from '@/ui/shared/machine-effects'
-import { newsStoreMachine } from '@/ui/shared/news-store.machine'
-import type { StorePageParams } from '@/ui/shared/news-store.types'
+import { newsStoreMachine } from '@/ui/store/news-store.machine'
+import type { StorePageParams } from '@/ui/store/news-store.types'
 
 export interface AppEffects {
   readonly showToast: (params: ToastParams) => void
@@ -140,7 +140,7 @@ export function createAppServices(
       let live: { stop: () => void } | undefined
       // The machine loads once the page runs, as a chunk of its own: the first visit's bundle
       // holds none of it. Where it cannot load, the page shows what it loaded, as without it.
-      import('@/ui/shared/live-updates.provide').then(
+      import('@/ui/store/live-updates.provide').then(
         ({ provideLiveUpdates }) => {
           if (stopped) return
           const machine = provideLiveUpdates(changes, (event) => store.send(event))

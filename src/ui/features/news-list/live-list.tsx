@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { DELETED_ELSEWHERE } from '@/ui/shared/live-updates.hooks'
+import { DELETED_ELSEWHERE } from '@/ui/store/live-updates.hooks'
 
 /**
  * 'N new posts': posts created or restored elsewhere wait behind this button. It floats over

@@ -1,7 +1,7 @@
 import { assign, setup } from 'xstate'
 import type { NewsPage, NewsPageQuery } from '@/domain/ports/news-repository.port'
 import { stubUseCase } from '@/ui/shared/machine-effects'
-import type { StorePageParams } from '@/ui/shared/news-store.types'
+import type { StorePageParams } from '@/ui/store/news-store.types'
 
 export type { StorePageParams }
 

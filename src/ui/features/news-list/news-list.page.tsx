@@ -7,14 +7,14 @@ import { useAppServices, usePageData, useProvidedMachine } from '@/ui/shared/app
 import { provideNewsList } from '@/ui/features/news-list/news-list.provide'
 import { useInspectedMachine } from '@/ui/shared/inspection'
 import { usePageTitle } from '@/ui/shared/use-page-title'
-import { NewsCard } from '@/ui/features/news-list/news-card'
+import { cardId, NewsCard } from '@/ui/shared/news-card'
 import { CardSlot, NewPostsButton } from '@/ui/features/news-list/live-list'
 import { paths } from '@/ui/shared/paths'
-import { useReloadOnReset } from '@/ui/shared/live-updates.hooks'
-import { liveStatusOf, notListed } from '@/ui/shared/live-updates.logic'
+import { useReloadOnReset } from '@/ui/store/live-updates.hooks'
+import { liveStatusOf, notListed } from '@/ui/store/live-updates.logic'
 import { LoadMoreFailed, NextPageLink, usePageCursor } from '@/ui/shared/load-more'
 import { useHydrated } from '@/ui/shared/use-hydrated'
-import { cardId, focusCard } from '@/ui/features/news-list/feed-card'
+import { focusCard } from '@/ui/features/news-list/feed-card'
 import { feedHandlers, focusWasLost, preloadFeedKeys } from '@/ui/features/news-list/feed-focus'
 
 // 3 columns on wide screens, 2 on tablets, 1 on phones (docs/spec-deviations.md, decision 8).

@@ -4,7 +4,7 @@ import type { NewsItem } from '@/domain/news-item.entity'
 import type { NewsPage } from '@/domain/ports/news-repository.port'
 import { parseSearchQuery, SEARCH_FIELD, type SearchQuery } from '@/domain/rules/search-query.rules'
 import { fieldErrorsOf, stubUseCase } from '@/ui/shared/machine-effects'
-import { mergeItems } from '@/ui/shared/news-store.logic'
+import { mergeItems } from '@/ui/store/news-store.logic'
 
 export interface SearchContext {
   /** The query as the page's address holds it: each page of results is asked for with it. */

@@ -9,7 +9,7 @@ import {
   stubUseCase,
 } from '@/ui/shared/machine-effects'
 import { NOTICES } from '@/ui/shared/notices'
-import { mergeItems } from '@/ui/shared/news-store.logic'
+import { mergeItems } from '@/ui/store/news-store.logic'
 
 /** A post that came back from the trash: what the page needs for a link to it. */
 export interface RestoredPost {

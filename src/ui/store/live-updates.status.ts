@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { useAppServices } from '@/ui/shared/app-context'
-import { liveStatusOf, type LiveStatus } from '@/ui/shared/live-updates.logic'
+import { liveStatusOf, type LiveStatus } from '@/ui/store/live-updates.logic'
 import { useHydrated } from '@/ui/shared/use-hydrated'
 
 /**

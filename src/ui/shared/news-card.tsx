@@ -6,7 +6,11 @@ import { paths } from '@/ui/shared/paths'
 import { CARD_IMAGE } from '@/ui/shared/images'
 import { RemoteImage } from '@/ui/shared/remote-image'
 import type { CardHighlight } from '@/ui/shared/highlighted-text'
-import { cardId } from '@/ui/features/news-list/feed-card'
+
+/** The id of a post's card, which the feed's aria-owns lists. */
+export function cardId(postId: string): string {
+  return `news-${postId}-card`
+}
 
 export interface NewsCardProps {
   readonly item: NewsItem

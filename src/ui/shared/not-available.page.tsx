@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom'
 import { useProvidedMachine } from '@/ui/shared/app-context'
-import { provideUnknownRoute } from '@/ui/features/not-found/unknown-route.provide'
+import { provideUnknownRoute } from '@/ui/shared/not-available.provide'
 import { useInspectedMachine } from '@/ui/shared/inspection'
 import { PAGE_TITLES } from '@/ui/shared/page-titles'
 import { paths } from '@/ui/shared/paths'

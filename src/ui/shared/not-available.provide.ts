@@ -1,5 +1,5 @@
 import type { AppServices } from '@/ui/shared/app-services'
-import { unknownRouteMachine } from '@/ui/features/not-found/unknown-route.machine'
+import { unknownRouteMachine } from '@/ui/shared/not-available.machine'
 
 export const provideUnknownRoute = ({ edge }: AppServices) =>
   unknownRouteMachine.provide({ actions: edge })

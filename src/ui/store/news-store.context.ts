@@ -10,11 +10,11 @@ import {
   unsavedOf,
   without,
   type PendingEdit,
-} from '@/ui/shared/news-store.logic'
-import { notListed } from '@/ui/shared/live-updates.logic'
-import { queueFetch, recordChange, replaceIfNewer } from '@/ui/shared/live-updates.logic'
+} from '@/ui/store/news-store.logic'
+import { notListed } from '@/ui/store/live-updates.logic'
+import { queueFetch, recordChange, replaceIfNewer } from '@/ui/store/live-updates.logic'
 
-import type { NewsStoreContext, NewsStoreEvent } from '@/ui/shared/news-store.types'
+import type { NewsStoreContext, NewsStoreEvent } from '@/ui/store/news-store.types'
 
 /* How the store's context changes: pure functions the machine's actions call. */
 

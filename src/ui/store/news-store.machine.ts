@@ -7,8 +7,8 @@ import {
   isStale,
   stubUseCase,
 } from '@/ui/shared/machine-effects'
-import { insertInOrder, overlay, storedValues, without } from '@/ui/shared/news-store.logic'
-import { notListed } from '@/ui/shared/live-updates.logic'
+import { insertInOrder, overlay, storedValues, without } from '@/ui/store/news-store.logic'
+import { notListed } from '@/ui/store/live-updates.logic'
 import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
 import { paths } from '@/ui/shared/paths'
 
@@ -25,13 +25,13 @@ import {
   listLoaded,
   loaded,
   refreshStored,
-} from '@/ui/shared/news-store.context'
+} from '@/ui/store/news-store.context'
 import type {
   EditRequest,
   NewsStoreContext,
   NewsStoreEmitted,
   NewsStoreEvent,
-} from '@/ui/shared/news-store.types'
+} from '@/ui/store/news-store.types'
 
 /**
  * The long-lived store behind every screen. It merges what the list and single-item loads

@@ -4,8 +4,8 @@ import {
   liveUpdatesMachine,
   type ChangeFeedInput,
   type LiveUpdatesEvent,
-} from '@/ui/shared/live-updates.machine'
-import type { NewsStoreEvent } from '@/ui/shared/news-store.types'
+} from '@/ui/store/live-updates.machine'
+import type { NewsStoreEvent } from '@/ui/store/news-store.types'
 
 /** The change feed as the machine's `changeFeed` actor: each handler sends its event back. */
 export function fromChangeFeed(feed: NewsChangeFeed) {

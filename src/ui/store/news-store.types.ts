@@ -1,8 +1,8 @@
 import type { NewsChange } from '@/domain/news-change.entity'
 import type { NewsChanges, NewsDraft, NewsItem } from '@/domain/news-item.entity'
 import type { WriteCondition } from '@/domain/rules/news-history.rules'
-import { type PendingEdit, type UnsavedEdit } from '@/ui/shared/news-store.logic'
-import { type LatestChange, type LiveFetch } from '@/ui/shared/live-updates.logic'
+import { type PendingEdit, type UnsavedEdit } from '@/ui/store/news-store.logic'
+import { type LatestChange, type LiveFetch } from '@/ui/store/live-updates.logic'
 
 /** A page of the list for the store: the first replaces the list, later ones extend it. */
 export interface StorePageParams {
