@@ -33,6 +33,7 @@ describe('readConfig', () => {
       logLevel: 'info',
       logAddresses: false,
       metricsToken: undefined,
+      pageCacheBytes: 64 * 1024 * 1024,
       metricsPort: undefined,
     })
   })
@@ -63,6 +64,7 @@ describe('readConfig', () => {
         LOG_ADDRESSES: 'TRUE',
         METRICS_TOKEN: 'scrape-0123456789abcdef',
         METRICS_PORT: '9464',
+        PAGE_CACHE_MB: '16',
       }),
     ).toEqual({
       port: 8080,
@@ -88,6 +90,7 @@ describe('readConfig', () => {
       logLevel: 'debug',
       logAddresses: true,
       metricsToken: 'scrape-0123456789abcdef',
+      pageCacheBytes: 16 * 1024 * 1024,
       metricsPort: 9464,
     })
   })
@@ -145,6 +148,13 @@ describe('readConfig', () => {
       'REQUEST_TIMEOUT must be a whole number from 1 to 3600, got "0"',
       'KEEP_ALIVE_TIMEOUT must be a whole number from 1 to 3600, got "3601"',
       'MAX_CONNECTIONS must be a whole number from 1 to 1000000, got "0"',
+    ])
+  })
+
+  it('takes PAGE_CACHE_MB in whole megabytes, 0 for no page cache, and refuses the rest', () => {
+    expect(readConfig({ PAGE_CACHE_MB: '0' }).pageCacheBytes).toBe(0)
+    expect(problemsOf({ PAGE_CACHE_MB: '1.5' })).toEqual([
+      'PAGE_CACHE_MB must be a whole number from 0 to 65536, got "1.5"',
     ])
   })
 

@@ -11,6 +11,8 @@ import {
 const EVIL = 'evil.example'
 const PUBLIC_URL = 'https://news.example.com'
 const LIST_CACHE_CONTROL = 'public, max-age=5, stale-while-revalidate=60'
+/** The list and the articles, which the page cache keeps and a CDN may keep briefly. */
+const KEPT_PAGE_CACHE_CONTROL = 'public, max-age=0, s-maxage=5, stale-while-revalidate=60'
 
 afterAll(removeTempDirs)
 
@@ -33,7 +35,7 @@ function linkedAnswers(postId: string): { url: string; page: boolean }[] {
 async function siteWith(env: Record<string, string>) {
   const server = await composeTestServer(env, { distDir: distWithPageTemplate(), renderer })
   const post = await createPostThroughApi(server, 'Harbour opens')
-  return { server, answers: linkedAnswers(post._id) }
+  return { server, postId: post._id, answers: linkedAnswers(post._id) }
 }
 
 /** GET `url` as a client that names EVIL as the host (to a trusted proxy that passes it on). */
@@ -93,7 +95,11 @@ describe('answers with links under PUBLIC_URL', () => {
       expect({ url, links: response.body.includes(EVIL) }).toEqual({ url, links: false })
       expect({ url, cacheControl: response.headers['cache-control'] }).toEqual({
         url,
-        cacheControl: page ? 'no-cache' : LIST_CACHE_CONTROL,
+        cacheControl: !page
+          ? LIST_CACHE_CONTROL
+          : url === '/' || url === `/news/${site.postId}`
+            ? KEPT_PAGE_CACHE_CONTROL
+            : 'no-cache',
       })
     }
   })

@@ -56,6 +56,7 @@ export const ENV_SCHEMA = Type.Object({
     }),
   ),
   METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65_535 })),
+  PAGE_CACHE_MB: Type.Integer({ minimum: 0, maximum: 65_536, default: 64 }),
   LOG_ADDRESSES: choice(['1', 'true', '0', 'false'] as const, {
     default: '0',
     description: '1 or 0',

@@ -68,6 +68,7 @@ export function readConfig(env: Env): ServerConfig {
     timeouts: timeouts(checked, problems),
     maxConnections: checked.MAX_CONNECTIONS,
     maxConnectionsPerAddress: checked.MAX_CONNECTIONS_PER_ADDRESS,
+    pageCacheBytes: checked.PAGE_CACHE_MB * 1024 * 1024,
     maxStreams: maxStreams(checked, problems),
     logLevel: checked.LOG_LEVEL,
     logAddresses: isOn(checked.LOG_ADDRESSES),

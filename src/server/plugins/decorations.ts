@@ -11,6 +11,7 @@ import { searchBudget, UNLIMITED_SEARCHES, type SearchBudget } from '@/server/pl
 import type { EventStreamSettings } from '@/server/services/event-stream'
 import { FirstPageCache } from '@/server/services/first-page.cache'
 import type { HealthCheck } from '@/server/services/health'
+import { PageCache } from '@/server/services/page-cache'
 import type { PageRenderer, PageTemplate } from '@/server/services/page-renderer'
 import type { ServerConfig } from '@/server/services/server-config'
 import { siteOrigin } from '@/server/services/site-origin'
@@ -30,6 +31,7 @@ export type AppConfig = Pick<
   | 'maxStreams'
   | 'metricsToken'
   | 'metricsPort'
+  | 'pageCacheBytes'
 >
 
 /** The built single-page app and, when the server renders its pages, the renderer. */
@@ -70,6 +72,8 @@ declare module 'fastify' {
     readonly pages: Pages
     /** GET /api/news's first page, kept while the database's change signal stands still. */
     readonly firstPage: FirstPageCache
+    /** The rendered list and articles, kept while the site's version stands still (page-cache.ts). */
+    readonly pageCache: PageCache
     /** The site's absolute origin for this request: PUBLIC_URL's, or the request's (site-origin.ts). */
     readonly siteOrigin: (request: FastifyRequest) => string
     /** Who may keep an answer holding that origin's links (http-caching.ts). */
@@ -127,6 +131,13 @@ export const decorations = fp<Shared>(
         : UNLIMITED_SEARCHES,
     )
     app.decorate('firstPage', new FirstPageCache(shared.changeSignal, metrics.firstPageLookup))
+    app.decorate(
+      'pageCache',
+      new PageCache(shared.changeSignal, config.pageCacheBytes, {
+        lookup: metrics.pageCacheLookup,
+        size: metrics.pageCacheBytes,
+      }),
+    )
     app.decorate('siteOrigin', (request: FastifyRequest) =>
       siteOrigin(request, config.publicOrigin),
     )

@@ -7,7 +7,13 @@ import { API_CACHE_CONTROL } from '@/contract/api-cache-control'
  */
 export interface OriginCacheControl {
   readonly read: string
+  /** A page rendered for each request (forms, search, history, trash): revalidated every time. */
   readonly page: string
+  /**
+   * A page the page cache keeps (the list, an article), which has an ETag: a CDN may keep it a
+   * few seconds and revalidate it in the background for a minute.
+   */
+  readonly keptPage: string
 }
 
 /**
@@ -19,8 +25,16 @@ export interface OriginCacheControl {
  */
 export function originCacheControl(publicOrigin: string | undefined): OriginCacheControl {
   return publicOrigin === undefined
-    ? { read: 'private, max-age=5, stale-while-revalidate=60', page: 'private, no-cache' }
-    : { read: API_CACHE_CONTROL.read, page: 'no-cache' }
+    ? {
+        read: 'private, max-age=5, stale-while-revalidate=60',
+        page: 'private, no-cache',
+        keptPage: 'private, no-cache',
+      }
+    : {
+        read: API_CACHE_CONTROL.read,
+        page: 'no-cache',
+        keptPage: 'public, max-age=0, s-maxage=5, stale-while-revalidate=60',
+      }
 }
 
 /** Every answer whose body may be compressed varies by it; lowercase, as @fastify/compress adds it. */

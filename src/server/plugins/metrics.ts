@@ -25,6 +25,10 @@ export interface ServerMetrics {
   budgetRefused(budget: Budget): void
   /** A look-up of the cached first page of GET /api/news. */
   firstPageLookup(hit: boolean): void
+  /** A look-up of a rendered page in the page cache; a property, handed to the cache as it is. */
+  readonly pageCacheLookup: (hit: boolean) => void
+  /** The bytes the page cache holds now. */
+  readonly pageCacheBytes: (bytes: number) => void
   /** Where the number of open live streams is read, when a scrape asks for it. */
   countStreams(open: () => number): void
   /** The text a scrape gets, and its content type. */
@@ -38,6 +42,8 @@ export const NO_METRICS: ServerMetrics = {
   statement: () => undefined,
   budgetRefused: () => undefined,
   firstPageLookup: () => undefined,
+  pageCacheLookup: () => undefined,
+  pageCacheBytes: () => undefined,
   countStreams: () => undefined,
   exposition: async () => ({ contentType: 'text/plain', body: '' }),
 }
@@ -84,6 +90,17 @@ export function prometheusMetrics(): ServerMetrics {
     labelNames: ['result'] as const,
     registers: [registry],
   })
+  const pageCache = new Counter({
+    name: 'newswire_page_cache_lookups_total',
+    help: 'Look-ups of rendered pages (the list, articles) in the page cache, by result (hit or miss).',
+    labelNames: ['result'] as const,
+    registers: [registry],
+  })
+  const pageCacheBytes = new Gauge({
+    name: 'newswire_page_cache_bytes',
+    help: 'Bytes the page cache holds: each kept page in every encoding (bounded by PAGE_CACHE_MB).',
+    registers: [registry],
+  })
   let openStreams: () => number = () => 0
   new Gauge({
     name: 'newswire_live_streams',
@@ -96,6 +113,7 @@ export function prometheusMetrics(): ServerMetrics {
   // Every series starts at 0, so that a rate over the first refusal or miss is defined.
   for (const budget of ['write', 'search'] as const) refusals.labels(budget).inc(0)
   for (const result of ['hit', 'miss'] as const) firstPage.labels(result).inc(0)
+  for (const result of ['hit', 'miss'] as const) pageCache.labels(result).inc(0)
 
   return {
     enabled: true,
@@ -106,6 +124,8 @@ export function prometheusMetrics(): ServerMetrics {
       statements.labels(kind, failed ? 'error' : 'ok').observe(seconds),
     budgetRefused: (budget) => refusals.labels(budget).inc(),
     firstPageLookup: (hit) => firstPage.labels(hit ? 'hit' : 'miss').inc(),
+    pageCacheLookup: (hit) => pageCache.labels(hit ? 'hit' : 'miss').inc(),
+    pageCacheBytes: (bytes) => pageCacheBytes.set(bytes),
     countStreams(open) {
       openStreams = open
     },

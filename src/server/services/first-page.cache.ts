@@ -57,14 +57,8 @@ export class FirstPageCache {
    * The change signal's version, read after this call began; undefined when there is no signal
    * or it failed, and then the page is read (and answered) uncached, never served from memory.
    */
-  async version(): Promise<number | undefined> {
-    if (this.versions === undefined) return undefined
-    try {
-      return await this.versions.current()
-    } catch {
-      // The store has told its error listener; the page read that follows answers for itself.
-      return undefined
-    }
+  version(): Promise<number | undefined> {
+    return versionOrNone(this.versions)
   }
 
   /** The cached page if it was read at `version`, the current one. */
@@ -94,6 +88,22 @@ export class FirstPageCache {
       entry.encoded.set(encoding, bytes)
     }
     return bytes
+  }
+}
+
+/**
+ * The change signal's version as `versions` reads it, undefined when there is none or it failed:
+ * then the read is answered uncached, never from memory. (The store has told its error listener;
+ * the read that follows answers for itself.)
+ */
+export async function versionOrNone(
+  versions: VersionCheck | undefined,
+): Promise<number | undefined> {
+  if (versions === undefined) return undefined
+  try {
+    return await versions.current()
+  } catch {
+    return undefined
   }
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -5,6 +6,9 @@ import type { UseCases } from '@/application/use-cases'
 import type { PageData, PageNeed } from '@/application/page-data'
 import { loadPageData, NO_SUCH_PAGE } from '@/server/services/page-data.loader'
 import { refuseSearch } from '@/server/plugins/search-limit'
+import { cacheableRead, sendNotModified } from '@/server/plugins/http-caching'
+import { preferredEncoding } from '@/server/services/first-page.cache'
+import { matchesIfNoneMatch } from '@/server/services/preconditions'
 import type { InlineSources } from '@/server/plugins/security'
 
 /**
@@ -42,6 +46,8 @@ export interface PageTemplate {
   readonly rest: string
   /** The stylesheet and the script written into the page, which the CSP allows by hash. */
   readonly inline: InlineSources
+  /** A digest of the built page, which a new build changes: part of every kept page's ETag. */
+  readonly build: string
 }
 
 /** A stylesheet link as Vite writes it into index.html, for a built file under /assets/. */
@@ -81,7 +87,8 @@ export function readPageTemplate(distDir: string): PageTemplate {
   const [beforeHead, afterHead] = splitOnce(page, SLOTS.head)
   const [beforeHtml, afterHtml] = splitOnce(afterHead, SLOTS.html)
   const [beforeData, rest] = splitOnce(afterHtml, SLOTS.data)
-  return { beforeHead, beforeHtml, beforeData, rest, inline: { styles, scripts } }
+  const build = createHash('sha256').update(page).digest('base64url').slice(0, 12)
+  return { beforeHead, beforeHtml, beforeData, rest, inline: { styles, scripts }, build }
 }
 
 /**
@@ -123,6 +130,21 @@ function splitOnce(text: string, slot: string): [string, string] {
 }
 
 /**
+ * Whether the page cache keeps the page at `url`: the list and the articles, what anonymous
+ * readers load, at their own addresses only (a page of the list by `?cursor=`, an article with
+ * no query). Any other query renders as before, so that junk queries cannot churn the cache.
+ */
+function isKept(need: PageNeed, url: string): boolean {
+  const query = url.indexOf('?')
+  // The article, not its edit form (whose page the route also reads the post for).
+  if (need.kind === 'item') return url === `/news/${need.id}`
+  if (need.kind !== 'home') return false
+  return (
+    query < 0 || (need.cursor !== undefined && /^\?cursor=[\w-]{1,512}$/.test(url.slice(query)))
+  )
+}
+
+/**
  * Answers a page request with the page rendered on the server: the template's head gains the
  * page's tags, its root element the app's HTML, and its body the data the browser starts from
  * (a JSON block, which the Content-Security-Policy allows because it never runs). Unknown
@@ -130,6 +152,11 @@ function splitOnce(text: string, slot: string): [string, string] {
  * trash 410 with a page that says where it is; a search answers 200 whatever it finds, or
  * refuses, since the page shows it. A paged list's `?cursor=` that names none of its pages
  * leads to its first page.
+ *
+ * The list and the articles come from the page cache while the site's version is the one they
+ * were rendered at, precompressed, with an ETag of that version and the build: a client or a
+ * CDN that holds it gets a 304 without a render. Forms, search, history and trash are rendered
+ * for each request, and kept by no cache.
  */
 export async function sendRenderedPage(
   app: FastifyInstance,
@@ -146,12 +173,64 @@ export async function sendRenderedPage(
     const allowance = await app.searchBudget(request)
     if (!allowance.allowed) refuseSearch(allowance.retryAfterSeconds)
   }
+  const version = isKept(need, request.url) ? await app.pageCache.version() : undefined
+  if (version === undefined) {
+    const page = await renderedPage(app, request, renderer, template, need)
+    if (page.redirect !== undefined) return reply.redirect(page.redirect, 302)
+    reply.header('cache-control', app.originCacheControl.page)
+    return sendHtml(reply, page.status, page.body)
+  }
+  const etag = `W/"page-${version}-${template.build}"`
+  const cacheControl = app.originCacheControl.keptPage
+  if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
+    return sendNotModified(reply, etag, cacheControl)
+  }
+  const key = `${app.siteOrigin(request)}${request.url}`
+  const found = await app.pageCache.page(key, version, async () => {
+    const page = await renderedPage(app, request, renderer, template, need)
+    return page.kept
+      ? { keep: true, status: page.status, body: page.body }
+      : { keep: false, answer: page }
+  })
+  if ('answer' in found) {
+    const page = found.answer
+    if (page.redirect !== undefined) return reply.redirect(page.redirect, 302)
+    reply.header('cache-control', app.originCacheControl.page)
+    return sendHtml(reply, page.status, page.body)
+  }
+  cacheableRead(reply, etag, cacheControl).code(found.status).type(HTML)
+  const encoding = preferredEncoding(request.headers['accept-encoding'])
+  if (encoding === undefined) return reply.send(found.body)
+  return reply.header('content-encoding', encoding).send(found.encoded[encoding])
+}
+
+const HTML = 'text/html; charset=utf-8'
+
+/** A page rendered for one request: kept only if it rendered whole (not the fallback). */
+interface RenderedPage {
+  readonly status: number
+  readonly body: Buffer
+  readonly kept: boolean
+  /** Where a cursor that names no page leads instead. */
+  readonly redirect?: string
+}
+
+async function renderedPage(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  renderer: PageRenderer,
+  template: PageTemplate,
+  need: PageNeed,
+): Promise<RenderedPage> {
   // The site's version first: the page's live stream resumes from it (PageData.seq).
   const seq = app.hasDecorator('changeFeed') ? await app.changeFeed.position() : undefined
   const loaded = await loadPageData(app.useCases, need)
-  if (loaded === NO_SUCH_PAGE) return reply.redirect(withoutCursor(request.url), 302)
+  if (loaded === NO_SUCH_PAGE) {
+    return { status: 302, body: Buffer.alloc(0), kept: false, redirect: withoutCursor(request.url) }
+  }
   const data = seq?.ok === true ? { ...loaded, seq: seq.value } : loaded
   let page: { readonly head: string; readonly html: string; readonly embedded: string }
+  let kept = seq === undefined || seq.ok
   try {
     const { head, html } = await renderer.renderPage({
       url: request.url,
@@ -165,12 +244,9 @@ export async function sendRenderedPage(
     // The visitor still gets the page: the browser renders it, as before server rendering.
     request.log.error({ err: error }, 'rendering the page failed; the browser renders it')
     page = { head: '<title>NewsWire</title>', html: '', embedded: '' }
+    kept = false
   }
   const { head, html, embedded } = page
-  reply
-    .code(renderer.pageStatus(need, data))
-    .type('text/html; charset=utf-8')
-    .header('cache-control', app.originCacheControl.page)
   const body = Buffer.from(
     template.beforeHead +
       head +
@@ -180,8 +256,16 @@ export async function sendRenderedPage(
       embedded +
       template.rest,
   )
-  // A page on one of the app's routes is compressed as the browser accepts; @fastify/compress
-  // hooks routes only, so the not-found handler's page (an unknown path) goes as it is.
+  return { status: renderer.pageStatus(need, data), body, kept }
+}
+
+/**
+ * Sends a page rendered for this request. On one of the app's routes it is compressed as the
+ * browser accepts; @fastify/compress hooks routes only, so the not-found handler's page (an
+ * unknown path) goes as it is.
+ */
+function sendHtml(reply: FastifyReply, status: number, body: Buffer): FastifyReply {
+  reply.code(status).type(HTML)
   const compress: ((body: Buffer) => void) | null = reply.compress
   if (compress === null) return reply.send(body)
   compress.call(reply, body)

@@ -65,6 +65,8 @@ export interface ServerConfig {
   readonly metricsToken: string | undefined
   /** A second port, on 127.0.0.1 only, that answers GET /metrics without a token. */
   readonly metricsPort: number | undefined
+  /** What the page cache may hold, in bytes (PAGE_CACHE_MB); 0 keeps no page. */
+  readonly pageCacheBytes: number
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const

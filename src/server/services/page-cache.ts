@@ -1,0 +1,142 @@
+import { promisify } from 'node:util'
+import { brotliCompress, constants, gzip } from 'node:zlib'
+import { LRUCache } from 'lru-cache'
+import type { ChangeSignal } from '@/application/ports/change-signal.port'
+import { VersionCheck, versionOrNone, type Encoding } from '@/server/services/first-page.cache'
+
+/** A rendered page as it goes on the wire, in each encoding it may be sent in. */
+export interface CachedPage {
+  readonly status: number
+  readonly body: Buffer
+  readonly encoded: Readonly<Record<Encoding, Buffer>>
+}
+
+/** What a render gives: a page to keep, or an answer that must not be kept (a redirect, a failed render). */
+export type Rendered<Other> =
+  | { readonly keep: true; readonly status: number; readonly body: Buffer }
+  | { readonly keep: false; readonly answer: Other }
+
+/** How the page cache reports, for the metrics. */
+export interface PageCacheEvents {
+  /** A look-up: found at the current version, or rendered (alone or joining a render under way). */
+  readonly lookup: (hit: boolean) => void
+  /** The bytes the cache holds now, after a page came in or went out. */
+  readonly size: (bytes: number) => void
+}
+
+const NO_EVENTS: PageCacheEvents = { lookup: () => undefined, size: () => undefined }
+
+/** A key's share of the bound: what the map's entry costs beside the bodies, roughly. */
+const ENTRY_OVERHEAD = 256
+
+/**
+ * The rendered pages a server keeps: `/`, articles and the like, each under its address and the
+ * site's version (the change signal's, which every write raises in its transaction on any server
+ * sharing the database, the CLI's too). An entry is served only while its version is still the
+ * current one, as the API's first page is (FirstPageCache): a write anywhere makes the next read
+ * render afresh, on every server, with nothing to clear.
+ *
+ * The cache is bounded by bytes (the body in each encoding), least recently used first out, by
+ * lru-cache. Reads of one page that arrive together share one render. Each page is compressed
+ * once, off the event loop, as it comes in.
+ */
+export class PageCache {
+  private readonly pages: LRUCache<string, CachedPage & { readonly version: number }>
+  private readonly rendering = new Map<string, Promise<unknown>>()
+  private readonly versions: VersionCheck | undefined
+
+  /** Without a change signal, or with no bytes to hold, nothing is kept: every read renders. */
+  constructor(
+    signal: ChangeSignal | undefined,
+    readonly maxBytes: number,
+    private readonly events: PageCacheEvents = NO_EVENTS,
+  ) {
+    this.versions = signal === undefined || maxBytes <= 0 ? undefined : new VersionCheck(signal)
+    this.pages = new LRUCache({
+      maxSize: Math.max(1, maxBytes),
+      sizeCalculation: (page, key) =>
+        key.length +
+        ENTRY_OVERHEAD +
+        page.body.length +
+        page.encoded.br.length +
+        page.encoded.gzip.length,
+      disposeAfter: () => this.events.size(this.pages.calculatedSize),
+    })
+  }
+
+  /** The bytes held now. */
+  get bytes(): number {
+    return this.pages.calculatedSize
+  }
+
+  /**
+   * The site's version, read after this call began; undefined when nothing is kept or the signal
+   * failed, and then the page is rendered and answered uncached.
+   */
+  version(): Promise<number | undefined> {
+    return versionOrNone(this.versions)
+  }
+
+  /**
+   * The page at `key` as of `version`: kept, or rendered now (once, for every read of it that
+   * arrives meanwhile) and kept if the render says so; a render that must not be kept answers
+   * its own `answer` to every read that shared it.
+   */
+  async page<Other>(
+    key: string,
+    version: number,
+    render: () => Promise<Rendered<Other>>,
+  ): Promise<CachedPage | { readonly answer: Other }> {
+    const kept = this.pages.get(key)
+    if (kept !== undefined && kept.version === version) {
+      this.events.lookup(true)
+      return kept
+    }
+    this.events.lookup(false)
+    const flight = `${version} ${key}`
+    let shared = this.rendering.get(flight) as Promise<CachedPage | { answer: Other }> | undefined
+    if (shared === undefined) {
+      shared = this.renderAndKeep(key, version, render).finally(() => this.rendering.delete(flight))
+      this.rendering.set(flight, shared)
+    }
+    return shared
+  }
+
+  private async renderAndKeep<Other>(
+    key: string,
+    version: number,
+    render: () => Promise<Rendered<Other>>,
+  ): Promise<CachedPage | { answer: Other }> {
+    const rendered = await render()
+    if (!rendered.keep) return { answer: rendered.answer }
+    const [br, gz] = await Promise.all([brotliOf(rendered.body), gzipOf(rendered.body)])
+    const page = {
+      status: rendered.status,
+      body: rendered.body,
+      encoded: { br, gzip: gz },
+      version,
+    }
+    // The last render wins, even one begun at an older version: at worst the next read renders
+    // again (see FirstPageCache.store).
+    this.pages.set(key, page)
+    this.events.size(this.pages.calculatedSize)
+    return page
+  }
+}
+
+const brotliAsync = promisify(brotliCompress)
+const gzipAsync = promisify(gzip)
+
+function brotliOf(body: Buffer): Promise<Buffer> {
+  return brotliAsync(body, {
+    params: {
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      [constants.BROTLI_PARAM_QUALITY]: 9,
+      [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+    },
+  })
+}
+
+function gzipOf(body: Buffer): Promise<Buffer> {
+  return gzipAsync(body, { level: 9 })
+}

@@ -1,0 +1,191 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import type { ComposedServer } from '@/composition/server/server.composition'
+import type { PageRenderer } from '@/server/services/page-renderer'
+import * as serverRender from '@/ui/app/server-render'
+import {
+  composeTestServer,
+  createPostThroughApi,
+  distWithPageTemplate,
+  removeTempDirs,
+  TEST_DATABASES,
+  TEST_POSTGRES_URL,
+  type TestDatabase,
+} from './server-fixture'
+
+afterAll(removeTempDirs)
+
+if (TEST_POSTGRES_URL === undefined) {
+  it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
+}
+
+const PUBLIC_URL = 'https://news.example.com'
+const KEPT_PAGE = 'public, max-age=0, s-maxage=5, stale-while-revalidate=60'
+
+/** The app's own renderer, which notes each page it renders. */
+function countingRenderer(): { readonly renderer: PageRenderer; readonly renders: string[] } {
+  const renders: string[] = []
+  const renderer: PageRenderer = {
+    ...serverRender,
+    renderPage: (request) => {
+      renders.push(request.url)
+      return serverRender.renderPage(request)
+    },
+  }
+  return { renderer, renders }
+}
+
+async function siteOn(url: string, env: Record<string, string> = {}) {
+  const { renderer, renders } = countingRenderer()
+  const server = await composeTestServer(
+    { DATABASE_URL: url, PUBLIC_URL, ...env },
+    { distDir: distWithPageTemplate(), renderer },
+  )
+  return { server, renders }
+}
+
+function get(server: ComposedServer, url: string, headers: Record<string, string> = {}) {
+  return server.app.inject({ url, headers })
+}
+
+describe.each(TEST_DATABASES)('the page cache on $name', (kind) => {
+  let database: TestDatabase
+  let a: Awaited<ReturnType<typeof siteOn>>
+  let b: Awaited<ReturnType<typeof siteOn>>
+
+  beforeEach(async () => {
+    database = await kind.create()
+    a = await siteOn(database.url)
+    b = await siteOn(database.url)
+  })
+
+  afterEach(async () => {
+    await a.server.close()
+    await b.server.close()
+    await database.dispose()
+  })
+
+  it('renders the list once, and serves it again, compressed, with an ETag, until a write', async () => {
+    await createPostThroughApi(a.server, 'Harbour opens')
+    const first = await get(a.server, '/')
+    const again = await get(a.server, '/', { 'accept-encoding': 'br' })
+    const gzipped = await get(a.server, '/', { 'accept-encoding': 'gzip' })
+
+    expect(a.renders).toEqual(['/'])
+    expect(first.statusCode).toBe(200)
+    expect(first.headers['cache-control']).toBe(KEPT_PAGE)
+    expect(first.headers.etag).toMatch(/^W\/"page-\d+-[\w-]+"$/)
+    expect(again.headers.etag).toBe(first.headers.etag)
+    expect(again.headers['content-encoding']).toBe('br')
+    expect(brotliDecompressSync(again.rawPayload).toString()).toBe(first.body)
+    expect(gunzipSync(gzipped.rawPayload).toString()).toBe(first.body)
+    expect(first.body).toContain('Harbour opens')
+  })
+
+  it('answers 304 to the ETag it gave, without rendering, and a fresh page after a write', async () => {
+    const post = await createPostThroughApi(a.server, 'Harbour opens')
+    const first = await get(a.server, `/news/${post._id}`)
+    const etag = String(first.headers.etag)
+
+    const notModified = await get(a.server, `/news/${post._id}`, { 'if-none-match': etag })
+    expect(notModified.statusCode).toBe(304)
+    expect(notModified.headers['cache-control']).toBe(KEPT_PAGE)
+    expect(a.renders).toHaveLength(1)
+
+    await createPostThroughApi(a.server, 'Ferry delayed')
+    const changed = await get(a.server, `/news/${post._id}`, { 'if-none-match': etag })
+    expect(changed.statusCode).toBe(200)
+    expect(changed.headers.etag).not.toBe(etag)
+    expect(a.renders).toHaveLength(2)
+  })
+
+  it('shows a write made on another server at the next read, on every server', async () => {
+    await createPostThroughApi(a.server, 'Harbour opens')
+    expect((await get(a.server, '/')).body).toContain('Harbour opens')
+    expect((await get(b.server, '/')).body).toContain('Harbour opens')
+
+    await createPostThroughApi(b.server, 'Ferry delayed')
+
+    expect((await get(a.server, '/')).body).toContain('Ferry delayed')
+    expect((await get(b.server, '/')).body).toContain('Ferry delayed')
+    expect(a.renders).toEqual(['/', '/'])
+  })
+
+  it('renders once for reads of one page that arrive together', async () => {
+    await createPostThroughApi(a.server, 'Harbour opens')
+    const answers = await Promise.all(Array.from({ length: 8 }, () => get(a.server, '/')))
+
+    expect(answers.map((answer) => answer.statusCode)).toEqual(Array(8).fill(200))
+    expect(new Set(answers.map((answer) => answer.body)).size).toBe(1)
+    expect(a.renders).toEqual(['/'])
+  })
+})
+
+describe('pages the cache never keeps', () => {
+  let site: Awaited<ReturnType<typeof siteOn>>
+  let id: string
+  beforeAll(async () => {
+    site = await siteOn('sqlite::memory:')
+    id = (await createPostThroughApi(site.server, 'Harbour opens'))._id
+  })
+  afterAll(() => site.server.close())
+
+  it.each([
+    ['the add form', () => '/news/new'],
+    ['the edit form', () => `/news/${id}/edit`],
+    ['the contact form', () => '/contact'],
+    ['a search', () => '/search?q=harbour'],
+    ['a history', () => `/news/${id}/history`],
+    ['the trash', () => '/trash'],
+    ['a list address with another query', () => '/?utm_source=mail'],
+  ])('renders %s for each request, with no ETag and no-cache', async (_name, url) => {
+    const before = site.renders.length
+    const first = await get(site.server, url())
+    const second = await get(site.server, url())
+
+    expect(site.renders.length - before).toBe(2)
+    expect(first.headers.etag).toBeUndefined()
+    expect(second.headers['cache-control']).toBe('no-cache')
+  })
+})
+
+describe('the memory bound', () => {
+  it('keeps at most PAGE_CACHE_MB, the least recently read page out first', async () => {
+    const site = await siteOn('sqlite::memory:', { PAGE_CACHE_MB: '1' })
+    try {
+      // 150 articles of some 450 characters: well over a megabyte in their three encodings.
+      const ids: string[] = []
+      for (let n = 0; n < 150; n += 1) {
+        const post = await createPostThroughApi(site.server, `Post ${n}`, {
+          body: `Ships came in on day ${n}. `.repeat(18).trim(),
+        })
+        ids.push(post._id)
+      }
+      for (const id of ids) await get(site.server, `/news/${id}`)
+      const cache = site.server.app.pageCache
+      expect(cache.bytes).toBeGreaterThan(0)
+      expect(cache.bytes).toBeLessThanOrEqual(1024 * 1024)
+
+      // The newest read is still kept; the first, read longest ago, is out.
+      const rendered = site.renders.length
+      await get(site.server, `/news/${ids.at(-1)}`)
+      expect(site.renders.length).toBe(rendered)
+      await get(site.server, `/news/${ids[0]}`)
+      expect(site.renders.length).toBe(rendered + 1)
+    } finally {
+      await site.server.close()
+    }
+  })
+
+  it('keeps nothing with PAGE_CACHE_MB=0, and answers every page as before', async () => {
+    const site = await siteOn('sqlite::memory:', { PAGE_CACHE_MB: '0' })
+    try {
+      await get(site.server, '/')
+      const second = await get(site.server, '/')
+      expect(site.renders).toEqual(['/', '/'])
+      expect(second.statusCode).toBe(200)
+      expect(second.headers['cache-control']).toBe('no-cache')
+    } finally {
+      await site.server.close()
+    }
+  })
+})
