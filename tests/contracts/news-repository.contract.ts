@@ -18,7 +18,8 @@ import { isNewsId } from '@/domain/news-id'
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { MAX_REVISION } from '@/domain/rules/news-history.rules'
 import type { NewsStore } from '@/domain/ports/news-store.port'
-import { runCleanups, type NewsStoreKind } from './sql-test-stores'
+import type { NewsStoreKind } from '../support/news-stores'
+import { runCleanups } from '../support/test-databases'
 
 const draft: NewsDraft = { title: 'Harbour reopens', body: 'Boats are back.', author: 'Ada' }
 
@@ -40,8 +41,8 @@ const rejection = (error: DomainError) => new DomainErrorException(error)
 
 /**
  * What NewsWire's server repository must do on every store: the journal
- * (JournaledNewsRepository) over memory, SQLite and PostgreSQL behaves the same. Each store's
- * test file calls this inside its own describe.
+ * (JournaledNewsRepository) over memory, SQLite and PostgreSQL behaves the same
+ * (news-port.contract.test.ts runs it on each).
  */
 export function newsRepositoryContract(kind: NewsStoreKind): void {
   const cleanups: Array<() => Promise<void>> = []
