@@ -1,5 +1,4 @@
 import { SendContactMessage } from '@/application/send-contact-message.use-case'
-import type { Mailer } from '@/domain/ports/mailer.port'
 import { MemoryMailer } from '@/adapters/memory/memory.mailer'
 import { faulty } from '../support/faulty-port'
 
@@ -33,7 +32,7 @@ describe('send contact message', () => {
   })
 
   it('reports Unavailable when the mailer fails', async () => {
-    const mailer = faulty<Mailer>(new MemoryMailer())
+    const mailer = faulty(new MemoryMailer())
     mailer.faults.failOn('send')
     const result = await new SendContactMessage(mailer).execute({
       name: 'Ada',

@@ -129,7 +129,7 @@ export class PortFaults<Operation extends string> {
 }
 
 /** A port with its faults beside its methods. */
-export type Faulty<Port> = Port & { readonly faults: PortFaults<OperationOf<Port>> }
+export type Faulty<Port> = Omit<Port, 'faults'> & { readonly faults: PortFaults<OperationOf<Port>> }
 
 /** `port`, each of its methods entered through `faults` first. */
 export function faulty<Port extends object>(port: Port): Faulty<Port> {
