@@ -8,7 +8,6 @@ import {
   stale,
   unavailable,
   validationFailed,
-  type DomainError,
 } from '@/domain/domain-error'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import {
@@ -21,16 +20,7 @@ import {
   type NewsApiStandIn,
 } from './news-api.stand-in'
 import { numberedNewsItem } from '../../support/news-item'
-
-async function domainErrorOf(call: Promise<unknown>): Promise<DomainError> {
-  try {
-    await call
-  } catch (thrown) {
-    if (thrown instanceof DomainErrorException) return thrown.error
-    throw thrown
-  }
-  throw new Error('expected the call to fail')
-}
+import { domainErrorOf } from '../../support/domain-error-of'
 
 let api: NewsApiStandIn
 let foreign: LocalServer
