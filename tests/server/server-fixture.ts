@@ -71,8 +71,7 @@ const tempDirs: string[] = []
 
 /** A tiny stand-in for vite's dist/: index.html, one hashed asset and a public file. */
 export function fakeDistDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'newswire-dist-'))
-  tempDirs.push(dir)
+  const dir = tempDir('newswire-dist-')
   mkdirSync(join(dir, 'assets'))
   writeFileSync(join(dir, 'index.html'), INDEX_HTML)
   writeFileSync(join(dir, 'assets', ASSET_NAME), ASSET_TEXT)
@@ -83,27 +82,19 @@ export function fakeDistDir(): string {
   return dir
 }
 
-/** A built app's folder whose index.html is the project's own template, for rendered pages. */
+/** A built app's folder whose index.html is the project's own template: pages are rendered. */
 export function templateDistDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'newswire-template-'))
-  tempDirs.push(dir)
+  const dir = tempDir('newswire-template-')
   mkdirSync(join(dir, 'assets'))
   writeFileSync(join(dir, 'index.html'), readFileSync('index.html', 'utf8'))
   return dir
 }
 
+export const distWithPageTemplate = templateDistDir
+
 /** A dist folder without a build, for tests that are not about the app's files. */
 export function emptyDistDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'newswire-nodist-'))
-  tempDirs.push(dir)
-  return dir
-}
-
-/** A built app's folder whose index.html is the project's own template: pages are rendered. */
-export function distWithPageTemplate(): string {
-  const dir = tempDir('newswire-page-template-')
-  writeFileSync(join(dir, 'index.html'), readFileSync('index.html', 'utf8'))
-  return dir
+  return tempDir('newswire-nodist-')
 }
 
 export function tempDir(prefix: string): string {
