@@ -73,7 +73,9 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/**/*.{ts,tsx}', 'tests/**/*.{ts,tsx}'],
+    // Where React runs: the screens and their tests. Elsewhere `use…` is a plain name
+    // (useCasesFor, the composition roots' wiring), not a hook.
+    files: ['src/ui/**/*.{ts,tsx}', 'src/**/*.tsx', 'tests/**/*.tsx'],
     plugins: { 'react-hooks': reactHooks },
     rules: {
       'react-hooks/rules-of-hooks': 'error',

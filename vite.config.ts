@@ -92,6 +92,28 @@ const productionBuilds: Plugin = {
   }),
 }
 
+/**
+ * The fast core, the inner loop: the domain, the use cases and the machines' model paths on
+ * in-memory adapters, and the browser's adapters against local stand-ins. No DOM, no database,
+ * no build, no server process.
+ */
+const CORE_TESTS = [
+  'tests/{domain,application,support,composition,ui-machines}/**/*.test.{ts,tsx}',
+  'tests/model/*.model.test.ts',
+  'tests/adapters/{memory,http}/**/*.test.{ts,tsx}',
+  'tests/build/deferred-use-cases.test.ts',
+]
+
+/** The screens in jsdom, on the in-memory composition root. */
+const SCREEN_TESTS = [
+  'tests/ui/**/*.test.{ts,tsx}',
+  'tests/model/*.screen.test.tsx',
+  'tests/adapters/emailjs/**/*.test.ts',
+]
+
+/** What builds the app or runs the generators: the bundle budget and the statecharts. */
+const BUILD_TESTS = ['tests/build/home-bundle.test.ts', 'tests/statecharts/*.test.ts']
+
 export default defineConfig({
   plugins: [react(), productionBuilds, precompressed],
   resolve: {
@@ -124,12 +146,29 @@ export default defineConfig({
   test: {
     globals: true,
     environment: 'node',
-    include: ['tests/**/*.test.{ts,tsx}'],
     exclude: ['tests/e2e/**', 'node_modules/**'],
-    globalSetup: ['tests/global-setup.ts'],
-    setupFiles: ['tests/setup.ts'],
     restoreMocks: true,
     // Under a full parallel run on 2 cores a jsdom flow of a second alone can take several.
     testTimeout: 15_000,
+    // One project per question (README, Tests): `npm run test:core` is the inner loop.
+    projects: [
+      { extends: true, test: { name: 'core', include: CORE_TESTS } },
+      {
+        extends: true,
+        // jest-dom's matchers, and each test's fresh local storage.
+        test: { name: 'screens', include: SCREEN_TESTS, setupFiles: ['tests/setup.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['tests/**/*.test.{ts,tsx}'],
+          exclude: [...CORE_TESTS, ...SCREEN_TESTS, ...BUILD_TESTS, 'tests/e2e/**'],
+          // The operator's commands run as built (dist-node/), as `npm run news` runs them.
+          globalSetup: ['tests/global-setup.ts'],
+        },
+      },
+      { extends: true, test: { name: 'build', include: BUILD_TESTS } },
+    ],
   },
 })

@@ -1,38 +1,34 @@
-import { CreateNews } from '@/application/create-news.use-case'
-import { DeleteNews } from '@/application/delete-news.use-case'
-import { EditNews } from '@/application/edit-news.use-case'
-import { GetNewsItem } from '@/application/get-news-item.use-case'
-import { ListNews } from '@/application/list-news.use-case'
-import { ListRevisions } from '@/application/list-revisions.use-case'
-import { ListTrash } from '@/application/list-trash.use-case'
-import { RestoreNews } from '@/application/restore-news.use-case'
-import { RestoreRevision } from '@/application/restore-revision.use-case'
-import { MemoryNewsRepository } from '@/adapters/memory/memory-news.repository'
+import type { CreateNews } from '@/application/create-news.use-case'
+import { JournaledNewsRepository } from '@/application/journaled-news.repository'
+import { useCasesFor } from '@/application/use-cases'
+import { MemoryMailer } from '@/adapters/memory/memory.mailer'
+import { MemoryNewsStore } from '@/adapters/memory/memory-news.store'
 import { encodeRevisionCursor, INVALID_CURSOR_MESSAGE } from '@/adapters/shared/keyset-cursor'
 import {
   DEFAULT_HISTORY_PAGE_SIZE,
   MAX_HISTORY_PAGE_SIZE,
 } from '@/domain/ports/news-repository.port'
 import type { NewsDraft, NewsItem } from '@/domain/news-item.entity'
+import { faulty } from '../support/faulty-port'
 
 const draft: NewsDraft = { title: 'Harbour reopens', body: 'Boats are back.', author: 'Ada' }
 
 function setup() {
   let tick = 0
-  const repository = new MemoryNewsRepository({
-    now: () => new Date(Date.UTC(2026, 0, 1, 0, 0, tick++)),
-  })
+  const now = () => new Date(Date.UTC(2026, 0, 1, 0, 0, tick++))
+  const repository = faulty(new JournaledNewsRepository(new MemoryNewsStore(), { now }))
+  const useCases = useCasesFor({ news: repository, mailer: new MemoryMailer() })
   return {
     repository,
-    list: new ListNews(repository),
-    get: new GetNewsItem(repository),
-    create: new CreateNews(repository),
-    edit: new EditNews(repository),
-    remove: new DeleteNews(repository),
-    listTrash: new ListTrash(repository),
-    restore: new RestoreNews(repository),
-    revisions: new ListRevisions(repository),
-    restoreRevision: new RestoreRevision(repository),
+    list: useCases.listNews,
+    get: useCases.getNewsItem,
+    create: useCases.createNews,
+    edit: useCases.editNews,
+    remove: useCases.deleteNews,
+    listTrash: useCases.listTrash,
+    restore: useCases.restoreNews,
+    revisions: useCases.listRevisions,
+    restoreRevision: useCases.restoreRevision,
   }
 }
 

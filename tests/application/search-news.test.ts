@@ -1,6 +1,7 @@
-import { CreateNews } from '@/application/create-news.use-case'
-import { SearchNews } from '@/application/search-news.use-case'
-import { MemoryNewsRepository } from '@/adapters/memory/memory-news.repository'
+import { JournaledNewsRepository } from '@/application/journaled-news.repository'
+import { useCasesFor } from '@/application/use-cases'
+import { MemoryMailer } from '@/adapters/memory/memory.mailer'
+import { MemoryNewsStore } from '@/adapters/memory/memory-news.store'
 import { unavailable, validationFailed } from '@/domain/domain-error'
 import { MAX_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import {
@@ -13,13 +14,14 @@ import {
   termsOf,
   TOO_MANY_TERMS,
 } from '@/domain/rules/search-query.rules'
+import { faulty } from '../support/faulty-port'
 
 function setup() {
   let tick = 0
-  const repository = new MemoryNewsRepository({
-    now: () => new Date(Date.UTC(2026, 0, 1, 0, 0, tick++)),
-  })
-  return { repository, search: new SearchNews(repository), create: new CreateNews(repository) }
+  const now = () => new Date(Date.UTC(2026, 0, 1, 0, 0, tick++))
+  const repository = faulty(new JournaledNewsRepository(new MemoryNewsStore(), { now }))
+  const { searchNews, createNews } = useCasesFor({ news: repository, mailer: new MemoryMailer() })
+  return { repository, search: searchNews, create: createNews }
 }
 
 const refusal = (message: string) => ({ ok: false, error: validationFailed({ q: message }) })

@@ -1,5 +1,6 @@
 import { SendContactMessage } from '@/application/send-contact-message.use-case'
 import { MemoryMailer } from '@/adapters/memory/memory.mailer'
+import { faulty } from '../support/faulty-port'
 
 describe('send contact message', () => {
   it('sends a valid message, trimmed', async () => {
@@ -31,7 +32,7 @@ describe('send contact message', () => {
   })
 
   it('reports Unavailable when the mailer fails', async () => {
-    const mailer = new MemoryMailer()
+    const mailer = faulty(new MemoryMailer())
     mailer.faults.failOn('send')
     const result = await new SendContactMessage(mailer).execute({
       name: 'Ada',

@@ -1,20 +1,16 @@
-import { randomBytes } from 'node:crypto'
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib'
 import type { FastifyInstance } from 'fastify'
-import { Container, ContainerModule } from 'inversify'
-import { Client } from 'pg'
 import { JournaledNewsRepository } from '@/application/journaled-news.repository'
-import type { UseCases } from '@/application/use-cases'
+import { useCasesFor, type UseCases } from '@/application/use-cases'
 import type { NewsItem } from '@/domain/news-item.entity'
 import type { Mailer } from '@/domain/ports/mailer.port'
 import type { NewsRepository } from '@/domain/ports/news-repository.port'
 import { MemoryMailer } from '@/adapters/memory/memory.mailer'
 import { MemoryNewsStore } from '@/adapters/memory/memory-news.store'
-import { PORTS, USE_CASES, useCasesModule } from '@/composition/core.module'
 import {
   composeServer,
   type ComposedServer,
@@ -47,69 +43,15 @@ export function memoryUseCases(
   news: NewsRepository = new JournaledNewsRepository(new MemoryNewsStore()),
   mailer: Mailer = new MemoryMailer(),
 ): UseCases {
-  const container = new Container()
-  container.load(
-    new ContainerModule(({ bind }) => {
-      bind(PORTS.newsRepository).toConstantValue(news)
-      bind(PORTS.mailer).toConstantValue(mailer)
-    }),
-    useCasesModule,
-  )
-  return container.get(USE_CASES)
+  return useCasesFor({ news, mailer })
 }
 
-/** A database for one suite: its DATABASE_URL, and how to throw it away afterwards. */
-export interface TestDatabase {
-  readonly url: string
-  dispose(): Promise<void>
-}
-
-export interface TestDatabaseKind {
-  readonly name: string
-  readonly create: () => Promise<TestDatabase>
-}
-
-export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL?.trim() || undefined
-
-const sqliteFile: TestDatabaseKind = {
-  name: 'SQLite',
-  async create() {
-    const folder = tempDir('newswire-db-')
-    return { url: `sqlite:${join(folder, 'news.db')}`, dispose: async () => undefined }
-  },
-}
-
-/** A fresh schema in TEST_POSTGRES_URL's database, first on the connection's search_path. */
-function postgresSchema(baseUrl: string): TestDatabaseKind {
-  const admin = async (statement: string): Promise<void> => {
-    const client = new Client({ connectionString: baseUrl })
-    await client.connect()
-    try {
-      await client.query(statement)
-    } finally {
-      await client.end()
-    }
-  }
-  return {
-    name: 'PostgreSQL',
-    async create() {
-      const schema = `newswire_server_${randomBytes(6).toString('hex')}`
-      await admin(`create schema ${schema}`)
-      const url = new URL(baseUrl)
-      url.searchParams.set('options', `-c search_path=${schema}`)
-      return { url: url.toString(), dispose: () => admin(`drop schema ${schema} cascade`) }
-    },
-  }
-}
-
-/**
- * The databases the API suites run on: SQLite always, PostgreSQL when TEST_POSTGRES_URL is set
- * (scripts/ci-postgres.sh starts one); the suites say so when it is skipped.
- */
-export const TEST_DATABASES: readonly TestDatabaseKind[] = [
-  sqliteFile,
-  ...(TEST_POSTGRES_URL === undefined ? [] : [postgresSchema(TEST_POSTGRES_URL)]),
-]
+export {
+  SHARED_STORE_KINDS as TEST_DATABASES,
+  TEST_POSTGRES_URL,
+  type TestStore as TestDatabase,
+  type TestStoreKind as TestDatabaseKind,
+} from '../support/test-databases'
 
 export const ASSET_NAME = 'index-B4x9Qm2a.js'
 export const ASSET_TEXT = `console.log(${JSON.stringify('NewsWire '.repeat(400))})\n`
@@ -129,8 +71,7 @@ const tempDirs: string[] = []
 
 /** A tiny stand-in for vite's dist/: index.html, one hashed asset and a public file. */
 export function fakeDistDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'newswire-dist-'))
-  tempDirs.push(dir)
+  const dir = tempDir('newswire-dist-')
   mkdirSync(join(dir, 'assets'))
   writeFileSync(join(dir, 'index.html'), INDEX_HTML)
   writeFileSync(join(dir, 'assets', ASSET_NAME), ASSET_TEXT)
@@ -141,27 +82,19 @@ export function fakeDistDir(): string {
   return dir
 }
 
-/** A built app's folder whose index.html is the project's own template, for rendered pages. */
+/** A built app's folder whose index.html is the project's own template: pages are rendered. */
 export function templateDistDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'newswire-template-'))
-  tempDirs.push(dir)
+  const dir = tempDir('newswire-template-')
   mkdirSync(join(dir, 'assets'))
   writeFileSync(join(dir, 'index.html'), readFileSync('index.html', 'utf8'))
   return dir
 }
 
+export const distWithPageTemplate = templateDistDir
+
 /** A dist folder without a build, for tests that are not about the app's files. */
 export function emptyDistDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'newswire-nodist-'))
-  tempDirs.push(dir)
-  return dir
-}
-
-/** A built app's folder whose index.html is the project's own template: pages are rendered. */
-export function distWithPageTemplate(): string {
-  const dir = tempDir('newswire-page-template-')
-  writeFileSync(join(dir, 'index.html'), readFileSync('index.html', 'utf8'))
-  return dir
+  return tempDir('newswire-nodist-')
 }
 
 export function tempDir(prefix: string): string {

@@ -6,6 +6,7 @@
  * first visit.
  */
 import { Container, ContainerModule } from 'inversify'
+import { lazily } from '@/application/lazily'
 import type { UseCases } from '@/application/use-cases'
 import { HttpNewsRepository } from '@/adapters/http/http-news.repository'
 import type { Mailer } from '@/domain/ports/mailer.port'
@@ -42,16 +43,8 @@ export function createBrowserContainer({ apiUrl }: BrowserOptions): Container {
  * never weigh on pages that send none. A failed load is tried again on the next send.
  */
 function onFirstSend(load: () => Promise<Mailer>): Mailer {
-  let mailer: Promise<Mailer> | undefined
-  return {
-    async send(message) {
-      mailer ??= load().catch((error: unknown) => {
-        mailer = undefined
-        throw error
-      })
-      return (await mailer).send(message)
-    },
-  }
+  const mailer = lazily(load)
+  return { send: async (message) => (await mailer()).send(message) }
 }
 
 /** The use cases as the container wires them; browser.use-cases.ts loads this on demand. */

@@ -5,6 +5,7 @@
  * the app first opens the feed, after the page has hydrated, so the first visit's bundle holds
  * none of it.
  */
+import { lazily } from '@/application/lazily'
 import type { BrowserOptions } from '@/composition/browser/browser.container'
 import type { NewsChangeFeed, NewsChangeSubscription } from '@/domain/ports/news-changes.port'
 
@@ -22,18 +23,16 @@ export function browserNewsChanges({ apiUrl }: BrowserOptions): NewsChangeFeed {
  * tries again; the next open loads again.
  */
 export function deferredNewsChanges(load: () => Promise<NewsChangeFeed>): NewsChangeFeed {
-  let loading: Promise<NewsChangeFeed> | undefined
+  const loaded = lazily(load)
   return {
     open(since, handlers) {
       let closed = false
       let opened: NewsChangeSubscription | undefined
-      loading ??= load()
-      loading.then(
+      loaded().then(
         (feed) => {
           if (!closed) opened = feed.open(since, handlers)
         },
         () => {
-          loading = undefined
           if (!closed) handlers.dropped()
         },
       )

@@ -4,6 +4,7 @@
  * call, so the first visit to a server-rendered page downloads none of it: that page needs no
  * use case until the visitor scrolls, writes, or the news store acts.
  */
+import { lazily } from '@/application/lazily'
 import type { UseCases } from '@/application/use-cases'
 import type { BrowserOptions } from '@/composition/browser/browser.container'
 import { unavailable } from '@/domain/domain-error'
@@ -27,14 +28,12 @@ type Executor = { readonly execute: (...args: never[]) => Promise<Result<unknown
  * case added to the app needs nothing here.
  */
 export function deferredUseCases(load: () => Promise<UseCases>): UseCases {
-  let loading: Promise<UseCases> | undefined
+  const loaded = lazily(load)
   const run = async (name: string, args: unknown[]): Promise<Result<unknown>> => {
-    loading ??= load()
     let useCases: UseCases
     try {
-      useCases = await loading
+      useCases = await loaded()
     } catch {
-      loading = undefined
       return fail(unavailable())
     }
     const real = (useCases as unknown as Record<string, Executor>)[name]

@@ -2,8 +2,7 @@
  * A composition root for UI tests: the same use cases on in-memory adapters, which a test can
  * seed, make fail (`faults`) or hold, with no network, and a live change feed it drives.
  */
-import { Container, ContainerModule } from 'inversify'
-import type { UseCases } from '@/application/use-cases'
+import { useCasesFor, type UseCases } from '@/application/use-cases'
 import { MemoryMailer } from '@/adapters/memory/memory.mailer'
 import {
   MemoryNewsRepository,
@@ -11,7 +10,6 @@ import {
 } from '@/adapters/memory/memory-news.repository'
 import type { MemoryNewsStore } from '@/adapters/memory/memory-news.store'
 import { MemoryNewsChanges } from '@/adapters/memory/memory-news.changes'
-import { PORTS, USE_CASES, useCasesModule } from '@/composition/core.module'
 
 export interface MemoryApp {
   readonly useCases: UseCases
@@ -27,16 +25,8 @@ export interface MemoryApp {
 export function createMemoryApp(options: MemoryNewsOptions = {}): MemoryApp {
   const news = new MemoryNewsRepository(options)
   const mailer = new MemoryMailer()
-  const container = new Container()
-  container.load(
-    new ContainerModule(({ bind }) => {
-      bind(PORTS.newsRepository).toConstantValue(news)
-      bind(PORTS.mailer).toConstantValue(mailer)
-    }),
-    useCasesModule,
-  )
   return {
-    useCases: container.get(USE_CASES),
+    useCases: useCasesFor({ news, mailer }),
     news,
     store: news.store,
     mailer,

@@ -5,7 +5,8 @@ import { EmailJsMailer } from '@/adapters/emailjs/emailjs.mailer'
 import { RuntimeConfigClient } from '@/adapters/http/runtime-config.client'
 import type { EmailJsSettings } from '@/application/runtime-config'
 import type { ContactMessage } from '@/domain/contact-message.entity'
-import { DomainErrorException, unavailable, type DomainError } from '@/domain/domain-error'
+import { unavailable } from '@/domain/domain-error'
+import { domainErrorOf } from '../../support/domain-error-of'
 
 const PUBLIC_KEY = 'pk_newswire_test'
 const SERVICE_ID = 'service_newswire'
@@ -67,16 +68,6 @@ function settings(overrides: Partial<EmailJsSettings> = {}): EmailJsSettings {
     templateId: TEMPLATE_ID,
     ...overrides,
   }
-}
-
-async function domainErrorOf(call: Promise<unknown>): Promise<DomainError> {
-  try {
-    await call
-  } catch (thrown) {
-    if (thrown instanceof DomainErrorException) return thrown.error
-    throw thrown
-  }
-  throw new Error('expected the call to fail')
 }
 
 beforeAll(async () => {

@@ -8,9 +8,7 @@ import {
   stale,
   unavailable,
   validationFailed,
-  type DomainError,
 } from '@/domain/domain-error'
-import type { NewsItem } from '@/domain/news-item.entity'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import {
   refusedOrigin,
@@ -21,26 +19,8 @@ import {
   type LocalServer,
   type NewsApiStandIn,
 } from './news-api.stand-in'
-
-const item = (n: number): NewsItem => ({
-  _id: `news-${n}`,
-  title: `Title ${n}`,
-  body: `Body ${n}`,
-  author: `Author ${n}`,
-  createdAt: new Date(Date.UTC(2024, 0, n)).toISOString(),
-  updatedAt: new Date(Date.UTC(2024, 0, n)).toISOString(),
-  revision: 1,
-})
-
-async function domainErrorOf(call: Promise<unknown>): Promise<DomainError> {
-  try {
-    await call
-  } catch (thrown) {
-    if (thrown instanceof DomainErrorException) return thrown.error
-    throw thrown
-  }
-  throw new Error('expected the call to fail')
-}
+import { numberedNewsItem } from '../../support/news-item'
+import { domainErrorOf } from '../../support/domain-error-of'
 
 let api: NewsApiStandIn
 let foreign: LocalServer
@@ -58,7 +38,7 @@ afterAll(async () => {
 })
 
 beforeEach(() => {
-  api.seed([1, 2, 3, 4, 5].map(item))
+  api.seed([1, 2, 3, 4, 5].map((n) => numberedNewsItem(n)))
   api.received.length = 0
   api.override = undefined
   foreign.received.length = 0
@@ -92,7 +72,7 @@ describe('HttpNewsRepository over the API contract', () => {
   })
 
   it('gets one item by id', async () => {
-    expect(await news.get('news-3')).toEqual(item(3))
+    expect(await news.get('news-3')).toEqual(numberedNewsItem(3))
   })
 
   it('creates an item with a JSON POST and returns what the server stored', async () => {
@@ -115,12 +95,12 @@ describe('HttpNewsRepository over the API contract', () => {
     const updated = await news.update('news-2', { title: 'Renamed' })
 
     expect(updated).toEqual({
-      ...item(2),
+      ...numberedNewsItem(2),
       title: 'Renamed',
       updatedAt: updated.updatedAt,
       revision: 2,
     })
-    expect(updated.updatedAt > item(2).updatedAt).toBe(true)
+    expect(updated.updatedAt > numberedNewsItem(2).updatedAt).toBe(true)
     expect(JSON.parse(api.received[0]?.body ?? '')).toEqual({ title: 'Renamed' })
     expect(api.received[0]?.method).toBe('PATCH')
     expect(api.received[0]?.headers['if-match']).toBeUndefined()
@@ -195,11 +175,12 @@ describe('HttpNewsRepository when the API misbehaves', () => {
   })
 
   it('turns JSON of the wrong shape into Unavailable', async () => {
-    api.override = (_request, response) => sendJson(response, 200, [{ ...item(1), _id: 7 }])
+    api.override = (_request, response) =>
+      sendJson(response, 200, [{ ...numberedNewsItem(1), _id: 7 }])
     expect(await domainErrorOf(news.list({}))).toEqual(unavailable())
 
     api.override = (_request, response) =>
-      sendJson(response, 200, { ...item(1), createdAt: 'soon' })
+      sendJson(response, 200, { ...numberedNewsItem(1), createdAt: 'soon' })
     expect(await domainErrorOf(news.get('news-1'))).toEqual(unavailable())
 
     api.override = (_request, response) => sendJson(response, 201, { _id: 'created-1' })
@@ -210,13 +191,13 @@ describe('HttpNewsRepository when the API misbehaves', () => {
 
   it('keeps only the contract fields of an item', async () => {
     api.override = (_request, response) =>
-      sendJson(response, 200, { ...item(1), passwordHash: 'secret' })
+      sendJson(response, 200, { ...numberedNewsItem(1), passwordHash: 'secret' })
 
-    expect(await news.get('news-1')).toEqual(item(1))
+    expect(await news.get('news-1')).toEqual(numberedNewsItem(1))
   })
 
   it('treats an unexpected success status as Unavailable', async () => {
-    api.override = (_request, response) => sendJson(response, 200, item(1))
+    api.override = (_request, response) => sendJson(response, 200, numberedNewsItem(1))
 
     expect(await domainErrorOf(news.remove('news-1'))).toEqual(unavailable())
   })
@@ -261,13 +242,13 @@ describe('HttpNewsRepository when the API misbehaves', () => {
 
   it('does not offer a next page whose link points at another origin', async () => {
     api.override = (_request, response) =>
-      sendJson(response, 200, [item(1)], {
+      sendJson(response, 200, [numberedNewsItem(1)], {
         Link: `<${foreign.origin}/api/news?cursor=news-1>; rel="next"`,
       })
 
     const page = await news.list({ limit: 1 })
 
-    expect(page.items).toEqual([item(1)])
+    expect(page.items).toEqual([numberedNewsItem(1)])
     expect(page.next).toBeUndefined()
   })
 
@@ -281,7 +262,7 @@ describe('HttpNewsRepository when the API misbehaves', () => {
 
   it('finds rel="next" among several links, with quoted and multiple relation types', async () => {
     api.override = (_request, response) =>
-      sendJson(response, 200, [item(2)], {
+      sendJson(response, 200, [numberedNewsItem(2)], {
         Link:
           '</api/news?limit=1>; rel=first; title="page 1, the newest", ' +
           '</api/news?limit=1&cursor=news-2>; title="more; older"; rel="prefetch NEXT"',
@@ -387,7 +368,7 @@ describe('HttpNewsRepository: conditional edit and delete', () => {
     )
 
     api.override = (_request, response) =>
-      sendJson(response, 412, { status: 412, current: { ...item(1), revision: 0 } })
+      sendJson(response, 412, { status: 412, current: { ...numberedNewsItem(1), revision: 0 } })
     expect(await domainErrorOf(news.remove('news-1', { ifRevision: [1] }))).toEqual(unavailable())
 
     api.override = (_request, response) => {
@@ -402,12 +383,12 @@ describe('HttpNewsRepository: conditional edit and delete', () => {
       sendJson(response, 412, {
         title: 'Precondition Failed',
         detail: 'SQLITE_BUSY at /srv/newswire/db.ts:42',
-        current: { ...item(1), revision: 4, deletedAt: null, editorIp: '10.0.0.7' },
+        current: { ...numberedNewsItem(1), revision: 4, deletedAt: null, editorIp: '10.0.0.7' },
       })
 
     const error = await domainErrorOf(news.update('news-1', { title: 'x' }, { ifRevision: [3] }))
 
-    expect(error).toEqual(stale({ ...item(1), revision: 4 }))
+    expect(error).toEqual(stale({ ...numberedNewsItem(1), revision: 4 }))
     expect(JSON.stringify(error)).not.toMatch(/SQLITE|10\.0\.0\.7|deletedAt/)
   })
 
@@ -424,7 +405,11 @@ describe('HttpNewsRepository: the trash', () => {
 
     const restored = await news.restore('news-2')
 
-    expect(restored).toMatchObject({ ...item(2), updatedAt: restored.updatedAt, revision: 3 })
+    expect(restored).toMatchObject({
+      ...numberedNewsItem(2),
+      updatedAt: restored.updatedAt,
+      revision: 3,
+    })
     expect(api.received.at(-1)).toMatchObject({
       method: 'POST',
       rawUrl: '/api/news/news-2/restore',
@@ -448,7 +433,7 @@ describe('HttpNewsRepository: the trash', () => {
     expect(first.next).toBe(`${api.origin}/api/trash?limit=2&cursor=news-5`)
     expect(second.next).toBeUndefined()
     expect(first.items[0]).toEqual({
-      ...item(1),
+      ...numberedNewsItem(1),
       updatedAt: first.items[0]?.deletedAt,
       revision: 2,
       deletedAt: first.items[0]?.deletedAt,
@@ -460,7 +445,7 @@ describe('HttpNewsRepository: the trash', () => {
   })
 
   it('does not follow a trash link that leads away from the trash', async () => {
-    const trashed = { ...item(1), deletedAt: item(1).updatedAt }
+    const trashed = { ...numberedNewsItem(1), deletedAt: numberedNewsItem(1).updatedAt }
     for (const target of [`${foreign.origin}/api/trash?cursor=news-1`, '/api/news?cursor=news-1']) {
       api.override = (_request, response) =>
         sendJson(response, 200, [trashed], { Link: `<${target}>; rel="next"` })
@@ -483,13 +468,13 @@ describe('HttpNewsRepository: the trash', () => {
   })
 
   it('turns a trash item without its deletion time into Unavailable', async () => {
-    api.override = (_request, response) => sendJson(response, 200, [item(1)])
+    api.override = (_request, response) => sendJson(response, 200, [numberedNewsItem(1)])
 
     expect(await domainErrorOf(news.trash({}))).toEqual(unavailable())
   })
 
   it('keeps only the contract fields of a trash item', async () => {
-    const trashed = { ...item(1), deletedAt: item(1).updatedAt }
+    const trashed = { ...numberedNewsItem(1), deletedAt: numberedNewsItem(1).updatedAt }
     api.override = (_request, response) =>
       sendJson(response, 200, [{ ...trashed, deletedBy: '10.0.0.7' }])
 
@@ -536,7 +521,7 @@ describe('HttpNewsRepository: revisions', () => {
       body: 'b',
       author: 'a',
       action: 'edit',
-      at: item(1).updatedAt,
+      at: numberedNewsItem(1).updatedAt,
     }
     for (const target of [
       `${foreign.origin}/api/news/news-1/revisions?cursor=1`,
@@ -611,7 +596,7 @@ describe('HttpNewsRepository: revisions', () => {
       body: 'b',
       author: 'a',
       action: 'restore',
-      at: item(2).updatedAt,
+      at: numberedNewsItem(2).updatedAt,
       restoredFrom: 1,
     }
     for (const bad of [
@@ -634,7 +619,7 @@ describe('HttpNewsRepository: revisions', () => {
       body: 'b',
       author: 'a',
       action: 'create',
-      at: item(1).updatedAt,
+      at: numberedNewsItem(1).updatedAt,
       restoredFrom: undefined,
     } satisfies NewsRevision
     api.override = (_request, response) => sendJson(response, 200, [{ ...plain, ip: '10.0.0.7' }])

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { SqlOutboxMailer } from '@/adapters/outbox/sql-outbox.mailer'
 import { openDatabase } from '@/adapters/sql/database'
-import { temporaryPostgresSchema, TEST_POSTGRES_URL } from './outbox-test-stores'
+import { postgresSchema, TEST_POSTGRES_URL } from '../../support/test-databases'
 
 const run = promisify(execFile)
 // Each run starts a new node process: a second or more on a busy machine.
@@ -124,7 +124,7 @@ describe('npm run outbox', { timeout: CLI_TIMEOUT }, () => {
   it.skipIf(TEST_POSTGRES_URL === undefined)(
     'reads a PostgreSQL DATABASE_URL too (skipped without TEST_POSTGRES_URL)',
     async () => {
-      const store = await temporaryPostgresSchema(TEST_POSTGRES_URL ?? '')
+      const store = await postgresSchema(TEST_POSTGRES_URL ?? '').create()
       cleanups.push(() => store.dispose())
       const { url } = store
       const marker = `Reader ${Date.now()}`

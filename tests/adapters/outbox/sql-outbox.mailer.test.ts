@@ -6,7 +6,7 @@ import {
 } from '@/adapters/outbox/sql-outbox.mailer'
 import type { ContactMessage } from '@/domain/contact-message.entity'
 import { DomainErrorException, unavailable } from '@/domain/domain-error'
-import { OUTBOX_ENGINES, POSTGRES_SKIPPED, TEST_POSTGRES_URL } from './outbox-test-stores'
+import { ALL_STORE_KINDS, POSTGRES_SKIPPED, TEST_POSTGRES_URL } from '../../support/test-databases'
 
 const message: ContactMessage = {
   name: 'Ada Lovelace',
@@ -18,7 +18,7 @@ const START = Date.UTC(2026, 2, 1, 12, 0, 0, 250)
 
 if (TEST_POSTGRES_URL === undefined) console.warn(POSTGRES_SKIPPED)
 
-describe.each(OUTBOX_ENGINES)('SqlOutboxMailer on $name', (engine) => {
+describe.each(ALL_STORE_KINDS)('SqlOutboxMailer on $name', (engine) => {
   const cleanups: Array<() => Promise<void>> = []
 
   afterEach(async () => {

@@ -2,7 +2,12 @@ import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
 import { terminateBackends, withApplicationName } from '../../../scripts/bench/throwaway-postgres'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
-import { POSTGRES_SKIPPED, postgresSchema, runCleanups, TEST_POSTGRES_URL } from './sql-test-stores'
+import {
+  POSTGRES_SKIPPED,
+  postgresSchema,
+  runCleanups,
+  TEST_POSTGRES_URL,
+} from '../../support/test-databases'
 
 if (TEST_POSTGRES_URL === undefined) console.warn(POSTGRES_SKIPPED)
 

@@ -1,7 +1,11 @@
 import { DomainErrorException } from '@/domain/domain-error'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
 import { SqlRateLimitStore } from '@/adapters/sql/sql-rate-limit.store'
-import { POSTGRES_SKIPPED, SHARED_STORE_KINDS, TEST_POSTGRES_URL } from './sql-test-stores'
+import {
+  POSTGRES_SKIPPED,
+  SHARED_STORE_KINDS,
+  TEST_POSTGRES_URL,
+} from '../../support/test-databases'
 
 if (TEST_POSTGRES_URL === undefined) console.warn(POSTGRES_SKIPPED)
 

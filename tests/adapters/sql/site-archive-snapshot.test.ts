@@ -2,7 +2,11 @@ import { sql } from 'kysely'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
 import { CARRIED_TABLES } from '@/adapters/sql/site-archive/archive-tables'
 import { inSnapshot, siteRows } from '@/adapters/sql/site-archive/site-rows'
-import { POSTGRES_SKIPPED, SHARED_STORE_KINDS, TEST_POSTGRES_URL } from './sql-test-stores'
+import {
+  POSTGRES_SKIPPED,
+  SHARED_STORE_KINDS,
+  TEST_POSTGRES_URL,
+} from '../../support/test-databases'
 
 if (TEST_POSTGRES_URL === undefined) console.warn(POSTGRES_SKIPPED)
 

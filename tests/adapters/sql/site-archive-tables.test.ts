@@ -3,7 +3,11 @@ import type { Engine } from '@/application/database-target'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
 import { SQLITE_SEARCH_TABLE } from '@/adapters/sql/news-search.sql'
 import { ARCHIVE_TABLES, CARRIED_TABLES } from '@/adapters/sql/site-archive/archive-tables'
-import { POSTGRES_SKIPPED, SHARED_STORE_KINDS, TEST_POSTGRES_URL } from './sql-test-stores'
+import {
+  POSTGRES_SKIPPED,
+  SHARED_STORE_KINDS,
+  TEST_POSTGRES_URL,
+} from '../../support/test-databases'
 
 if (TEST_POSTGRES_URL === undefined) console.warn(POSTGRES_SKIPPED)
 

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { sql } from 'kysely'
-import type { StoredNews } from '@/domain/rules/news-history.rules'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
 import { SqlNewsStore } from '@/adapters/sql/news/store'
 import { SqlRateLimitStore } from '@/adapters/sql/sql-rate-limit.store'
 import { withPreparedStatements } from '@/adapters/sql/sqlite-statements'
 import { WalFlush } from '@/adapters/sql/sqlite-wal-flush'
+import { storedNews } from '../../support/news-item'
 
 let folder: string
 
@@ -19,20 +19,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(folder, { recursive: true, force: true })
 })
-
-function post(id: string): StoredNews {
-  const at = '2026-01-02T03:04:05.678Z'
-  return {
-    _id: id,
-    title: 'Title',
-    body: 'Body',
-    author: 'Ada',
-    createdAt: at,
-    updatedAt: at,
-    revision: 1,
-    deletedAt: null,
-  }
-}
 
 async function synchronousOf(database: SqlDatabase): Promise<number | undefined> {
   const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(database.db)
@@ -124,7 +110,7 @@ describe('the SQLite write path', () => {
     try {
       const store = new SqlNewsStore(database)
       const counter = new SqlRateLimitStore(database)
-      await store.transaction(async (tx) => tx.insert(post(tx.newId())))
+      await store.transaction(async (tx) => tx.insert(storedNews(tx.newId())))
       expect(await synchronousOf(database)).toBe(2) // FULL
       const unit = await counter.reserve('client', 60_000, 60)
       expect(await synchronousOf(database)).toBe(2)
@@ -147,7 +133,7 @@ describe('the SQLite write path', () => {
     try {
       const store = new SqlNewsStore(database)
       const id = await store.transaction(async (tx) => {
-        const item = post(tx.newId())
+        const item = storedNews(tx.newId())
         await tx.insert(item)
         return item._id
       })
@@ -155,7 +141,7 @@ describe('the SQLite write path', () => {
       const other = new SQLite(path, { readonly: true })
       try {
         expect(other.prepare('select title from news where id = ?').get(id)).toEqual({
-          title: 'Title',
+          title: `Title of ${id}`,
         })
       } finally {
         other.close()
@@ -221,7 +207,7 @@ describe('SqlNewsStore reads that arrive together', () => {
       const store = new SqlNewsStore(database)
       const write = (title: string) =>
         store.transaction(async (tx) => {
-          const item = { ...post(tx.newId()), title }
+          const item = { ...storedNews(tx.newId()), title }
           await tx.insert(item)
           return item._id
         })

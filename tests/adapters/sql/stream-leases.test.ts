@@ -12,7 +12,11 @@ import {
   SqlStreamLeases,
   STREAM_LEASE_TERM_MS,
 } from '@/adapters/sql/sql-stream-leases'
-import { POSTGRES_SKIPPED, SHARED_STORE_KINDS, TEST_POSTGRES_URL } from './sql-test-stores'
+import {
+  POSTGRES_SKIPPED,
+  SHARED_STORE_KINDS,
+  TEST_POSTGRES_URL,
+} from '../../support/test-databases'
 
 if (TEST_POSTGRES_URL === undefined) console.warn(POSTGRES_SKIPPED)
 

@@ -9,20 +9,16 @@ import { DomainErrorException, validationFailed } from '@/domain/domain-error'
 import type { NewsDraft, NewsItem } from '@/domain/news-item.entity'
 import type { NewsPageQuery } from '@/domain/ports/news-repository.port'
 import { parseSearchQuery, type SearchQuery } from '@/domain/rules/search-query.rules'
-import { clock } from './news-repository.contract'
+import { explainSearchTier, rawDatabase, resetSchema } from '../adapters/sql/sql-test-stores'
+import { memoryStore, sqlStore, type NewsStoreKind } from '../support/news-stores'
 import {
-  explainSearchTier,
-  memoryStore,
   POSTGRES_SKIPPED,
   postgresSchema,
-  rawDatabase,
-  resetSchema,
   runCleanups,
   sqliteFile,
-  sqlStore,
   TEST_POSTGRES_URL,
-  type NewsStoreKind,
-} from './sql-test-stores'
+} from '../support/test-databases'
+import { clock } from './news-repository.contract'
 
 /*
  * What search must do on every store: memory, SQLite (FTS5) and PostgreSQL (tsvector) find the

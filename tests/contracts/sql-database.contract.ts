@@ -24,9 +24,9 @@ import {
   explainTrashPage,
   rawDatabase,
   resetSchema,
-  runCleanups,
-  type NewsStoreKind,
-} from './sql-test-stores'
+} from '../adapters/sql/sql-test-stores'
+import type { NewsStoreKind } from '../support/news-stores'
+import { runCleanups } from '../support/test-databases'
 
 const draft: NewsDraft = { title: 'Harbour reopens', body: 'Boats are back.', author: 'Ada' }
 

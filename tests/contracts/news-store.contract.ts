@@ -15,25 +15,12 @@ import {
   encodeRevisionCursor,
   INVALID_CURSOR_MESSAGE,
 } from '@/adapters/shared/keyset-cursor'
-import { runCleanups, type NewsStoreKind } from './sql-test-stores'
+import { storedNews } from '../support/news-item'
+import type { NewsStoreKind } from '../support/news-stores'
+import { runCleanups } from '../support/test-databases'
 
 const T0 = Date.UTC(2026, 0, 1, 9, 30, 0, 123)
 const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString()
-
-/** A stored post as a test writes it straight through a transaction. */
-function post(id: string, fields: Partial<StoredNews> = {}): StoredNews {
-  return {
-    _id: id,
-    title: `Title of ${id}`,
-    body: `Body of ${id}`,
-    author: 'Ada',
-    createdAt: at(0),
-    updatedAt: at(0),
-    revision: 1,
-    deletedAt: null,
-    ...fields,
-  }
-}
 
 function revisionOf(item: StoredNews, action: NewsRevision['action'] = 'create'): NewsRevision {
   return {
@@ -87,7 +74,7 @@ export function newsStoreContract(kind: NewsStoreKind): void {
   describe('transactions', () => {
     it('commits a post and its revision together, and answers what the work returned', async () => {
       const store = await open()
-      const item = post('a1')
+      const item = storedNews('a1')
       const answer = await store.transaction(async (tx) => {
         await tx.insert(item)
         await tx.appendRevision(item._id, revisionOf(item))
@@ -103,7 +90,7 @@ export function newsStoreContract(kind: NewsStoreKind): void {
       const refusal = new DomainErrorException(notFound())
       await expect(
         store.transaction(async (tx) => {
-          const item = post('b1')
+          const item = storedNews('b1')
           await tx.insert(item)
           await tx.appendRevision(item._id, revisionOf(item))
           await tx.saveKey({ key: 'k', fingerprint: 'f', newsId: 'b1', createdAt: at(0) })
@@ -117,7 +104,7 @@ export function newsStoreContract(kind: NewsStoreKind): void {
 
     it('undoes the earlier writes of a transaction when a later one fails', async () => {
       const store = await open()
-      const item = post('c1')
+      const item = storedNews('c1')
       await put(store, item)
       const edited = { ...item, title: 'Edited', revision: 2, updatedAt: at(5) }
       // Revision 1 exists: the second append breaks the history's key.
@@ -135,7 +122,7 @@ export function newsStoreContract(kind: NewsStoreKind): void {
     it('sees its own writes before it commits', async () => {
       const store = await open()
       await store.transaction(async (tx) => {
-        const item = post('d1')
+        const item = storedNews('d1')
         await tx.insert(item)
         await tx.appendRevision(item._id, revisionOf(item))
         expect(await tx.find('d1')).toEqual(item)
@@ -147,7 +134,7 @@ export function newsStoreContract(kind: NewsStoreKind): void {
 
     it('runs concurrent read-then-write transactions one after another, losing no write', async () => {
       const store = await open()
-      await put(store, post('e1'))
+      await put(store, storedNews('e1'))
       // Each reads the post and writes the next revision: without isolation two would read the
       // same number, and one revision would be lost or clash.
       await Promise.all(
@@ -173,7 +160,7 @@ export function newsStoreContract(kind: NewsStoreKind): void {
 
     it('locks the post a transaction reads: a second writer waits, then reads the new revision', async () => {
       const store = await open()
-      await put(store, post('l1'))
+      await put(store, storedNews('l1'))
       const meet = meetingPoint(2, 300)
       const seen: number[] = []
       const edit = (title: string) =>
@@ -223,8 +210,8 @@ export function newsStoreContract(kind: NewsStoreKind): void {
   describe('reads', () => {
     it('finds live and trashed posts, and nothing for unknown or malformed ids', async () => {
       const store = await open()
-      const live = post('f1')
-      const gone = post('f2', { deletedAt: at(3), revision: 2, updatedAt: at(3) })
+      const live = storedNews('f1')
+      const gone = storedNews('f2', { deletedAt: at(3), revision: 2, updatedAt: at(3) })
       await put(store, live, gone)
       expect(await store.find('f1')).toEqual(live)
       expect(await store.find('f2')).toEqual(gone)
@@ -238,10 +225,10 @@ export function newsStoreContract(kind: NewsStoreKind): void {
       const store = await open()
       await put(
         store,
-        post('g1', { createdAt: at(1) }),
-        post('g2', { createdAt: at(2), deletedAt: at(10) }),
-        post('g3', { createdAt: at(3), deletedAt: at(20) }),
-        post('g4', { createdAt: at(4) }),
+        storedNews('g1', { createdAt: at(1) }),
+        storedNews('g2', { createdAt: at(2), deletedAt: at(10) }),
+        storedNews('g3', { createdAt: at(3), deletedAt: at(20) }),
+        storedNews('g4', { createdAt: at(4) }),
       )
       expect((await store.list({})).items.map((item) => item._id)).toEqual(['g4', 'g1'])
       const trash = await store.trash({})
@@ -259,8 +246,8 @@ export function newsStoreContract(kind: NewsStoreKind): void {
       const ids = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'h7']
       await put(
         store,
-        ...ids.map((id, index) => post(id, { deletedAt: at(index < 4 ? 1 : 2) })),
-        post('h8'),
+        ...ids.map((id, index) => storedNews(id, { deletedAt: at(index < 4 ? 1 : 2) })),
+        storedNews('h8'),
       )
       const seen: string[] = []
       let cursor: string | undefined
@@ -291,7 +278,7 @@ export function newsStoreContract(kind: NewsStoreKind): void {
 
     it('keeps a revision as written, its restoredFrom included, and lists history newest first', async () => {
       const store = await open()
-      const item = post('i1')
+      const item = storedNews('i1')
       await put(store, item)
       const restored: NewsRevision = {
         ...revisionOf(item, 'restore'),
@@ -306,7 +293,7 @@ export function newsStoreContract(kind: NewsStoreKind): void {
 
     it('finds no revision numbered beyond what the engines store, without asking them', async () => {
       const store = await open()
-      await put(store, post('i2'))
+      await put(store, storedNews('i2'))
       for (const revision of [MAX_REVISION + 1, 2 ** 53, 0, -1, 1.5, Number.NaN]) {
         expect(await store.transaction((tx) => tx.revision('i2', revision))).toBeUndefined()
       }
@@ -314,7 +301,7 @@ export function newsStoreContract(kind: NewsStoreKind): void {
 
     it('pages from cursors at the first and last instants the engines store', async () => {
       const store = await open()
-      await put(store, post('j1', { deletedAt: at(1) }), post('j2'))
+      await put(store, storedNews('j1', { deletedAt: at(1) }), storedNews('j2'))
       const latest = encodeCursor({ at: '9999-12-31T23:59:59.999Z', id: 'zzz' })
       const earliest = encodeCursor({ at: '1970-01-01T00:00:00.000Z', id: 'a' })
       expect((await store.list({ cursor: latest })).items.map((item) => item._id)).toEqual(['j2'])
@@ -325,8 +312,8 @@ export function newsStoreContract(kind: NewsStoreKind): void {
 
     it('pages a history by revision number, newest first, each version once, and only that post’s', async () => {
       const store = await open()
-      const item = post('k1')
-      await put(store, item, post('k2'))
+      const item = storedNews('k1')
+      await put(store, item, storedNews('k2'))
       await store.transaction(async (tx) => {
         for (let revision = 2; revision <= 7; revision += 1) {
           await tx.appendRevision('k1', {
@@ -356,7 +343,7 @@ export function newsStoreContract(kind: NewsStoreKind): void {
 
     it('bounds a history page: the default without a limit, the maximum above it', async () => {
       const store = await open()
-      const item = post('m1')
+      const item = storedNews('m1')
       await put(store, item)
       await store.transaction(async (tx) => {
         for (let revision = 2; revision <= MAX_HISTORY_PAGE_SIZE + 5; revision += 1) {
@@ -379,7 +366,7 @@ export function newsStoreContract(kind: NewsStoreKind): void {
       ['too long', 'A'.repeat(10_000)],
     ])('refuses a malformed history cursor (%s) with ValidationFailed', async (_, cursor) => {
       const store = await open()
-      await put(store, post('n1'))
+      await put(store, storedNews('n1'))
       await expect(store.revisions('n1', { cursor })).rejects.toEqual(
         new DomainErrorException(validationFailed({ cursor: INVALID_CURSOR_MESSAGE })),
       )
@@ -389,9 +376,9 @@ export function newsStoreContract(kind: NewsStoreKind): void {
       const store = await open()
       await put(
         store,
-        post('j1', { updatedAt: at(1) }),
-        post('j2', { updatedAt: at(5) }),
-        post('j3', { updatedAt: at(9) }),
+        storedNews('j1', { updatedAt: at(1) }),
+        storedNews('j2', { updatedAt: at(5) }),
+        storedNews('j3', { updatedAt: at(9) }),
       )
       expect([...(await store.changedSince(at(5)))].sort()).toEqual(['j2', 'j3'])
       expect(await store.changedSince(at(10))).toEqual([])
@@ -430,10 +417,10 @@ export function newsStoreContract(kind: NewsStoreKind): void {
       const store = await open()
       await put(
         store,
-        post('p1', { deletedAt: at(10) }),
-        post('p2', { deletedAt: at(20) }),
-        post('p3', { deletedAt: at(30) }),
-        post('p4'),
+        storedNews('p1', { deletedAt: at(10) }),
+        storedNews('p2', { deletedAt: at(20) }),
+        storedNews('p3', { deletedAt: at(30) }),
+        storedNews('p4'),
       )
       await store.transaction(async (tx) => {
         await tx.saveKey({ key: 'old', fingerprint: 'f', newsId: 'p4', createdAt: at(1) })
@@ -468,10 +455,12 @@ export function newsStoreContract(kind: NewsStoreKind): void {
       const store = await open()
       const start = await store.version()
       expect(Number.isSafeInteger(start)).toBe(true)
-      await put(store, post('p1'))
+      await put(store, storedNews('p1'))
       const created = await store.version()
       expect(created).toBeGreaterThan(start)
-      await store.transaction((tx) => tx.update({ ...post('p1'), title: 'Edited', revision: 2 }))
+      await store.transaction((tx) =>
+        tx.update({ ...storedNews('p1'), title: 'Edited', revision: 2 }),
+      )
       const edited = await store.version()
       expect(edited).toBeGreaterThan(created)
       await store.transaction((tx) =>
@@ -485,13 +474,13 @@ export function newsStoreContract(kind: NewsStoreKind): void {
 
     it('keeps the version of a transaction that only read, or that rolled back', async () => {
       const store = await open()
-      await put(store, post('p1'))
+      await put(store, storedNews('p1'))
       const before = await store.version()
       expect(await store.transaction((tx) => tx.find('p1'))).toMatchObject({ _id: 'p1' })
       expect(await store.transaction((tx) => tx.findKey('none'))).toBeUndefined()
       await expect(
         store.transaction(async (tx) => {
-          await tx.insert(post('p2'))
+          await tx.insert(storedNews('p2'))
           throw new DomainErrorException(notFound())
         }),
       ).rejects.toThrow(DomainErrorException)
@@ -519,7 +508,7 @@ export function newsStoreContract(kind: NewsStoreKind): void {
       const store = await open()
       const start = await store.version()
       const steps: [string, () => Promise<void>][] = [
-        ['created', () => put(store, post('q1', { updatedAt: at(1) }))],
+        ['created', () => put(store, storedNews('q1', { updatedAt: at(1) }))],
         ['edited', () => revise(store, 'q1', 'edit', { at: at(2) })],
         ['deleted', () => revise(store, 'q1', 'delete', { at: at(3) })],
         ['restored', () => revise(store, 'q1', 'restore', { at: at(4) })],
@@ -545,9 +534,9 @@ export function newsStoreContract(kind: NewsStoreKind): void {
 
     it('numbers the changes of one transaction from V-n+1 to V, in the order they were appended', async () => {
       const store = await open()
-      await put(store, post('r0'))
+      await put(store, storedNews('r0'))
       const before = await store.version()
-      await put(store, post('r1'), post('r2'), post('r3'))
+      await put(store, storedNews('r1'), storedNews('r2'), storedNews('r3'))
       const version = await store.version()
       expect(version).toBe(before + 3)
       const changes = await store.changesSince(before, 100)
@@ -560,11 +549,11 @@ export function newsStoreContract(kind: NewsStoreKind): void {
 
     it('logs nothing of a transaction that rolled back, nor of one that appended no revision', async () => {
       const store = await open()
-      await put(store, post('s1'))
+      await put(store, storedNews('s1'))
       const before = await store.version()
       await expect(
         store.transaction(async (tx) => {
-          const item = post('s2')
+          const item = storedNews('s2')
           await tx.insert(item)
           await tx.appendRevision(item._id, revisionOf(item))
           throw new DomainErrorException(notFound())
@@ -585,7 +574,7 @@ export function newsStoreContract(kind: NewsStoreKind): void {
     it('reads the log after a seq, oldest first, at most `limit` changes', async () => {
       const store = await open()
       const start = await store.version()
-      for (const id of ['t1', 't2', 't3', 't4']) await put(store, post(id))
+      for (const id of ['t1', 't2', 't3', 't4']) await put(store, storedNews(id))
       const ids = async (seq: number, limit: number) =>
         (await store.changesSince(seq, limit)).map((change) => change.id)
       expect(await ids(start, 2)).toEqual(['t1', 't2'])
@@ -605,9 +594,9 @@ export function newsStoreContract(kind: NewsStoreKind): void {
       expect(floor).toBeLessThanOrEqual(start)
       // The second change carries an older time than the first, as a server whose clock is
       // behind would write it: the log keeps no hole below what it still holds.
-      await put(store, post('u1', { updatedAt: at(5) }))
-      await put(store, post('u2', { updatedAt: at(1) }))
-      await put(store, post('u3', { updatedAt: at(9) }))
+      await put(store, storedNews('u1', { updatedAt: at(5) }))
+      await put(store, storedNews('u2', { updatedAt: at(1) }))
+      await put(store, storedNews('u3', { updatedAt: at(9) }))
       await store.purge({ trashedBefore: at(0), keysBefore: at(0), changesBefore: at(2) })
       expect((await store.changesSince(0, 100)).map((change) => change.id)).toEqual(['u3'])
       const bounds = await store.changeLogBounds()
@@ -624,7 +613,7 @@ export function newsStoreContract(kind: NewsStoreKind): void {
     it('hands out seqs in commit order to concurrent writers: a reader following the log misses none', async () => {
       const store = await open()
       const ids = ['w1', 'w2', 'w3', 'w4', 'w5', 'w6']
-      await put(store, ...ids.map((id) => post(id)))
+      await put(store, ...ids.map((id) => storedNews(id)))
       const start = await store.version()
       const seen: number[] = []
       let cursor = start

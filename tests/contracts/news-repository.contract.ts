@@ -18,7 +18,8 @@ import { isNewsId } from '@/domain/news-id'
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { MAX_REVISION } from '@/domain/rules/news-history.rules'
 import type { NewsStore } from '@/domain/ports/news-store.port'
-import { runCleanups, type NewsStoreKind } from './sql-test-stores'
+import type { NewsStoreKind } from '../support/news-stores'
+import { runCleanups } from '../support/test-databases'
 
 const draft: NewsDraft = { title: 'Harbour reopens', body: 'Boats are back.', author: 'Ada' }
 
@@ -40,8 +41,8 @@ const rejection = (error: DomainError) => new DomainErrorException(error)
 
 /**
  * What NewsWire's server repository must do on every store: the journal
- * (JournaledNewsRepository) over memory, SQLite and PostgreSQL behaves the same. Each store's
- * test file calls this inside its own describe.
+ * (JournaledNewsRepository) over memory, SQLite and PostgreSQL behaves the same
+ * (news-port.contract.test.ts runs it on each).
  */
 export function newsRepositoryContract(kind: NewsStoreKind): void {
   const cleanups: Array<() => Promise<void>> = []
@@ -250,6 +251,10 @@ export function newsRepositoryContract(kind: NewsStoreKind): void {
       const { repository } = await open(clock())
       const item = await repository.create(draft)
       await expect(repository.restore(item._id)).rejects.toEqual(rejection(conflict('NotInTrash')))
+      await expect(repository.restoreRevision(item._id, 2)).rejects.toEqual(rejection(notFound()))
+      await expect(repository.restoreRevision('never-was', 1)).rejects.toEqual(
+        rejection(notFound()),
+      )
       await repository.remove(item._id)
       await expect(repository.restoreRevision(item._id, 1)).rejects.toEqual(
         rejection(conflict('InTrash')),
@@ -331,10 +336,12 @@ export function newsRepositoryContract(kind: NewsStoreKind): void {
 
     it('treats a key older than 24 hours as new, and remembers it again', async () => {
       const day = 24 * 60 * 60 * 1000
-      const instants = [START, START + day, START + day + 1000]
+      const instants = [START, START + day - 1, START + day, START + day + 1000]
       let reading = 0
       const { repository } = await open(() => new Date(instants[reading++] ?? START + 2 * day))
       const first = await repository.create(draft, { idempotencyKey: 'old-key' })
+      // A millisecond short of a day, the key still answers with the first post.
+      expect(await repository.create(draft, { idempotencyKey: 'old-key' })).toEqual(first)
       const second = await repository.create(
         { ...draft, title: 'Other' },
         { idempotencyKey: 'old-key' },
@@ -363,18 +370,22 @@ export function newsRepositoryContract(kind: NewsStoreKind): void {
       const day = 24 * 60 * 60 * 1000
       let now = START
       const { repository } = await open(() => new Date(now))
-      const old = await repository.create({ ...draft, title: 'Old' })
+      const old = await repository.create({ ...draft, title: 'Old' }, { idempotencyKey: 'k' })
       const young = await repository.create({ ...draft, title: 'Young' })
       const live = await repository.create({ ...draft, title: 'Live' })
       await repository.remove(old._id)
       now += 10 * day
       await repository.remove(young._id)
       now += 25 * day
-      expect(await repository.purge(30)).toMatchObject({ posts: 1 })
+      // The key, older than a day, goes too.
+      expect(await repository.purge(30)).toEqual({ posts: 1, keys: 1 })
       await expect(repository.revisions(old._id, {})).rejects.toEqual(rejection(notFound()))
       await expect(repository.restore(old._id)).rejects.toEqual(rejection(notFound()))
       expect((await repository.trash({})).items.map((item) => item._id)).toEqual([young._id])
       expect((await repository.get(live._id)).title).toBe('Live')
+      const fresh = await repository.create(draft, { idempotencyKey: 'fresh' })
+      expect(await repository.purge(30)).toEqual({ posts: 0, keys: 0 })
+      expect(await repository.create(draft, { idempotencyKey: 'fresh' })).toEqual(fresh)
     })
   })
 
