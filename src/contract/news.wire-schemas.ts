@@ -47,6 +47,11 @@ export const NewsRevisionSchema = ObjectType({
   author: StringType(),
   action: Enum(REVISION_ACTIONS, { type: 'string' }),
   at: instant('When the change was made.'),
+  editor: StringType({
+    description:
+      'Who made the change: a short keyed-hash pseudonym of the client address, `operator` ' +
+      'for the operator’s commands, `unknown` before changes were attributed.',
+  }),
   restoredFrom: Optional(revisionNumber('For a restored version, the revision it brought back.')),
 })
 

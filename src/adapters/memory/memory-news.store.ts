@@ -1,3 +1,4 @@
+import { UNKNOWN_EDITOR } from '@/domain/editor'
 import { changeKindOf, type NewsChange } from '@/domain/news-change.entity'
 import type { NewsItem } from '@/domain/news-item.entity'
 import type {
@@ -76,6 +77,7 @@ export class MemoryNewsStore implements NewsStore, NewsChangeLog {
           author: item.author,
           action: revision === 1 ? 'create' : 'edit',
           at: updatedAt,
+          editor: UNKNOWN_EDITOR,
         },
       ])
     }

@@ -59,6 +59,8 @@ export interface NewsRevisionTable {
   author: string
   action: string
   at: InstantColumn
+  /** Who made it (domain/editor.ts): a client's pseudonym, `operator` or `unknown`. */
+  editor: ColumnType<string, string | undefined, never>
   restored_from: number | null
 }
 

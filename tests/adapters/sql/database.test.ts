@@ -17,6 +17,7 @@ import {
   IDEMPOTENCY_KEY_CREATED_AT_INDEX,
   NEWS_LIST_INDEX,
   NEWS_REVISION_AT_INDEX,
+  NEWS_REVISION_EDITOR_INDEX,
   NEWS_SEARCH_SEQ_INDEX,
   NEWS_TRASH_INDEX,
   RATE_LIMIT_WINDOW_END_INDEX,
@@ -140,6 +141,7 @@ describe('openDatabase on SQLite', () => {
           NEWS_LIST_INDEX,
           NEWS_TRASH_INDEX,
           NEWS_REVISION_AT_INDEX,
+          NEWS_REVISION_EDITOR_INDEX,
           IDEMPOTENCY_KEY_CREATED_AT_INDEX,
           RATE_LIMIT_WINDOW_END_INDEX,
           NEWS_SEARCH_SEQ_INDEX,
@@ -162,6 +164,7 @@ describe('openDatabase on SQLite', () => {
         '0008-event-stream-leases',
         '0009-refold-search',
         '0010-site-secrets',
+        '0011-editors',
       ])
     } finally {
       await database.close()

@@ -21,3 +21,5 @@ export const EVENT_STREAM_LEASE_CLIENT_INDEX = 'event_stream_lease_client_idx'
 export const EVENT_STREAM_LEASE_HOLDER_INDEX = 'event_stream_lease_holder_idx'
 /** Index of the leases by expiry, for the sweep of those no server renews. */
 export const EVENT_STREAM_LEASE_EXPIRES_INDEX = 'event_stream_lease_expires_at_idx'
+/** Index of one editor's revisions by time, for the operator's rollback and the change list. */
+export const NEWS_REVISION_EDITOR_INDEX = 'news_revision_editor_at_idx'

@@ -27,6 +27,7 @@ export const REVISION_COLUMNS = [
   'author',
   'action',
   'at',
+  'editor',
   'restored_from',
 ] as const
 
@@ -113,6 +114,7 @@ interface RevisionRow {
   author: string
   action: string
   at: Date | string
+  editor: string
   restored_from: number | null
 }
 
@@ -124,6 +126,7 @@ export function toRevision(row: RevisionRow): NewsRevision {
     author: row.author,
     action: toAction(row.action),
     at: toIsoInstant(row.at),
+    editor: row.editor,
     ...(row.restored_from === null ? {} : { restoredFrom: Number(row.restored_from) }),
   }
 }

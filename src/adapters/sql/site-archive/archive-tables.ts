@@ -119,6 +119,7 @@ export const ARCHIVE_TABLES: readonly ArchiveTable[] = [
       text('author'),
       text('action'),
       instant('at'),
+      text('editor'),
       integer('restored_from', true),
     ],
     key: ['news_id', 'revision'],
