@@ -148,7 +148,10 @@ export class JournaledNewsRepository implements NewsRepository {
       const stored = await tx.find(id)
       if (stored === undefined) throw new DomainErrorException(notFound())
       const target = await tx.revision(id, revision)
-      if (target === undefined) throw new DomainErrorException(notFound())
+      // A version the operator hid has no text left to bring back.
+      if (target === undefined || target.hidden === true) {
+        throw new DomainErrorException(notFound())
+      }
       if (stored.deletedAt !== null) throw new DomainErrorException(conflict('InTrash'))
       return liveItem(await write(tx, reverted(stored, target, this.stamp(editor))))
     })

@@ -1,6 +1,7 @@
 import {
   Enum,
   Integer,
+  Literal,
   Object as ObjectType,
   Optional,
   String as StringType,
@@ -53,6 +54,13 @@ export const NewsRevisionSchema = ObjectType({
       'for the operator’s commands, `unknown` before changes were attributed.',
   }),
   restoredFrom: Optional(revisionNumber('For a restored version, the revision it brought back.')),
+  hidden: Optional(
+    Literal(true, {
+      description:
+        'The operator hid this version: its title, body and author are empty; its number, ' +
+        'action, time and editor stay.',
+    }),
+  ),
 })
 
 /** True when A and B are the same type, readonly modifiers included. */

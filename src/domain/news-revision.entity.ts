@@ -19,4 +19,9 @@ export interface NewsRevision extends NewsDraft {
   readonly editor: Editor
   /** For a restored version, the number of the revision it brought back. */
   readonly restoredFrom?: number
+  /**
+   * Set when the operator hid this version: its title, body and author are erased (empty);
+   * its number, action, time and editor stay.
+   */
+  readonly hidden?: true
 }

@@ -6,19 +6,13 @@ import {
   memoryStore,
   rawDatabase,
   resetSchema,
-  postgresSchema,
   runCleanups,
-  sqliteFile,
+  SHARED_STORE_KINDS,
   sqlStore,
-  TEST_POSTGRES_URL,
   type NewsStoreKind,
 } from './sql-test-stores'
 
-const KINDS: readonly NewsStoreKind[] = [
-  memoryStore,
-  sqlStore(sqliteFile),
-  ...(TEST_POSTGRES_URL === undefined ? [] : [sqlStore(postgresSchema(TEST_POSTGRES_URL))]),
-]
+const KINDS: readonly NewsStoreKind[] = [memoryStore, ...SHARED_STORE_KINDS.map(sqlStore)]
 
 const ADA = 'a1a1a1a1a1'
 const BOB = 'b2b2b2b2b2'

@@ -29,6 +29,7 @@ export const REVISION_COLUMNS = [
   'at',
   'editor',
   'restored_from',
+  'hidden_at',
 ] as const
 
 interface ChangeRow {
@@ -116,6 +117,7 @@ interface RevisionRow {
   at: Date | string
   editor: string
   restored_from: number | null
+  hidden_at: Date | string | null
 }
 
 export function toRevision(row: RevisionRow): NewsRevision {
@@ -128,5 +130,6 @@ export function toRevision(row: RevisionRow): NewsRevision {
     at: toIsoInstant(row.at),
     editor: row.editor,
     ...(row.restored_from === null ? {} : { restoredFrom: Number(row.restored_from) }),
+    ...(row.hidden_at === null ? {} : { hidden: true }),
   }
 }
