@@ -1,7 +1,7 @@
 import {
   Enum,
+  Boolean as BooleanType,
   Integer,
-  Literal,
   Object as ObjectType,
   Optional,
   String as StringType,
@@ -55,7 +55,7 @@ export const NewsRevisionSchema = ObjectType({
   }),
   restoredFrom: Optional(revisionNumber('For a restored version, the revision it brought back.')),
   hidden: Optional(
-    Literal(true, {
+    BooleanType({
       description:
         'The operator hid this version: its title, body and author are empty; its number, ' +
         'action, time and editor stay.',

@@ -23,5 +23,5 @@ export interface NewsRevision extends NewsDraft {
    * Set when the operator hid this version: its title, body and author are erased (empty);
    * its number, action, time and editor stay.
    */
-  readonly hidden?: true
+  readonly hidden?: boolean
 }
