@@ -6,6 +6,8 @@
  *                                the trash, and every post edited since then returns to the
  *                                version it had then, each as new revisions
  *   history <id>                 a post's revisions, newest first (trashed posts too)
+ *   who, rollback, block, unblock, blocks, protect, unprotect, purge, redact, log
+ *                                moderation (scripts/cli/moderation-commands.ts)
  *   export, import, copy, backup moving the site between databases, and backing up SQLite
  *                                (scripts/cli/site-commands.ts, docs/export-format.md)
  *
@@ -13,19 +15,43 @@
  * database that cannot be opened.
  */
 import type { UndoStep } from '@/application/undo-changes.use-case'
+import { isEditor } from '@/domain/editor'
 import type { DomainError } from '@/domain/domain-error'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import { MAX_HISTORY_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import type { ComposedOperator } from '@/composition/server/server.composition'
 import { parseCommandLine, readOperatorConfig, runCommand, UsageError } from './cli/command-line'
+import {
+  checkModerationArgs,
+  MODERATION_OPTIONS,
+  operatorName,
+  type ModerationArgs,
+} from './cli/moderation-commands'
+import { countSteps, formatStep, quoted } from './cli/undo-report'
 
 const USAGE = `Usage: npm run news -- <command>
 
 Commands:
-  restore --since <ISO time>  put back every post deleted and every edit made since that time,
-                              as new revisions, and print each step
-                              (for example --since 2026-05-01T12:00:00Z)
-  history <id>                print a post's revisions, newest first; trashed posts too
+  restore --since <ISO time> [--until <ISO time>] [--editor E] [--dry-run]
+                              put back every post deleted and every edit made since that time
+                              (and before --until; by editor E), as new revisions, and print
+                              each step (for example --since 2026-05-01T12:00:00Z); a post also
+                              changed after --until is left alone; --dry-run changes nothing
+  history <id>                print a post's revisions with their editors, newest first
+  who ADDRESS                 print the pseudonym the site gives a client address
+  rollback --editor E [--since <ISO time>] [--dry-run] [--force]
+                              undo everything editor E did: their edits go back to the last
+                              version by someone else, their new posts to the trash, the posts
+                              they deleted come back; a post someone else changed after them is
+                              left alone unless --force
+  block E|ADDRESS|CIDR [--for 24h] [--reason TEXT]
+                              refuse that client's writes (an address is blocked by its pseudonym)
+  unblock E|ADDRESS|CIDR|ID   lift its blocks;  blocks  lists the blocks that hold
+  protect ID [--reason TEXT]  only the operator may change the post;  unprotect ID  ends it
+  purge ID [--reason TEXT]    remove a post and its history for good, now (illegal content)
+  redact ID REVISION [--reason TEXT]
+                              erase one old revision's title, body and author
+  log                         print every operator action: who, what, when and why
   export [FILE]               write the whole site (posts, trash, histories, the live stream's
                               log) to FILE, or to standard output, as JSON Lines
                               (docs/export-format.md); --with-outbox adds the contact messages
@@ -46,7 +72,7 @@ Stop the servers' writes before export or copy (docs/operations.md, Moving to Po
 const ISO_TIME =
   /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2})))?$/i
 
-function parseSince(text: string): Date {
+function parseSince(text: string, option = '--since'): Date {
   const match = ISO_TIME.exec(text.trim())
   const [, year, month, day, hours = '0', minutes = '0', seconds = '0', zoneH = '0', zoneM = '0'] =
     match ?? []
@@ -64,18 +90,10 @@ function parseSince(text: string): Date {
     Number(zoneM) < 60
   if (!valid) {
     throw new UsageError(
-      `--since must be an ISO 8601 time with a zone, such as 2026-05-01T12:00:00Z, got ${JSON.stringify(text)}`,
+      `${option} must be an ISO 8601 time with a zone, such as 2026-05-01T12:00:00Z, got ${JSON.stringify(text)}`,
     )
   }
   return new Date(time)
-}
-
-/** Text from a post, safe to print: control characters (ANSI escapes included) are escaped. */
-function quoted(text: string): string {
-  return JSON.stringify(text).replace(
-    /[\u007f-\u009f\u2028\u2029]/g,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  )
 }
 
 function describeFailure(error: DomainError, id?: string): string {
@@ -89,22 +107,10 @@ function describeFailure(error: DomainError, id?: string): string {
   }
 }
 
-function formatStep(step: UndoStep): string {
-  return step.kind === 'untrashed'
-    ? `untrashed  ${step.id}  ${quoted(step.title)}  (now revision ${step.revision})`
-    : `reverted   ${step.id}  ${quoted(step.title)}  to revision ${step.toRevision} (now revision ${step.revision})`
-}
-
-function summary(steps: readonly UndoStep[], since: Date): string {
-  const when = since.toISOString()
+function summary(steps: readonly UndoStep[], command: RestoreCommand): string {
+  const when = command.since.toISOString()
   if (steps.length === 0) return `Nothing to undo: no post was deleted or edited since ${when}.`
-  const untrashed = steps.filter((step) => step.kind === 'untrashed').length
-  const reverted = steps.length - untrashed
-  const posts = new Set(steps.map((step) => step.id)).size
-  return (
-    `Undid the changes since ${when} to ${posts} post(s): ${untrashed} put back from the ` +
-    `trash, ${reverted} reverted, each as a new revision.`
-  )
+  return `${command.dryRun ? 'Would undo' : 'Undid'} the changes since ${when} to ${countSteps(steps)}, each as a new revision.`
 }
 
 function formatRevision(revision: NewsRevision): string {
@@ -112,15 +118,23 @@ function formatRevision(revision: NewsRevision): string {
     revision.restoredFrom === undefined ? '' : `  (from revision ${revision.restoredFrom})`
   return (
     `${String(revision.revision).padStart(8)}  ${revision.at}  ${revision.action.padEnd(7)}  ` +
-    `${quoted(revision.title)} by ${quoted(revision.author)}${from}`
+    `${revision.editor.padEnd(10)}  ` +
+    (revision.hidden === true
+      ? 'hidden by the operator'
+      : `${quoted(revision.title)} by ${quoted(revision.author)}${from}`)
   )
 }
 
-async function restoreSince(operator: ComposedOperator, since: Date): Promise<void> {
-  const result = await operator.undoChangesSince.execute(since)
+async function restoreSince(operator: ComposedOperator, command: RestoreCommand): Promise<void> {
+  const result = await operator.undoChangesSince.execute(command)
   if (!result.ok) throw new UsageError(describeFailure(result.error))
-  for (const step of result.value) process.stdout.write(`${formatStep(step)}\n`)
-  process.stdout.write(`${summary(result.value, since)}\n`)
+  for (const step of result.value) process.stdout.write(`${formatStep(step, command.dryRun)}\n`)
+  if (!command.dryRun) {
+    const target = `since ${command.since.toISOString()}${command.editor === undefined ? '' : ` by ${command.editor}`}`
+    const recorded = await operator.tools.recordUndo('restore', target, result.value)
+    if (!recorded.ok) throw new UsageError(describeFailure(recorded.error))
+  }
+  process.stdout.write(`${summary(result.value, command)}\n`)
 }
 
 async function history(operator: ComposedOperator, id: string): Promise<void> {
@@ -138,7 +152,7 @@ async function history(operator: ComposedOperator, id: string): Promise<void> {
       // Revisions are numbered 1, 2, … and never removed alone: the newest one counts them.
       process.stdout.write(
         `Post ${id} (${state}): ${latest?.revision ?? 0} revision(s), newest first.\n` +
-          `revision  ${'time'.padEnd(24)}  ${'action'.padEnd(7)}  title by author\n`,
+          `revision  ${'time'.padEnd(24)}  ${'action'.padEnd(7)}  ${'editor'.padEnd(10)}  title by author\n`,
       )
       first = false
     }
@@ -147,9 +161,18 @@ async function history(operator: ComposedOperator, id: string): Promise<void> {
   } while (cursor !== undefined)
 }
 
+interface RestoreCommand {
+  readonly name: 'restore'
+  readonly since: Date
+  readonly until?: Date
+  readonly editor?: string
+  readonly dryRun: boolean
+}
+
 type Command =
   | { readonly name: 'help' }
-  | { readonly name: 'restore'; readonly since: Date }
+  | RestoreCommand
+  | { readonly name: 'moderation'; readonly args: ModerationArgs }
   | { readonly name: 'history'; readonly id: string }
   | { readonly name: 'export'; readonly file?: string; readonly withOutbox: boolean }
   | { readonly name: 'import' | 'backup'; readonly file: string }
@@ -157,7 +180,8 @@ type Command =
 
 /** The options each command takes; any other given is a usage error. */
 const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
-  restore: ['since'],
+  restore: ['since', 'until', 'editor', 'dry-run'],
+  ...MODERATION_OPTIONS,
   history: [],
   export: ['with-outbox'],
   import: [],
@@ -168,6 +192,12 @@ const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
 function parseCommand(args: readonly string[]): Command {
   const { values, positionals } = parseCommandLine(args, {
     since: { type: 'string' },
+    until: { type: 'string' },
+    editor: { type: 'string' },
+    'dry-run': { type: 'boolean' },
+    force: { type: 'boolean' },
+    for: { type: 'string' },
+    reason: { type: 'string' },
     'with-outbox': { type: 'boolean' },
     to: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
@@ -181,11 +211,35 @@ function parseCommand(args: readonly string[]): Command {
   const stray = Object.keys(values).find((option) => option !== 'help' && !allowed.includes(option))
   if (stray !== undefined) throw new UsageError(`${name} takes no --${stray}`)
   const [first, ...extra] = rest
+  if (MODERATION_OPTIONS[name] !== undefined) {
+    const args: ModerationArgs = {
+      name,
+      positionals: rest,
+      editor: values.editor,
+      since: values.since === undefined ? undefined : parseSince(values.since),
+      force: values.force === true,
+      dryRun: values['dry-run'] === true,
+      for: values.for,
+      reason: values.reason,
+    }
+    checkModerationArgs(args)
+    return { name: 'moderation', args }
+  }
   switch (name) {
-    case 'restore':
+    case 'restore': {
       if (rest.length > 0) throw new UsageError(`restore takes no ${quoted(rest[0] ?? '')}`)
       if (values.since === undefined) throw new UsageError('restore needs --since <ISO time>')
-      return { name, since: parseSince(values.since) }
+      if (values.editor !== undefined && !isEditor(values.editor)) {
+        throw new UsageError(`${quoted(values.editor)} is not an editor`)
+      }
+      return {
+        name,
+        since: parseSince(values.since),
+        ...(values.until === undefined ? {} : { until: parseSince(values.until, '--until') }),
+        ...(values.editor === undefined ? {} : { editor: values.editor }),
+        dryRun: values['dry-run'] === true,
+      }
+    }
     case 'export':
       if (extra.length > 0) throw new UsageError('export takes at most one file')
       return { name, file: first, withOutbox: values['with-outbox'] === true }
@@ -214,12 +268,18 @@ async function main(args: readonly string[]): Promise<number> {
     return 0
   }
 
-  if (command.name !== 'restore' && command.name !== 'history') return siteCommand(command)
+  if (command.name !== 'restore' && command.name !== 'history' && command.name !== 'moderation') {
+    return siteCommand(command)
+  }
   const config = await readOperatorConfig()
   const { composeOperator } = await import('@/composition/server/server.composition')
-  const operator = await composeOperator(config)
+  const operator = await composeOperator(config, operatorName())
   try {
-    if (command.name === 'restore') await restoreSince(operator, command.since)
+    if (command.name === 'moderation') {
+      const { runModeration } = await import('./cli/moderation-commands')
+      return await runModeration(operator, command.args)
+    }
+    if (command.name === 'restore') await restoreSince(operator, command)
     else await history(operator, command.id)
     return 0
   } finally {

@@ -14,13 +14,29 @@ import { ConfigError } from '@/server/services/config-error'
 /** A failure the operator can fix: printed as one line, exit status 1. */
 export class UsageError extends Error {}
 
+/** A post id that begins with a dash: 22 base64url characters. */
+const POST_ID_LIKE = /^-[A-Za-z0-9_-]{21}$/
+
 /** Positionals and the given options, or a UsageError naming the bad one. */
 export function parseCommandLine<Options extends NonNullable<ParseArgsConfig['options']>>(
   args: readonly string[],
   options: Options,
 ) {
   try {
-    return parseArgs({ args: [...args], allowPositionals: true, options })
+    // A post id may begin with '-' (ids are base64url): one that is not an option's name is
+    // taken as given, not as a cluster of short options.
+    const ids = new Map<string, string>()
+    const marked = args.map((arg, index) => {
+      if (!POST_ID_LIKE.test(arg)) return arg
+      const mark = `\u0000${index}`
+      ids.set(mark, arg)
+      return mark
+    })
+    const parsed = parseArgs({ args: marked, allowPositionals: true, options })
+    return {
+      ...parsed,
+      positionals: parsed.positionals.map((positional) => ids.get(positional) ?? positional),
+    }
   } catch (error) {
     // node:util's first sentence says it ("Unknown option '--sinse'"); the rest is advice.
     const message = error instanceof Error ? error.message : String(error)

@@ -9,7 +9,10 @@ import { normaliseDraft } from '@/domain/rules/normalise'
 export class CreateNews {
   constructor(private readonly news: NewsRepository) {}
 
-  /** With an idempotency key, a repeat of the same submission answers the first post. */
+  /**
+   * With an idempotency key, a repeat of the same submission answers the first post; the
+   * options' editor is recorded on the revision.
+   */
   async execute(draft: NewsDraft, options: CreateOptions = {}): Promise<Result<NewsItem>> {
     const errors = checkFields(NEWS_RULES, draft)
     if (hasErrors(errors)) return fail(validationFailed(errors))

@@ -1,3 +1,4 @@
+import type { Editor } from '@/domain/editor'
 import { notFound, validationFailed } from '@/domain/domain-error'
 import { isNewsId } from '@/domain/news-id'
 import { NEWS_FIELDS, type NewsChanges, type NewsItem } from '@/domain/news-item.entity'
@@ -13,17 +14,19 @@ export interface EditNewsInput {
   readonly changes: NewsChanges
   /** Only replace the version the editor started from; without it, the edit always applies. */
   readonly condition?: WriteCondition
+  /** Who edits: recorded on the revision (domain/editor.ts). */
+  readonly editor?: Editor
 }
 
 export class EditNews {
   constructor(private readonly news: NewsRepository) {}
 
   /** Changes any of title, body and author; only the fields given are checked and written. */
-  async execute({ id, changes, condition }: EditNewsInput): Promise<Result<NewsItem>> {
+  async execute({ id, changes, condition, editor }: EditNewsInput): Promise<Result<NewsItem>> {
     const given = NEWS_FIELDS.filter((field) => changes[field] !== undefined)
     const errors = checkFields(NEWS_RULES, changes, given)
     if (hasErrors(errors)) return fail(validationFailed(errors))
     if (!isNewsId(id)) return fail(notFound())
-    return attempt(() => this.news.update(id, normaliseDraft(changes), condition))
+    return attempt(() => this.news.update(id, normaliseDraft(changes), condition, editor))
   }
 }

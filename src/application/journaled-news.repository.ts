@@ -1,3 +1,4 @@
+import { UNKNOWN_EDITOR, type Editor } from '@/domain/editor'
 import { conflict, DomainErrorException, inTrash, notFound } from '@/domain/domain-error'
 import type { NewsChanges, NewsDraft, NewsItem } from '@/domain/news-item.entity'
 import type {
@@ -23,6 +24,7 @@ import {
   trashed,
   trashedItem,
   untrashed,
+  type ChangeStamp,
   type Revised,
   type WriteCondition,
 } from '@/domain/rules/news-history.rules'
@@ -81,9 +83,10 @@ export class JournaledNewsRepository implements NewsRepository {
     return page
   }
 
-  create(draft: NewsDraft, { idempotencyKey }: CreateOptions = {}): Promise<NewsItem> {
+  create(draft: NewsDraft, { idempotencyKey, editor }: CreateOptions = {}): Promise<NewsItem> {
     return this.store.transaction(async (tx) => {
-      const now = this.now()
+      const stamp = this.stamp(editor)
+      const { now } = stamp
       const fingerprint = fingerprintOf(draft)
       if (idempotencyKey !== undefined) {
         const remembered = await tx.findKey(idempotencyKey)
@@ -94,7 +97,7 @@ export class JournaledNewsRepository implements NewsRepository {
           return this.replay(tx, remembered.newsId)
         }
       }
-      const change = created(tx.newId(), draft, now)
+      const change = created(tx.newId(), draft, stamp)
       await tx.insert(change.item)
       await record(tx, change)
       if (idempotencyKey !== undefined) {
@@ -109,46 +112,59 @@ export class JournaledNewsRepository implements NewsRepository {
     })
   }
 
-  update(id: string, changes: NewsChanges, condition?: WriteCondition): Promise<NewsItem> {
+  update(
+    id: string,
+    changes: NewsChanges,
+    condition?: WriteCondition,
+    editor?: Editor,
+  ): Promise<NewsItem> {
     return this.store.transaction(async (tx) => {
       const stored = await tx.find(id)
       assertWritable(stored, condition)
-      const change = edited(stored, changes, this.now())
+      const change = edited(stored, changes, this.stamp(editor))
       if (change === undefined) return liveItem(stored)
       return liveItem(await write(tx, change))
     })
   }
 
-  async remove(id: string, condition?: WriteCondition): Promise<void> {
+  async remove(id: string, condition?: WriteCondition, editor?: Editor): Promise<void> {
     await this.store.transaction(async (tx) => {
       const stored = await tx.find(id)
       assertWritable(stored, condition)
-      await write(tx, trashed(stored, this.now()))
+      await write(tx, trashed(stored, this.stamp(editor)))
     })
   }
 
-  restore(id: string): Promise<NewsItem> {
+  restore(id: string, editor?: Editor): Promise<NewsItem> {
     return this.store.transaction(async (tx) => {
       const stored = await tx.find(id)
       assertRestorable(stored)
-      return liveItem(await write(tx, untrashed(stored, this.now())))
+      return liveItem(await write(tx, untrashed(stored, this.stamp(editor))))
     })
   }
 
-  restoreRevision(id: string, revision: number): Promise<NewsItem> {
+  restoreRevision(id: string, revision: number, editor?: Editor): Promise<NewsItem> {
     return this.store.transaction(async (tx) => {
       const stored = await tx.find(id)
       if (stored === undefined) throw new DomainErrorException(notFound())
       const target = await tx.revision(id, revision)
-      if (target === undefined) throw new DomainErrorException(notFound())
+      // A version the operator hid has no text left to bring back.
+      if (target === undefined || target.hidden === true) {
+        throw new DomainErrorException(notFound())
+      }
       if (stored.deletedAt !== null) throw new DomainErrorException(conflict('InTrash'))
-      return liveItem(await write(tx, reverted(stored, target, this.now())))
+      return liveItem(await write(tx, reverted(stored, target, this.stamp(editor))))
     })
   }
 
   /** Removes posts trashed more than `trashDays` ago, with their histories, and expired keys. */
   purge(trashDays: number): Promise<PurgeReport> {
     return this.store.purge(purgeCutoffs(this.now(), trashDays))
+  }
+
+  /** The change's time, and its editor: UNKNOWN_EDITOR when the caller named none. */
+  private stamp(editor: Editor = UNKNOWN_EDITOR): ChangeStamp {
+    return { now: this.now(), editor }
   }
 
   /** A repeated create answers the post as the first create made it, whatever became of it. */

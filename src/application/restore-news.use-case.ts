@@ -1,3 +1,4 @@
+import type { Editor } from '@/domain/editor'
 import { notFound } from '@/domain/domain-error'
 import { isNewsId } from '@/domain/news-id'
 import type { NewsItem } from '@/domain/news-item.entity'
@@ -8,8 +9,9 @@ import { attempt, fail, type Result } from '@/domain/result'
 export class RestoreNews {
   constructor(private readonly news: NewsRepository) {}
 
-  async execute(id: string): Promise<Result<NewsItem>> {
+  /** The editor is recorded on the revision the restore makes. */
+  async execute(id: string, editor?: Editor): Promise<Result<NewsItem>> {
     if (!isNewsId(id)) return fail(notFound())
-    return attempt(() => this.news.restore(id))
+    return attempt(() => this.news.restore(id, editor))
   }
 }

@@ -1,3 +1,4 @@
+import type { Editor } from '@/domain/editor'
 import { notFound } from '@/domain/domain-error'
 import { isNewsId } from '@/domain/news-id'
 import type { NewsItem } from '@/domain/news-item.entity'
@@ -7,14 +8,16 @@ import { attempt, fail, type Result } from '@/domain/result'
 export interface RestoreRevisionInput {
   readonly id: string
   readonly revision: number
+  /** Who restores it: recorded on the new revision. */
+  readonly editor?: Editor
 }
 
 /** Makes an old version of a post current again, as a new revision: history only grows. */
 export class RestoreRevision {
   constructor(private readonly news: NewsRepository) {}
 
-  async execute({ id, revision }: RestoreRevisionInput): Promise<Result<NewsItem>> {
+  async execute({ id, revision, editor }: RestoreRevisionInput): Promise<Result<NewsItem>> {
     if (!isNewsId(id) || !Number.isSafeInteger(revision) || revision < 1) return fail(notFound())
-    return attempt(() => this.news.restoreRevision(id, revision))
+    return attempt(() => this.news.restoreRevision(id, revision, editor))
   }
 }

@@ -1,5 +1,6 @@
 import {
   Enum,
+  Boolean as BooleanType,
   Integer,
   Object as ObjectType,
   Optional,
@@ -47,7 +48,19 @@ export const NewsRevisionSchema = ObjectType({
   author: StringType(),
   action: Enum(REVISION_ACTIONS, { type: 'string' }),
   at: instant('When the change was made.'),
+  editor: StringType({
+    description:
+      'Who made the change: a short keyed-hash pseudonym of the client address, `operator` ' +
+      'for the operator’s commands, `unknown` before changes were attributed.',
+  }),
   restoredFrom: Optional(revisionNumber('For a restored version, the revision it brought back.')),
+  hidden: Optional(
+    BooleanType({
+      description:
+        'The operator hid this version: its title, body and author are empty; its number, ' +
+        'action, time and editor stay.',
+    }),
+  ),
 })
 
 /** True when A and B are the same type, readonly modifiers included. */

@@ -1,3 +1,4 @@
+import type { Editor } from '@/domain/editor'
 import type { NewsDraft } from '@/domain/news-item.entity'
 
 /** What a recorded change did to a post. */
@@ -14,6 +15,13 @@ export interface NewsRevision extends NewsDraft {
   readonly action: RevisionAction
   /** When the change was made, ISO 8601 in UTC. */
   readonly at: string
+  /** Who made it: a client's pseudonym, or `operator` (domain/editor.ts). */
+  readonly editor: Editor
   /** For a restored version, the number of the revision it brought back. */
   readonly restoredFrom?: number
+  /**
+   * Set when the operator hid this version: its title, body and author are erased (empty);
+   * its number, action, time and editor stay.
+   */
+  readonly hidden?: boolean
 }

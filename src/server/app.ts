@@ -1,3 +1,4 @@
+import type { Pseudonymizer } from '@/server/services/pseudonyms'
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -79,6 +80,11 @@ export interface AppOptions {
    * when METRICS_TOKEN or METRICS_PORT is set, else nothing (metricsFor).
    */
   readonly metrics?: ServerMetrics
+  /**
+   * A client address's pseudonym (pseudonyms.ts), which each write records as its editor; the
+   * same on every server of the database. Without it writes are recorded as `unknown`.
+   */
+  readonly pseudonymOf?: Pseudonymizer
 }
 
 export interface BuildAppOptions extends AppOptions {
@@ -140,6 +146,7 @@ export const newsWireApp = fp<AppOptions>(
       eventStreamSettings: { ...EVENT_STREAM_DEFAULTS, ...options.events },
       rateLimitCounter,
       changeSignal,
+      pseudonymOf: options.pseudonymOf,
       liveStream:
         changeFeed !== undefined && changeSignal !== undefined && streamLeases !== undefined
           ? { changeFeed, changeSignal, streamLeases }

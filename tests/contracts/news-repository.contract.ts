@@ -203,6 +203,7 @@ export function newsRepositoryContract(kind: NewsStoreKind): void {
         revision: 5,
         action: 'restore',
         at: '2026-01-01T09:30:04.123Z',
+        editor: 'unknown',
         restoredFrom: 1,
       })
       expect(history[1]).not.toHaveProperty('restoredFrom')

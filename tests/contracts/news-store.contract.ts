@@ -1,3 +1,4 @@
+import { OPERATOR } from '@/domain/editor'
 import { DomainErrorException, notFound, validationFailed } from '@/domain/domain-error'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import type { LoggedNewsStore } from '@/application/ports/change-log.port'
@@ -30,6 +31,7 @@ function revisionOf(item: StoredNews, action: NewsRevision['action'] = 'create')
     author: item.author,
     action,
     at: item.updatedAt,
+    editor: OPERATOR,
   }
 }
 

@@ -191,6 +191,7 @@ export function sqlDatabaseContract(kind: NewsStoreKind): void {
           author: 'Old author',
           action: 'create',
           at: '2025-05-05T05:05:05.555Z',
+          editor: 'unknown',
         },
       ])
       const edited = await repository.update('old-post', { title: 'New title' })

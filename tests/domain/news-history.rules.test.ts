@@ -22,8 +22,11 @@ import {
 } from '@/domain/rules/news-history.rules'
 
 const draft = { title: 'Harbour reopens', body: 'Boats are back.', author: 'Ada' }
-const t = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 12, minutes))
-const iso = (minutes: number) => t(minutes).toISOString()
+const EDITOR = '3f9a2c0d1e'
+const instant = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 12, minutes))
+/** A change made at the given minute by EDITOR. */
+const t = (minutes: number) => ({ now: instant(minutes), editor: EDITOR })
+const iso = (minutes: number) => instant(minutes).toISOString()
 
 describe('revision numbering', () => {
   it('makes a new post revision 1, live, recorded as a create at its creation instant', () => {
@@ -36,7 +39,13 @@ describe('revision numbering', () => {
       revision: 1,
       deletedAt: null,
     })
-    expect(revision).toEqual({ ...draft, revision: 1, action: 'create', at: iso(0) })
+    expect(revision).toEqual({
+      ...draft,
+      revision: 1,
+      action: 'create',
+      at: iso(0),
+      editor: EDITOR,
+    })
   })
 
   it('numbers each following change one higher, dating it and keeping the creation date', () => {
@@ -55,6 +64,7 @@ describe('revision numbering', () => {
       revision: 2,
       action: 'edit',
       at: iso(1),
+      editor: EDITOR,
     })
   })
 
@@ -78,7 +88,13 @@ describe('trash and restore', () => {
     const gone = trashed(created('id-1', draft, t(0)).item, t(5)).item
     const { item, revision } = untrashed(gone, t(6))
     expect(item).toMatchObject({ ...draft, revision: 3, deletedAt: null, updatedAt: iso(6) })
-    expect(revision).toEqual({ ...draft, revision: 3, action: 'restore', at: iso(6) })
+    expect(revision).toEqual({
+      ...draft,
+      revision: 3,
+      action: 'restore',
+      at: iso(6),
+      editor: EDITOR,
+    })
   })
 
   it('reverts to an old version as a new revision that names the version it restored', () => {
@@ -92,6 +108,7 @@ describe('trash and restore', () => {
       revision: 3,
       action: 'restore',
       at: iso(2),
+      editor: EDITOR,
       restoredFrom: 1,
     })
   })
@@ -154,9 +171,11 @@ describe('idempotency', () => {
   it('keeps a key for 24 hours, and not a millisecond longer', () => {
     const record = { key: 'k', fingerprint: 'f', newsId: 'n', createdAt: iso(0) }
     expect(IDEMPOTENCY_KEY_TTL_MS).toBe(24 * 60 * 60 * 1000)
-    expect(isKeyLive(record, t(0))).toBe(true)
-    expect(isKeyLive(record, new Date(t(0).getTime() + IDEMPOTENCY_KEY_TTL_MS - 1))).toBe(true)
-    expect(isKeyLive(record, new Date(t(0).getTime() + IDEMPOTENCY_KEY_TTL_MS))).toBe(false)
+    expect(isKeyLive(record, instant(0))).toBe(true)
+    expect(isKeyLive(record, new Date(instant(0).getTime() + IDEMPOTENCY_KEY_TTL_MS - 1))).toBe(
+      true,
+    )
+    expect(isKeyLive(record, new Date(instant(0).getTime() + IDEMPOTENCY_KEY_TTL_MS))).toBe(false)
   })
 
   it.each([
@@ -197,9 +216,9 @@ describe('purge', () => {
 
 describe('versionAt', () => {
   const history: NewsRevision[] = [
-    { ...draft, revision: 3, action: 'edit', at: iso(30) },
-    { ...draft, revision: 2, action: 'edit', at: iso(20) },
-    { ...draft, revision: 1, action: 'create', at: iso(10) },
+    { ...draft, revision: 3, action: 'edit', at: iso(30), editor: EDITOR },
+    { ...draft, revision: 2, action: 'edit', at: iso(20), editor: EDITOR },
+    { ...draft, revision: 1, action: 'create', at: iso(10), editor: EDITOR },
   ]
 
   it('finds the version that was current at an instant: the newest made before it', () => {

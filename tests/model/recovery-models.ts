@@ -78,6 +78,7 @@ const version = (
   title,
   body,
   author: 'Ada Brook',
+  editor: '3f9a2c0d1e',
   at: `2025-03-0${revision}T09:00:00.000Z`,
 })
 

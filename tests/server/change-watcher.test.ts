@@ -1,3 +1,4 @@
+import { OPERATOR } from '@/domain/editor'
 import { createServer, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { FastifyBaseLogger } from 'fastify'
@@ -81,7 +82,14 @@ describe('the change watcher', () => {
     )
 
     await store.transaction(async (tx) => {
-      const change = created(tx.newId(), { title: 'News', body: 'B', author: 'A' }, new Date())
+      const change = created(
+        tx.newId(),
+        { title: 'News', body: 'B', author: 'A' },
+        {
+          now: new Date(),
+          editor: OPERATOR,
+        },
+      )
       await tx.insert(change.item)
       await tx.appendRevision(change.item._id, change.revision)
     })

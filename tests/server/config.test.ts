@@ -21,6 +21,7 @@ describe('readConfig', () => {
       emailjsAccount: undefined,
       emailjsOrigin: 'https://api.emailjs.com',
       writeRateLimit: 60,
+      createRateLimit: 10,
       searchRateLimit: 60,
       demoPosts: true,
       trashDays: 30,
@@ -49,6 +50,7 @@ describe('readConfig', () => {
         EMAILJS_PUBLIC_KEY: 'key_1',
         EMAILJS_ORIGIN: 'https://api.eu.emailjs.com/',
         WRITE_RATE_LIMIT: '0',
+        CREATE_RATE_LIMIT: '0',
         SEARCH_RATE_LIMIT: '120',
         DEMO_POSTS: '0',
         TRASH_DAYS: '7',
@@ -78,6 +80,7 @@ describe('readConfig', () => {
       emailjsAccount: { serviceId: 'service_1', templateId: 'template_1', publicKey: 'key_1' },
       emailjsOrigin: 'https://api.eu.emailjs.com',
       writeRateLimit: 0,
+      createRateLimit: 0,
       searchRateLimit: 120,
       demoPosts: false,
       trashDays: 7,
@@ -253,6 +256,12 @@ describe('readConfig', () => {
   it('refuses a partial EmailJS account, naming what is missing', () => {
     const problems = problemsOf({ EMAILJS_SERVICE_ID: 's', EMAILJS_PUBLIC_KEY: 'k' })
     expect(problems).toEqual([expect.stringMatching(/missing: EMAILJS_TEMPLATE_ID$/)])
+  })
+
+  it.each(['-1', 'ten', '1e3'])('refuses CREATE_RATE_LIMIT=%s', (raw) => {
+    expect(problemsOf({ CREATE_RATE_LIMIT: raw })).toEqual([
+      `CREATE_RATE_LIMIT must be a whole number from 0 to 1000000, got "${raw}"`,
+    ])
   })
 
   it.each(['0x10', '1e3', '+5', '0.0'])(

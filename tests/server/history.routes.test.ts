@@ -301,6 +301,8 @@ describe.each(TEST_DATABASES)('the history API on $name', (kind) => {
         body: 'About Chronicle.',
         author: 'Ada',
         action: 'create',
+        // The pseudonym of the client's address (tests/server/editors.test.ts).
+        editor: expect.stringMatching(/^[0-9a-f]{10}$/),
         at: item.createdAt,
       })
       expect(trashed[1]).toMatchObject({ body: 'Second version.' })

@@ -125,7 +125,7 @@ describe('npm run news', { timeout: CLI_TIMEOUT }, () => {
     expect(code, stderr).toBe(0)
     const lines = stdout.trimEnd().split('\n')
     expect(lines[0]).toBe(`Post ${item._id} (in the trash): 4 revision(s), newest first.`)
-    expect(lines[1]).toMatch(/^revision\s+time\s+action\s+title by author$/)
+    expect(lines[1]).toMatch(/^revision\s+time\s+action\s+editor\s+title by author$/)
     expect(lines.slice(2).map((line) => line.trim().split(/\s+/).slice(0, 1)[0])).toEqual([
       '4',
       '3',
@@ -133,13 +133,13 @@ describe('npm run news', { timeout: CLI_TIMEOUT }, () => {
       '1',
     ])
     expect(lines[2]).toMatch(
-      /^ {7}4 {2}\d{4}-\d\d-\d\dT[\d:.]+Z {2}delete {3}"Chronicle" by "Ada"$/,
+      /^ {7}4 {2}\d{4}-\d\d-\d\dT[\d:.]+Z {2}delete {3}unknown {5}"Chronicle" by "Ada"$/,
     )
-    expect(lines[3]).toMatch(/restore {2}"Chronicle" by "Ada" {2}\(from revision 1\)$/)
+    expect(lines[3]).toMatch(/restore {2}unknown {5}"Chronicle" by "Ada" {2}\(from revision 1\)$/)
     // A title's control characters are shown escaped, never sent to the terminal.
-    expect(lines[4]).toContain('edit     "Chronicle \\u001b[31mred" by "Grace"')
+    expect(lines[4]).toContain('edit     unknown     "Chronicle \\u001b[31mred" by "Grace"')
     expect(stdout).not.toContain('\u001b')
-    expect(lines[5]).toContain(`${item.createdAt}  create   "Chronicle" by "Ada"`)
+    expect(lines[5]).toContain(`${item.createdAt}  create   unknown     "Chronicle" by "Ada"`)
   })
 
   it('history prints every revision of a history longer than one page', async () => {

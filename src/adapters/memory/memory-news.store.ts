@@ -1,3 +1,4 @@
+import { UNKNOWN_EDITOR } from '@/domain/editor'
 import { changeKindOf, type NewsChange } from '@/domain/news-change.entity'
 import type { NewsItem } from '@/domain/news-item.entity'
 import type {
@@ -6,7 +7,13 @@ import type {
   RevisionPage,
   TrashPage,
 } from '@/domain/ports/news-repository.port'
-import type { NewsStore, NewsStoreTransaction, PurgeReport } from '@/domain/ports/news-store.port'
+import type { NewsRevision } from '@/domain/news-revision.entity'
+import type {
+  ChangeFilter,
+  NewsStore,
+  NewsStoreTransaction,
+  PurgeReport,
+} from '@/domain/ports/news-store.port'
 import type { ChangeLogBounds, NewsChangeLog } from '@/application/ports/change-log.port'
 import {
   liveItem,
@@ -76,6 +83,7 @@ export class MemoryNewsStore implements NewsStore, NewsChangeLog {
           author: item.author,
           action: revision === 1 ? 'create' : 'edit',
           at: updatedAt,
+          editor: UNKNOWN_EDITOR,
         },
       ])
     }
@@ -148,10 +156,12 @@ export class MemoryNewsStore implements NewsStore, NewsChangeLog {
     return revisionPage(rows, limit)
   }
 
-  async changedSince(instant: string): Promise<readonly string[]> {
-    return [...this.state.histories]
-      .filter(([, history]) => history.some((revision) => revision.at >= instant))
-      .map(([id]) => id)
+  async changedSince(instant: string, filter: ChangeFilter = {}): Promise<readonly string[]> {
+    const counts = (revision: NewsRevision): boolean =>
+      revision.at >= instant &&
+      (filter.until === undefined || revision.at < filter.until) &&
+      (filter.editor === undefined || revision.editor === filter.editor)
+    return [...this.state.histories].filter(([, history]) => history.some(counts)).map(([id]) => id)
   }
 
   purge({ trashedBefore, keysBefore, changesBefore }: PurgeCutoffs): Promise<PurgeReport> {

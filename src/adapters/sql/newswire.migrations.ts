@@ -19,6 +19,8 @@ import { migrationChangeLog } from '@/adapters/sql/migrations/0007-change-log'
 import { migrationEventStreamLeases } from '@/adapters/sql/migrations/0008-event-stream-leases'
 import { migrationRefoldSearch } from '@/adapters/sql/migrations/0009-refold-search'
 import { migrationSiteSecrets } from '@/adapters/sql/migrations/0010-site-secrets'
+import { migrationEditors } from '@/adapters/sql/migrations/0011-editors'
+import { migrationModeration } from '@/adapters/sql/migrations/0012-moderation'
 import { runTransaction } from '@/adapters/sql/transactions'
 
 /**
@@ -38,6 +40,8 @@ function migrations(engine: Engine): Record<string, Migration> {
     '0008-event-stream-leases': migrationEventStreamLeases,
     '0009-refold-search': migrationRefoldSearch(types),
     '0010-site-secrets': migrationSiteSecrets,
+    '0011-editors': migrationEditors,
+    '0012-moderation': migrationModeration(types),
   }
 }
 

@@ -59,7 +59,11 @@ export interface NewsRevisionTable {
   author: string
   action: string
   at: InstantColumn
+  /** Who made it (domain/editor.ts): a client's pseudonym, `operator` or `unknown`. */
+  editor: ColumnType<string, string | undefined, never>
   restored_from: number | null
+  /** When the operator hid it (its title, body and author then erased); null otherwise. */
+  hidden_at: ColumnType<Date | string | null, string | null | undefined, string | null>
 }
 
 /** A create's Idempotency-Key, shared by every server on the database. */
@@ -135,6 +139,36 @@ export interface SiteSecretTable {
   value: string
 }
 
+/** A block of a client's writes: by its pseudonym (`editor`), or by a CIDR range (`range`). */
+export interface ClientBlockTable {
+  id: string
+  kind: string
+  target: string
+  reason: string
+  created_at: InstantColumn
+  /** Null for a block without an end. */
+  expires_at: OptionalInstantColumn
+}
+
+/** A post that only the operator may change. */
+export interface NewsProtectionTable {
+  news_id: string
+  reason: string
+  created_at: InstantColumn
+}
+
+/** One thing the operator did with `npm run news`, kept for good. */
+export interface OperatorActionTable {
+  /** Random; the log is read in the order of `at`, then `id`. */
+  id: string
+  at: InstantColumn
+  operator: string
+  action: string
+  target: string
+  reason: string
+  detail: string
+}
+
 /** The tables Kysely may touch, named as in SQL. */
 export interface NewsWireSchema {
   news: NewsTable
@@ -147,6 +181,9 @@ export interface NewsWireSchema {
   news_change: NewsChangeTable
   event_stream_lease: EventStreamLeaseTable
   site_secret: SiteSecretTable
+  client_block: ClientBlockTable
+  news_protection: NewsProtectionTable
+  operator_action: OperatorActionTable
 }
 
 export function toIsoInstant(value: Date | string): string {

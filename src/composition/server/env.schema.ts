@@ -31,6 +31,7 @@ export const ENV_SCHEMA = Type.Object({
   EMAILJS_PUBLIC_KEY: Type.Optional(Type.String()),
   EMAILJS_ORIGIN: Type.String({ default: 'https://api.emailjs.com' }),
   WRITE_RATE_LIMIT: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 60 }),
+  CREATE_RATE_LIMIT: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 10 }),
   SEARCH_RATE_LIMIT: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 60 }),
   DEMO_POSTS: choice(['1', 'true', '0', 'false'] as const, { default: '1', description: '1 or 0' }),
   TRASH_DAYS: Type.Integer({ minimum: 1, maximum: MAX_TRASH_DAYS, default: DEFAULT_TRASH_DAYS }),

@@ -57,6 +57,7 @@ export function readConfig(env: Env): ServerConfig {
     emailjsAccount: account(checked, problems),
     emailjsOrigin: origin('EMAILJS_ORIGIN', checked.EMAILJS_ORIGIN, problems),
     writeRateLimit: checked.WRITE_RATE_LIMIT,
+    createRateLimit: checked.CREATE_RATE_LIMIT,
     searchRateLimit: checked.SEARCH_RATE_LIMIT,
     demoPosts: isOn(checked.DEMO_POSTS),
     trashDays: checked.TRASH_DAYS,

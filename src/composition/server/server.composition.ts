@@ -2,13 +2,17 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'f
 import type { Container } from 'inversify'
 import { JournaledNewsRepository } from '@/application/journaled-news.repository'
 import type { UndoChangesSince } from '@/application/undo-changes.use-case'
+import { OperatorTools } from '@/application/operator-tools'
+import { RollbackEditor } from '@/application/rollback-editor.use-case'
 import type { UseCases } from '@/application/use-cases'
+import { OPERATOR } from '@/domain/editor'
 import type { PurgeReport } from '@/domain/ports/news-store.port'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
 import { SITE_SECRETS, siteSecret } from '@/adapters/sql/site-secrets'
 import { addDemoPostsIfEmpty } from '@/adapters/sql/demo-posts'
 import { schemaState } from '@/adapters/sql/newswire.migrations'
 import { SqlRateLimitStore } from '@/adapters/sql/sql-rate-limit.store'
+import { SqlModerationStore } from '@/adapters/sql/moderation.store'
 import {
   buildServerContainer,
   closeServerContainer,
@@ -21,7 +25,7 @@ import {
 import { loadPageRenderer } from '@/composition/server/page-renderer.loader'
 import { TOKENS } from '@/composition/server/server.tokens'
 import { buildApp, DEFAULT_DIST_DIR, metricsFor } from '@/server/app'
-import { pseudonymizer, withClientPrivacy } from '@/server/services/pseudonyms'
+import { pseudonymizer, withClientPrivacy, type Pseudonymizer } from '@/server/services/pseudonyms'
 import type { ServerConfig } from '@/server/services/server-config'
 import type { EventStreamSettings } from '@/server/services/event-stream'
 import type { PageRenderer } from '@/server/services/page-renderer'
@@ -83,6 +87,9 @@ export async function composeServer(
       onStorageError: (error) => logStorageError(error),
     })
     await addDemoPostsIfEmpty(container.get(TOKENS.newsRepository), config.demoPosts)
+    // Every server of the database names a client by the same pseudonym: in its logs, and as the
+    // editor of its writes.
+    const pseudonymOf = pseudonymizer(await siteSecret(database, SITE_SECRETS.pseudonymKey))
     const app = await buildApp({
       useCases: resolveUseCases(container),
       config,
@@ -99,11 +106,8 @@ export async function composeServer(
       }),
       distDir: options.distDir,
       renderer: options.renderer ?? (await loadPageRenderer(options.distDir ?? DEFAULT_DIST_DIR)),
-      logger: withClientPrivacy(
-        options.logger,
-        pseudonymizer(await siteSecret(database, SITE_SECRETS.pseudonymKey)),
-        config.logAddresses,
-      ),
+      logger: withClientPrivacy(options.logger, pseudonymOf, config.logAddresses),
+      pseudonymOf,
     })
     logStorageError = (error) => app.log.error({ err: error }, 'storage failed')
 
@@ -201,21 +205,40 @@ function purgeSchedule(
 export interface ComposedOperator {
   readonly useCases: UseCases
   readonly undoChangesSince: UndoChangesSince
+  readonly rollbackEditor: RollbackEditor
+  readonly tools: OperatorTools
+  /** A client address's pseudonym, as the servers of this database name it. */
+  readonly pseudonymOf: Pseudonymizer
   readonly database: SqlDatabase
   close(): Promise<void>
 }
 
 /**
  * The operator's composition (`npm run news`): the same database, store, journal and use cases
- * as the server, without HTTP, demo posts or the purge schedule.
+ * as the server, without HTTP, demo posts or the purge schedule; `operator` names whoever runs
+ * the commands in the operator log.
  */
-export async function composeOperator(config: ServerConfig): Promise<ComposedOperator> {
+export async function composeOperator(
+  config: ServerConfig,
+  operator: string = OPERATOR,
+): Promise<ComposedOperator> {
   const database = await openDatabase(config.database)
-  const container = buildServerContainer(database)
-  return {
-    useCases: resolveUseCases(container),
-    undoChangesSince: resolveUndoChangesSince(container),
-    database,
-    close: () => database.close(),
+  try {
+    const container = buildServerContainer(database)
+    return {
+      useCases: resolveUseCases(container),
+      undoChangesSince: resolveUndoChangesSince(container),
+      rollbackEditor: new RollbackEditor(
+        container.get(TOKENS.newsStore),
+        container.get(TOKENS.journal),
+      ),
+      tools: new OperatorTools(new SqlModerationStore(database), { operator }),
+      pseudonymOf: pseudonymizer(await siteSecret(database, SITE_SECRETS.pseudonymKey)),
+      database,
+      close: () => database.close(),
+    }
+  } catch (error) {
+    await database.close()
+    throw error
   }
 }

@@ -1,3 +1,4 @@
+import type { Editor } from '@/domain/editor'
 import type { NewsChanges, NewsDraft, NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import type { WriteCondition } from '@/domain/rules/news-history.rules'
@@ -34,6 +35,8 @@ export const MAX_HISTORY_PAGE_SIZE = 100
 export interface CreateOptions {
   /** A client's key for this one submission: a repeat with the same key creates nothing. */
   readonly idempotencyKey?: string
+  /** Who creates it; see the `editor` of NewsRepository's writes. */
+  readonly editor?: Editor
 }
 
 /**
@@ -42,6 +45,10 @@ export interface CreateOptions {
  * revision. Methods reject with DomainErrorException: NotFound for an unknown or trashed id,
  * Stale when a condition names an old revision, Conflict, ValidationFailed for a bad cursor,
  * Unavailable when the store cannot answer.
+ *
+ * Each write's `editor` is recorded on the revision it makes (domain/editor.ts). The server's
+ * repository records UNKNOWN_EDITOR when none is given; the browser's leaves it to the server,
+ * which names the client by its address.
  */
 export interface NewsRepository {
   list(query: NewsPageQuery): Promise<NewsPage>
@@ -55,17 +62,22 @@ export interface NewsRepository {
   /** A live post; NotFound for a trashed one. */
   get(id: string): Promise<NewsItem>
   create(draft: NewsDraft, options?: CreateOptions): Promise<NewsItem>
-  update(id: string, changes: NewsChanges, condition?: WriteCondition): Promise<NewsItem>
+  update(
+    id: string,
+    changes: NewsChanges,
+    condition?: WriteCondition,
+    editor?: Editor,
+  ): Promise<NewsItem>
   /** Moves a live post to the trash. */
-  remove(id: string, condition?: WriteCondition): Promise<void>
+  remove(id: string, condition?: WriteCondition, editor?: Editor): Promise<void>
   /** Brings a trashed post back under its id; Conflict(NotInTrash) for a live one. */
-  restore(id: string): Promise<NewsItem>
+  restore(id: string, editor?: Editor): Promise<NewsItem>
   /**
    * A page of the versions of a live or trashed post, newest first; the pages together hold
    * every version. NotFound if it never existed (or was purged), whatever the cursor.
    */
   revisions(id: string, query: NewsPageQuery): Promise<RevisionPage>
   /** Makes an old version of a live post current, as a new revision. */
-  restoreRevision(id: string, revision: number): Promise<NewsItem>
+  restoreRevision(id: string, revision: number, editor?: Editor): Promise<NewsItem>
   trash(query: NewsPageQuery): Promise<TrashPage>
 }

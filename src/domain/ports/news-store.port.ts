@@ -1,3 +1,4 @@
+import type { Editor } from '@/domain/editor'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import type {
   NewsPage,
@@ -27,6 +28,14 @@ export interface NewsStoreTransaction {
   findKey(key: string): Promise<IdempotencyRecord | undefined>
   /** Remembers a key, replacing an expired record of the same key. */
   saveKey(record: IdempotencyRecord): Promise<void>
+}
+
+/** Which revisions count as changes, beside their time. */
+export interface ChangeFilter {
+  /** Made before this instant. */
+  readonly until?: string
+  /** Made by this editor. */
+  readonly editor?: Editor
 }
 
 export interface PurgeReport {
@@ -63,8 +72,11 @@ export interface NewsStore {
    * empty page when no post ever had this id (or it was purged), or none is older than the cursor.
    */
   revisions(newsId: string, query: NewsPageQuery): Promise<RevisionPage>
-  /** The ids of posts with a revision made at or after `instant`, in no set order. */
-  changedSince(instant: string): Promise<readonly string[]>
+  /**
+   * The ids of posts with a revision made at or after `instant` (and before `filter.until`, by
+   * `filter.editor`, when given), in no set order.
+   */
+  changedSince(instant: string, filter?: ChangeFilter): Promise<readonly string[]>
   /**
    * Deletes posts trashed before one cutoff, with their histories, keys made before another, and
    * logged changes made before the third (moving purgedThrough past them).

@@ -1,6 +1,7 @@
 import { conflict, DomainErrorException, notFound, stale } from '@/domain/domain-error'
 import type { NewsChanges, NewsDraft, NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
 import { NEWS_FIELDS } from '@/domain/news-item.entity'
+import type { Editor } from '@/domain/editor'
 import type { NewsRevision, RevisionAction } from '@/domain/news-revision.entity'
 
 /**
@@ -38,10 +39,16 @@ export interface WriteCondition {
   readonly ifRevision: readonly number[]
 }
 
+/** When a change is made, and by whom. */
+export interface ChangeStamp {
+  readonly now: Date
+  readonly editor: Editor
+}
+
 function record(
   item: StoredNews,
   action: RevisionAction,
-  at: string,
+  { at, editor }: { readonly at: string; readonly editor: Editor },
   restoredFrom?: number,
 ): Revised {
   const revision: NewsRevision = {
@@ -51,13 +58,14 @@ function record(
     author: item.author,
     action,
     at,
+    editor,
     ...(restoredFrom === undefined ? {} : { restoredFrom }),
   }
   return { item, revision }
 }
 
 /** A new post: revision 1, live. */
-export function created(id: string, draft: NewsDraft, now: Date): Revised {
+export function created(id: string, draft: NewsDraft, { now, editor }: ChangeStamp): Revised {
   const at = now.toISOString()
   const item: StoredNews = {
     _id: id,
@@ -69,7 +77,7 @@ export function created(id: string, draft: NewsDraft, now: Date): Revised {
     revision: 1,
     deletedAt: null,
   }
-  return record(item, 'create', at)
+  return record(item, 'create', { at, editor })
 }
 
 /** The next version of a stored post, with `action` recorded against it. */
@@ -77,7 +85,7 @@ function next(
   stored: StoredNews,
   values: NewsDraft,
   action: RevisionAction,
-  now: Date,
+  { now, editor }: ChangeStamp,
   deletedAt: string | null,
   restoredFrom?: number,
 ): Revised {
@@ -91,32 +99,36 @@ function next(
     revision: stored.revision + 1,
     deletedAt,
   }
-  return record(item, action, at, restoredFrom)
+  return record(item, action, { at, editor }, restoredFrom)
 }
 
 /**
  * An edit of a live post. Undefined when it changes nothing: an edit that leaves every field
  * as it was records no revision.
  */
-export function edited(stored: StoredNews, changes: NewsChanges, now: Date): Revised | undefined {
+export function edited(
+  stored: StoredNews,
+  changes: NewsChanges,
+  stamp: ChangeStamp,
+): Revised | undefined {
   const values = { ...draftOf(stored), ...definedChanges(changes) }
   if (sameDraft(values, stored)) return undefined
-  return next(stored, values, 'edit', now, null)
+  return next(stored, values, 'edit', stamp, null)
 }
 
 /** A live post moved to the trash; its fields are kept as they were. */
-export function trashed(stored: StoredNews, now: Date): Revised {
-  return next(stored, draftOf(stored), 'delete', now, now.toISOString())
+export function trashed(stored: StoredNews, stamp: ChangeStamp): Revised {
+  return next(stored, draftOf(stored), 'delete', stamp, stamp.now.toISOString())
 }
 
 /** A trashed post brought back, as it was when it was deleted. */
-export function untrashed(stored: StoredNews, now: Date): Revised {
-  return next(stored, draftOf(stored), 'restore', now, null)
+export function untrashed(stored: StoredNews, stamp: ChangeStamp): Revised {
+  return next(stored, draftOf(stored), 'restore', stamp, null)
 }
 
 /** An old version of a live post made current again, as a new revision. */
-export function reverted(stored: StoredNews, target: NewsRevision, now: Date): Revised {
-  return next(stored, draftOf(target), 'restore', now, null, target.revision)
+export function reverted(stored: StoredNews, target: NewsRevision, stamp: ChangeStamp): Revised {
+  return next(stored, draftOf(target), 'restore', stamp, null, target.revision)
 }
 
 /**

@@ -1,3 +1,5 @@
+import { UNKNOWN_EDITOR, type Editor } from '@/domain/editor'
+import type { Pseudonymizer } from '@/server/services/pseudonyms'
 import type { FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { ChangeFeed } from '@/application/change-feed'
@@ -74,6 +76,8 @@ declare module 'fastify' {
     readonly firstPage: FirstPageCache
     /** The rendered list and articles, kept while the site's version stands still (page-cache.ts). */
     readonly pageCache: PageCache
+    /** Who a request's writes are recorded as: its client's pseudonym (pseudonyms.ts). */
+    readonly editorOf: (request: FastifyRequest) => Editor
     /** The site's absolute origin for this request: PUBLIC_URL's, or the request's (site-origin.ts). */
     readonly siteOrigin: (request: FastifyRequest) => string
     /** Who may keep an answer holding that origin's links (http-caching.ts). */
@@ -105,6 +109,8 @@ export interface Shared {
   readonly rateLimitCounter: RateLimitCounter | undefined
   /** The database's change signal, which the cached first page is checked against. */
   readonly changeSignal: ChangeSignal | undefined
+  /** A client address's pseudonym; writes record `unknown` without it. */
+  readonly pseudonymOf: Pseudonymizer | undefined
   readonly liveStream: LiveStream | undefined
 }
 
@@ -137,6 +143,10 @@ export const decorations = fp<Shared>(
         lookup: metrics.pageCacheLookup,
         size: metrics.pageCacheBytes,
       }),
+    )
+    const { pseudonymOf } = shared
+    app.decorate('editorOf', (request: FastifyRequest) =>
+      pseudonymOf === undefined ? UNKNOWN_EDITOR : pseudonymOf(request.ip),
     )
     app.decorate('siteOrigin', (request: FastifyRequest) =>
       siteOrigin(request, config.publicOrigin),

@@ -103,7 +103,9 @@ export const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }
       }
       if (request.validationError !== undefined) refuseInvalid(request.method, draft)
-      const created = valueOf(await useCases.createNews.execute(draft, { idempotencyKey }))
+      const created = valueOf(
+        await useCases.createNews.execute(draft, { idempotencyKey, editor: app.editorOf(request) }),
+      )
       const location = `/api/news/${encodeURIComponent(created._id)}`
       return sendItem(reply.code(201).header('location', location), created)
     },
@@ -128,6 +130,7 @@ export const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         id: request.params.id,
         changes,
         condition: writeConditionOf(request.headers['if-match']),
+        editor: app.editorOf(request),
       })
       return sendItem(reply, valueOf(result))
     },
@@ -137,6 +140,7 @@ export const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const result = await useCases.deleteNews.execute(
       request.params.id,
       writeConditionOf(request.headers['if-match']),
+      app.editorOf(request),
     )
     valueOf(result)
     return reply.code(204).send(null)
@@ -175,7 +179,10 @@ export const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       '/api/news/:id/restore',
       { schema: RESTORE_NEWS_SCHEMA, bodyLimit: BODY_LIMIT_BYTES, ...write },
       async (request, reply) => {
-        return sendItem(reply, valueOf(await useCases.restoreNews.execute(request.params.id)))
+        return sendItem(
+          reply,
+          valueOf(await useCases.restoreNews.execute(request.params.id, app.editorOf(request))),
+        )
       },
     )
 
@@ -185,7 +192,11 @@ export const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       async (request, reply) => {
         const { id, revision } = request.params
         if (!REVISION_NUMBER.test(revision)) refuse(404, DETAILS.noRevision)
-        const result = await useCases.restoreRevision.execute({ id, revision: Number(revision) })
+        const result = await useCases.restoreRevision.execute({
+          id,
+          revision: Number(revision),
+          editor: app.editorOf(request),
+        })
         if (!result.ok && result.error.code === 'NotFound') refuse(404, DETAILS.noRevision)
         return sendItem(reply, valueOf(result))
       },

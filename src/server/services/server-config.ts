@@ -24,6 +24,8 @@ export interface ServerConfig {
   readonly emailjsOrigin: string
   /** Writes per minute per client address; 0 turns the limit off. */
   readonly writeRateLimit: number
+  /** New posts per hour per client, beside writeRateLimit; 0 turns it off (enforced later). */
+  readonly createRateLimit: number
   /** Searches (API and page) per minute per client address; 0 turns the budget off. */
   readonly searchRateLimit: number
   readonly demoPosts: boolean

@@ -522,6 +522,7 @@ describe('HttpNewsRepository: revisions', () => {
       author: 'a',
       action: 'edit',
       at: numberedNewsItem(1).updatedAt,
+      editor: '3f9a2c0d1e',
     }
     for (const target of [
       `${foreign.origin}/api/news/news-1/revisions?cursor=1`,
@@ -597,6 +598,7 @@ describe('HttpNewsRepository: revisions', () => {
       author: 'a',
       action: 'restore',
       at: numberedNewsItem(2).updatedAt,
+      editor: '3f9a2c0d1e',
       restoredFrom: 1,
     }
     for (const bad of [
@@ -605,6 +607,7 @@ describe('HttpNewsRepository: revisions', () => {
       { ...good, restoredFrom: '1' },
       { ...good, at: 'yesterday' },
       { ...good, title: null },
+      { ...good, editor: 7 },
     ]) {
       api.override = (_request, response) => sendJson(response, 200, [good, bad])
 
@@ -620,6 +623,7 @@ describe('HttpNewsRepository: revisions', () => {
       author: 'a',
       action: 'create',
       at: numberedNewsItem(1).updatedAt,
+      editor: 'operator',
       restoredFrom: undefined,
     } satisfies NewsRevision
     api.override = (_request, response) => sendJson(response, 200, [{ ...plain, ip: '10.0.0.7' }])

@@ -1,3 +1,4 @@
+import { UNKNOWN_EDITOR } from '@/domain/editor'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { DomainErrorException } from '@/domain/domain-error'
@@ -131,6 +132,8 @@ export async function startNewsApi(): Promise<NewsApiStandIn> {
   let ticks = 0
   // Every change happens one second after the one before, so orders never tie.
   const now = () => new Date(Date.UTC(2030, 0, 1) + (ticks += 1) * 1000)
+  // The stand-in is the server; it names every client the same.
+  const stamp = () => ({ now: now(), editor: UNKNOWN_EDITOR })
 
   const find = (id: string) => posts.find((post) => post._id === id)
   const write = ({ item, revision }: Revised): StoredNews => {
@@ -182,7 +185,7 @@ export async function startNewsApi(): Promise<NewsApiStandIn> {
         return sendJson(response, 201, firstVersion(stored, first))
       }
       sequence += 1
-      const item = write(created(`created-${sequence}`, values, now()))
+      const item = write(created(`created-${sequence}`, values, stamp()))
       if (key !== undefined) keys.set(key, { fingerprint: fingerprintOf(values), id: item._id })
       return sendJson(response, 201, liveItem(item), { Location: `/api/news/${item._id}` })
     }
@@ -206,18 +209,22 @@ export async function startNewsApi(): Promise<NewsApiStandIn> {
         if (Object.keys(errors).length > 0) {
           return sendProblem(response, 422, 'Unprocessable Content', errors)
         }
-        const change = edited(stored, Object.fromEntries(given.map((f) => [f, changes[f]])), now())
+        const change = edited(
+          stored,
+          Object.fromEntries(given.map((f) => [f, changes[f]])),
+          stamp(),
+        )
         return sendJson(response, 200, liveItem(change === undefined ? stored : write(change)))
       }
       if (sub === undefined && method === 'DELETE') {
         assertWritable(stored, conditionOf(request))
-        write(trashed(stored, now()))
+        write(trashed(stored, stamp()))
         response.writeHead(204).end()
         return
       }
       if (sub === 'restore' && method === 'POST') {
         assertRestorable(stored)
-        return sendJson(response, 200, liveItem(write(untrashed(stored, now()))))
+        return sendJson(response, 200, liveItem(write(untrashed(stored, stamp()))))
       }
       if (sub === 'revisions' && rawRevision === undefined && method === 'GET') {
         const history = histories.get(id) ?? []
@@ -232,7 +239,7 @@ export async function startNewsApi(): Promise<NewsApiStandIn> {
           return sendProblem(response, 404, 'Not Found')
         }
         if (stored.deletedAt !== null) return sendProblem(response, 409, 'Conflict')
-        return sendJson(response, 200, liveItem(write(reverted(stored, target, now()))))
+        return sendJson(response, 200, liveItem(write(reverted(stored, target, stamp()))))
       }
       if (sub === undefined || sub === 'revisions' || sub === 'restore') {
         return sendProblem(response, 405, 'Method Not Allowed')
@@ -270,7 +277,9 @@ export async function startNewsApi(): Promise<NewsApiStandIn> {
       keys.clear()
       for (const item of items) {
         const { title, body, author, revision, updatedAt: at } = item
-        histories.set(item._id, [{ revision, title, body, author, action: 'create', at }])
+        histories.set(item._id, [
+          { revision, title, body, author, action: 'create', at, editor: UNKNOWN_EDITOR },
+        ])
       }
     },
   }

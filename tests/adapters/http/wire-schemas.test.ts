@@ -41,6 +41,7 @@ const REVISION: NewsRevision = {
   author: 'Ada',
   action: 'restore',
   at: '2026-03-02T11:30:00.000Z',
+  editor: '3f9a2c0d1e',
   restoredFrom: 1,
 }
 

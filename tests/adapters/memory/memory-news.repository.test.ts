@@ -27,6 +27,7 @@ describe('MemoryNewsRepository', () => {
         author: 'Ada',
         action: 'edit',
         at: '2026-01-02T00:00:00.000Z',
+        editor: 'unknown',
       },
     ])
     const edited = await news.update('seeded-1', { title: 'Edited' }, { ifRevision: [3] })

@@ -17,6 +17,9 @@ import {
   IDEMPOTENCY_KEY_CREATED_AT_INDEX,
   NEWS_LIST_INDEX,
   NEWS_REVISION_AT_INDEX,
+  NEWS_REVISION_EDITOR_INDEX,
+  CLIENT_BLOCK_TARGET_INDEX,
+  OPERATOR_ACTION_AT_INDEX,
   NEWS_SEARCH_SEQ_INDEX,
   NEWS_TRASH_INDEX,
   RATE_LIMIT_WINDOW_END_INDEX,
@@ -116,10 +119,12 @@ describe('openDatabase on SQLite', () => {
     try {
       const tables = await database.db.introspection.getTables()
       expect(tables.map((table) => table.name).sort()).toEqual([
+        'client_block',
         'event_stream_lease',
         'idempotency_key',
         'news',
         'news_change',
+        'news_protection',
         'news_revision',
         // The full-text index and the shadow tables FTS5 keeps it in.
         'news_search',
@@ -127,6 +132,7 @@ describe('openDatabase on SQLite', () => {
         'news_search_data',
         'news_search_docsize',
         'news_search_idx',
+        'operator_action',
         'outbox_message',
         'rate_limit',
         'site_secret',
@@ -140,6 +146,9 @@ describe('openDatabase on SQLite', () => {
           NEWS_LIST_INDEX,
           NEWS_TRASH_INDEX,
           NEWS_REVISION_AT_INDEX,
+          NEWS_REVISION_EDITOR_INDEX,
+          CLIENT_BLOCK_TARGET_INDEX,
+          OPERATOR_ACTION_AT_INDEX,
           IDEMPOTENCY_KEY_CREATED_AT_INDEX,
           RATE_LIMIT_WINDOW_END_INDEX,
           NEWS_SEARCH_SEQ_INDEX,
@@ -162,6 +171,8 @@ describe('openDatabase on SQLite', () => {
         '0008-event-stream-leases',
         '0009-refold-search',
         '0010-site-secrets',
+        '0011-editors',
+        '0012-moderation',
       ])
     } finally {
       await database.close()

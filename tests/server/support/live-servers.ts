@@ -1,3 +1,4 @@
+import { OPERATOR } from '@/domain/editor'
 import type { AddressInfo } from 'node:net'
 import { created } from '@/domain/rules/news-history.rules'
 import type { ComposedServer, ComposeOptions } from '@/composition/server/server.composition'
@@ -38,7 +39,7 @@ export async function postsThroughTheStore(server: ComposedServer, count: number
   await store.transaction(async (tx) => {
     for (let index = 0; index < count; index += 1) {
       const post = { title: `Post ${index}`, body: 'B', author: 'A' }
-      const change = created(tx.newId(), post, new Date())
+      const change = created(tx.newId(), post, { now: new Date(), editor: OPERATOR })
       await tx.insert(change.item)
       await tx.appendRevision(change.item._id, change.revision)
     }

@@ -21,3 +21,9 @@ export const EVENT_STREAM_LEASE_CLIENT_INDEX = 'event_stream_lease_client_idx'
 export const EVENT_STREAM_LEASE_HOLDER_INDEX = 'event_stream_lease_holder_idx'
 /** Index of the leases by expiry, for the sweep of those no server renews. */
 export const EVENT_STREAM_LEASE_EXPIRES_INDEX = 'event_stream_lease_expires_at_idx'
+/** Index of one editor's revisions by time, for the operator's rollback and the change list. */
+export const NEWS_REVISION_EDITOR_INDEX = 'news_revision_editor_at_idx'
+/** Index of the blocks by what they name, for the check of a client's writes. */
+export const CLIENT_BLOCK_TARGET_INDEX = 'client_block_kind_target_idx'
+/** Index of the operator log in the order it is printed. */
+export const OPERATOR_ACTION_AT_INDEX = 'operator_action_at_id_idx'

@@ -27,7 +27,9 @@ export const REVISION_COLUMNS = [
   'author',
   'action',
   'at',
+  'editor',
   'restored_from',
+  'hidden_at',
 ] as const
 
 interface ChangeRow {
@@ -113,7 +115,9 @@ interface RevisionRow {
   author: string
   action: string
   at: Date | string
+  editor: string
   restored_from: number | null
+  hidden_at: Date | string | null
 }
 
 export function toRevision(row: RevisionRow): NewsRevision {
@@ -124,6 +128,8 @@ export function toRevision(row: RevisionRow): NewsRevision {
     author: row.author,
     action: toAction(row.action),
     at: toIsoInstant(row.at),
+    editor: row.editor,
     ...(row.restored_from === null ? {} : { restoredFrom: Number(row.restored_from) }),
+    ...(row.hidden_at === null ? {} : { hidden: true }),
   }
 }

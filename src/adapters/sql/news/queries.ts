@@ -1,3 +1,4 @@
+import type { ChangeFilter } from '@/domain/ports/news-store.port'
 import type { Compilable, CompiledQuery, Kysely } from 'kysely'
 import type { SearchTier } from '@/domain/rules/search-query.rules'
 import type { Engine } from '@/adapters/sql/database'
@@ -134,6 +135,9 @@ export function selectRevisionPage(db: Db, newsId: string, limit: number, before
  * Duplicates are dropped by the caller; a DISTINCT here leads SQLite to scan the whole table
  * in primary-key order instead. Exported for EXPLAIN.
  */
-export function selectChangedSince(db: Db, instant: string) {
-  return db.selectFrom('news_revision').select('news_id').where('at', '>=', instant)
+export function selectChangedSince(db: Db, instant: string, filter: ChangeFilter = {}) {
+  let query = db.selectFrom('news_revision').select('news_id').where('at', '>=', instant)
+  if (filter.until !== undefined) query = query.where('at', '<', filter.until)
+  if (filter.editor !== undefined) query = query.where('editor', '=', filter.editor)
+  return query
 }

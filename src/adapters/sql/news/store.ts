@@ -8,7 +8,12 @@ import type {
   RevisionPage,
   TrashPage,
 } from '@/domain/ports/news-repository.port'
-import type { NewsStore, NewsStoreTransaction, PurgeReport } from '@/domain/ports/news-store.port'
+import type {
+  ChangeFilter,
+  NewsStore,
+  NewsStoreTransaction,
+  PurgeReport,
+} from '@/domain/ports/news-store.port'
 import type { ChangeLogBounds, NewsChangeLog } from '@/application/ports/change-log.port'
 import {
   liveItem,
@@ -208,9 +213,9 @@ export class SqlNewsStore implements NewsStore, NewsChangeLog {
     }, this.onError)
   }
 
-  changedSince(instant: string): Promise<readonly string[]> {
+  changedSince(instant: string, filter?: ChangeFilter): Promise<readonly string[]> {
     return guardStorage(async () => {
-      const rows = await selectChangedSince(this.db, instant).execute()
+      const rows = await selectChangedSince(this.db, instant, filter).execute()
       return [...new Set(rows.map((row) => row.news_id))]
     }, this.onError)
   }

@@ -98,6 +98,7 @@ export class SqlNewsTransaction implements NewsStoreTransaction {
         author: revision.author,
         action: revision.action,
         at: revision.at,
+        editor: revision.editor,
         restored_from: revision.restoredFrom ?? null,
       })
       .execute()

@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs'
+import type { NewsItem } from '@/domain/news-item.entity'
+import type { NewsRevision } from '@/domain/news-revision.entity'
+import type { ComposedServer } from '@/composition/server/server.composition'
+import {
+  composeTestServer,
+  JSON_HEADERS,
+  removeTempDirs,
+  TEST_DATABASES,
+  TEST_POSTGRES_URL,
+  type TestDatabase,
+} from './server-fixture'
+import { news } from './support/news-command'
+
+afterAll(removeTempDirs)
+
+if (TEST_POSTGRES_URL === undefined) {
+  it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
+}
+
+const ALICE = '203.0.113.7'
+const BOB = '198.51.100.23'
+
+/**
+ * Two servers behind one proxy, which passes each visitor's address on: every write records its
+ * editor, the pseudonym of the address it came from, the same on both servers.
+ */
+describe.each(TEST_DATABASES)('the editor of each revision on $name', (kind) => {
+  let database: TestDatabase
+  let a: ComposedServer
+  let b: ComposedServer
+
+  beforeEach(async () => {
+    database = await kind.create()
+    a = await composeTestServer({ DATABASE_URL: database.url, TRUST_PROXY: 'loopback' })
+    b = await composeTestServer({ DATABASE_URL: database.url, TRUST_PROXY: 'loopback' })
+  })
+
+  afterEach(async () => {
+    await a.close()
+    await b.close()
+    await database.dispose()
+  })
+
+  function send(
+    server: ComposedServer,
+    from: string,
+    method: string,
+    url: string,
+    payload?: object,
+  ) {
+    return server.app.inject({
+      method: method as 'GET',
+      url,
+      headers: { ...(payload === undefined ? {} : JSON_HEADERS), 'x-forwarded-for': from },
+      ...(payload === undefined ? {} : { payload }),
+    })
+  }
+
+  async function editors(server: ComposedServer, id: string): Promise<string[]> {
+    const answer = await server.app.inject(`/api/news/${id}/revisions`)
+    expect(answer.statusCode).toBe(200)
+    return answer.json<NewsRevision[]>().map((revision) => revision.editor)
+  }
+
+  it('is the pseudonym of the client’s address, the same on every server and for the CLI', async () => {
+    const post = (
+      await send(a, ALICE, 'POST', '/api/news', { title: 'Harbour', body: 'Opens.', author: 'Ada' })
+    ).json<NewsItem>()
+    expect(
+      (await send(b, BOB, 'PATCH', `/api/news/${post._id}`, { body: 'Opens today.' })).statusCode,
+    ).toBe(200)
+    expect((await send(b, ALICE, 'DELETE', `/api/news/${post._id}`)).statusCode).toBe(204)
+    expect((await send(a, BOB, 'POST', `/api/news/${post._id}/restore`)).statusCode).toBe(200)
+
+    const [restoredBy, deletedBy, editedBy, createdBy] = await editors(a, post._id)
+    const who = await news(database.url, 'who', ALICE)
+    expect(who.code, who.stderr).toBe(0)
+    expect(createdBy).toBe(who.stdout.trim())
+    expect(deletedBy).toBe(createdBy)
+    expect(editedBy).not.toBe(createdBy)
+    expect(restoredBy).toBe(editedBy)
+    expect(await editors(b, post._id)).toEqual(await editors(a, post._id))
+    expect(createdBy).toMatch(/^[0-9a-f]{10}$/)
+  })
+
+  it('never stores the address itself', async () => {
+    const post = (
+      await send(a, ALICE, 'POST', '/api/news', { title: 'Harbour', body: 'Opens.', author: 'Ada' })
+    ).json<NewsItem>()
+    await send(b, BOB, 'PATCH', `/api/news/${post._id}`, { title: 'Harbour at dawn' })
+
+    // Everything the site keeps, as the operator's export writes it, and the SQLite file itself.
+    const exported = await news(database.url, 'export')
+    expect(exported.code, exported.stderr).toBe(0)
+    expect(exported.stdout).toContain('Harbour at dawn')
+    expect(exported.stdout).not.toContain(ALICE)
+    expect(exported.stdout).not.toContain(BOB)
+    if (database.url.startsWith('sqlite:')) {
+      const file = readFileSync(database.url.slice('sqlite:'.length)).toString('latin1')
+      expect(file).not.toContain(ALICE)
+      expect(file).not.toContain(BOB)
+    }
+  })
+})
