@@ -1,5 +1,5 @@
 import type { ComposedServer } from '@/composition/server/server.composition'
-import { PSEUDONYM_LENGTH, pseudonymizer } from '@/server/services/pseudonyms'
+import { PSEUDONYM_LENGTH, pseudonymizer, withClientPrivacy } from '@/server/services/pseudonyms'
 import {
   composeTestServer,
   logCapture,
@@ -30,6 +30,22 @@ describe('pseudonyms of client addresses', () => {
     expect(pseudonymOf('::ffff:203.0.113.7')).toBe(pseudonymOf('203.0.113.7'))
     expect(pseudonymOf('2001:db8:1:2::9')).toBe(pseudonymOf('2001:db8:1:2:aaaa::1'))
     expect(pseudonymOf('2001:db8:1:2::9')).not.toBe(pseudonymOf('2001:db8:1:3::9'))
+  })
+
+  it('name a client whose socket has closed, and whose address Node has forgotten, unknown', () => {
+    expect(pseudonymOf(undefined)).toBe('unknown')
+    // The log line of an answer that finished after its client went away: the serializer runs
+    // outside any request's error handling, so a throw there would end the process.
+    const logger = withClientPrivacy(true, pseudonymOf, false) as {
+      serializers: { req: (request: unknown) => unknown }
+    }
+    const gone = { method: 'GET', url: '/', host: 'news.example.com', ip: undefined, socket: null }
+    expect(logger.serializers.req(gone)).toEqual({
+      method: 'GET',
+      url: '/',
+      host: 'news.example.com',
+      client: 'unknown',
+    })
   })
 
   it('depend on the key, so that no one without it can tell an address from its pseudonym', () => {

@@ -146,7 +146,7 @@ export const decorations = fp<Shared>(
     )
     const { pseudonymOf } = shared
     app.decorate('editorOf', (request: FastifyRequest) =>
-      pseudonymOf === undefined ? UNKNOWN_EDITOR : pseudonymOf(request.ip),
+      pseudonymOf === undefined ? UNKNOWN_EDITOR : pseudonymOf(request.ip as string | undefined),
     )
     app.decorate('siteOrigin', (request: FastifyRequest) =>
       siteOrigin(request, config.publicOrigin),

@@ -1,13 +1,15 @@
 import { createHmac } from 'node:crypto'
 import { normalizeIP } from '@fastify/rate-limit'
 import type { FastifyRequest, FastifyServerOptions } from 'fastify'
+import { PSEUDONYM_LENGTH, UNKNOWN_EDITOR } from '@/domain/editor'
 
-/** Hex digits of a pseudonym: 40 bits, so that two addresses of one site share one by chance
- * about once in a trillion pairs, and a pseudonym is still short enough to read out. */
-export const PSEUDONYM_LENGTH = 10
+export { PSEUDONYM_LENGTH }
 
-/** A client address's pseudonym. */
-export type Pseudonymizer = (address: string) => string
+/**
+ * A client address's pseudonym. A request whose socket has closed may have no address left
+ * (Node forgets it): then the answer is UNKNOWN_EDITOR, never an error.
+ */
+export type Pseudonymizer = (address: string | undefined) => string
 
 /**
  * Pseudonyms keyed by the site's secret (adapters/sql/site-secrets.ts): an HMAC-SHA256 of the
@@ -17,7 +19,12 @@ export type Pseudonymizer = (address: string) => string
  */
 export function pseudonymizer(key: Buffer): Pseudonymizer {
   return (address) =>
-    createHmac('sha256', key).update(normalizeIP(address)).digest('hex').slice(0, PSEUDONYM_LENGTH)
+    address === undefined || address === ''
+      ? UNKNOWN_EDITOR
+      : createHmac('sha256', key)
+          .update(normalizeIP(address))
+          .digest('hex')
+          .slice(0, PSEUDONYM_LENGTH)
 }
 
 /**
@@ -40,8 +47,10 @@ export function withClientPrivacy(
         method: request.method,
         url: request.url,
         host: request.host,
+        // Read once the answer has gone, when the socket may be closed and its address gone: a
+        // serializer that threw would take the process down with it.
         ...(logAddresses
-          ? { remoteAddress: request.ip, remotePort: request.socket.remotePort }
+          ? { remoteAddress: request.ip, remotePort: request.socket?.remotePort }
           : { client: pseudonymOf(request.ip) }),
       }),
     },
