@@ -25,3 +25,13 @@ export function isEditor(value: string): value is Editor {
 export function isPseudonym(value: string): boolean {
   return PSEUDONYM.test(value)
 }
+
+/**
+ * How the history names an editor: 'Visitor 3f9a2c0d1e' by the pseudonym the operator's
+ * `news who ADDRESS` prints, 'the operator', or, for a change made before the site recorded
+ * editors, 'a visitor (not recorded)'.
+ */
+export function editorName(editor: Editor): string {
+  if (editor === OPERATOR) return 'the operator'
+  return isPseudonym(editor) ? `Visitor ${editor}` : 'a visitor (not recorded)'
+}

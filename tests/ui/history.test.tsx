@@ -35,8 +35,9 @@ function version(n: number): HTMLElement {
 }
 
 describe('history: the versions', () => {
-  it('lists every version newest first, with its action, time and author', async () => {
+  it('lists every version newest first, with its action, time and editor', async () => {
     const app = await editedTwice()
+    await app.news.update(harbour._id, { author: 'Ada King' }, undefined, '3f9a2c0d1e')
     renderApp({ app, path: '/news/harbour-1/history' })
 
     expect(
@@ -49,11 +50,18 @@ describe('history: the versions', () => {
       versions()
         .getAllByRole('heading', { level: 2 })
         .map((h) => h.textContent),
-    ).toEqual(['Version 3: Edited (current)', 'Version 2: Edited', 'Version 1: Created'])
+    ).toEqual([
+      'Version 4: Edited (current)',
+      'Version 3: Edited',
+      'Version 2: Edited',
+      'Version 1: Created',
+    ])
     const [newest] = (await app.news.revisions(harbour._id, {})).items
-    const time = within(version(3)).getByText(utcMinute(newest?.at))
+    const time = within(version(4)).getByText(utcMinute(newest?.at))
     expect(time).toHaveAttribute('dateTime', newest?.at)
-    expect(version(3)).toHaveTextContent(`by ${harbour.author}`)
+    // By the pseudonym of the editor's address, which `npm run news -- who ADDRESS` prints.
+    expect(version(4)).toHaveTextContent('by Visitor 3f9a2c0d1e')
+    expect(version(3)).toHaveTextContent('by a visitor (not recorded)')
     expect(document.title).toBe('History of Harbour reopens at dawn | NewsWire')
   })
 

@@ -1,3 +1,4 @@
+import type { Editor } from '@/domain/editor'
 import { JournaledNewsRepository } from '@/application/journaled-news.repository'
 import type { NewsChanges, NewsDraft, NewsItem } from '@/domain/news-item.entity'
 import type {
@@ -67,19 +68,24 @@ export class MemoryNewsRepository implements NewsRepository {
     return this.journal.create(draft, options)
   }
 
-  async update(id: string, changes: NewsChanges, condition?: WriteCondition): Promise<NewsItem> {
+  async update(
+    id: string,
+    changes: NewsChanges,
+    condition?: WriteCondition,
+    editor?: Editor,
+  ): Promise<NewsItem> {
     await this.faults.enter('update')
-    return this.journal.update(id, changes, condition)
+    return this.journal.update(id, changes, condition, editor)
   }
 
-  async remove(id: string, condition?: WriteCondition): Promise<void> {
+  async remove(id: string, condition?: WriteCondition, editor?: Editor): Promise<void> {
     await this.faults.enter('remove')
-    return this.journal.remove(id, condition)
+    return this.journal.remove(id, condition, editor)
   }
 
-  async restore(id: string): Promise<NewsItem> {
+  async restore(id: string, editor?: Editor): Promise<NewsItem> {
     await this.faults.enter('restore')
-    return this.journal.restore(id)
+    return this.journal.restore(id, editor)
   }
 
   async revisions(id: string, query: NewsPageQuery = {}): Promise<RevisionPage> {
@@ -87,9 +93,9 @@ export class MemoryNewsRepository implements NewsRepository {
     return this.journal.revisions(id, query)
   }
 
-  async restoreRevision(id: string, revision: number): Promise<NewsItem> {
+  async restoreRevision(id: string, revision: number, editor?: Editor): Promise<NewsItem> {
     await this.faults.enter('restoreRevision')
-    return this.journal.restoreRevision(id, revision)
+    return this.journal.restoreRevision(id, revision, editor)
   }
 
   async trash(query: NewsPageQuery): Promise<TrashPage> {

@@ -1,3 +1,4 @@
+import { editorName } from '@/domain/editor'
 import { Link, useParams } from 'react-router-dom'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import type { RevisionPage } from '@/domain/ports/news-repository.port'
@@ -144,7 +145,7 @@ function Version(props: VersionProps) {
         </h2>
         <p className="history-meta">
           <time dateTime={revision.at}>{formatDayAndTime(revision.at)}</time> · by{' '}
-          <bdi>{revision.author}</bdi>
+          <bdi>{editorName(revision.editor)}</bdi>
         </p>
         {previousPending && (
           <p className="history-unchanged">
