@@ -11,19 +11,9 @@ import { memoryDraftStorage, type DraftStorage } from '@/ui/shared/draft-storage
 // Screens other than '/' and react-toastify load lazily; the first import in a file takes a moment.
 configure({ asyncUtilTimeout: 4000 })
 
-/** A post created at midday UTC, so that its YYYY/MM/DD is the same from UTC-11 to UTC+11. */
-export function newsItem(overrides: Partial<NewsItem> = {}): NewsItem {
-  return {
-    _id: 'harbour-1',
-    title: 'Harbour reopens after the storm',
-    body: 'Boats are back in the water.\nThe quay has been repaired.',
-    author: 'Ada Lovelace',
-    createdAt: '2024-03-15T12:00:00.000Z',
-    updatedAt: '2024-03-15T12:00:00.000Z',
-    revision: 1,
-    ...overrides,
-  }
-}
+/** The shared post builder (tests/support/news-item.ts), as the screen tests import it. */
+export { newsItem } from '../../support/news-item'
+import { newsItem } from '../../support/news-item'
 
 /** `count` posts, newest first: post-1 is the newest. */
 export function manyNews(count: number): NewsItem[] {
