@@ -69,6 +69,7 @@ async function main(): Promise<void> {
     DATABASE_URL: `sqlite:${dbPath}`,
     DEMO_POSTS: '0',
     WRITE_RATE_LIMIT: '0',
+    CREATE_RATE_LIMIT: '0',
     HOST: '127.0.0.1',
   }
   // Every server starts first and waits idle; then rounds measure them in turn, so that a

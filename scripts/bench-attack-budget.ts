@@ -49,6 +49,7 @@ async function run(engine: string, databaseUrl: string): Promise<Row> {
     HOST: '127.0.0.1',
     TRUST_PROXY: '127.0.0.1',
     WRITE_RATE_LIMIT: String(BUDGET),
+    CREATE_RATE_LIMIT: '0',
   })
   try {
     const port = Number(new URL(server.base).port)

@@ -134,6 +134,7 @@ async function main(): Promise<void> {
       DATABASE_URL: database.url,
       HOST: '127.0.0.1',
       WRITE_RATE_LIMIT: String(WRITE_BUDGET),
+      CREATE_RATE_LIMIT: '0',
     })
     try {
       await attack(server, database)

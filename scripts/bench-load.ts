@@ -80,6 +80,7 @@ async function run(engine: string, databaseUrl: string): Promise<Measured> {
     DATABASE_URL: databaseUrl,
     HOST: '127.0.0.1',
     WRITE_RATE_LIMIT: String(WRITE_BUDGET),
+    CREATE_RATE_LIMIT: '0',
   })
   try {
     const first = (await (await fetch(`${server.base}/api/news?limit=24`)).json()) as {

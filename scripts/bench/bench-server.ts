@@ -39,6 +39,7 @@ export function startBenchServer(env: Record<string, string>): Promise<BenchServ
         ...process.env,
         DEMO_POSTS: '0',
         WRITE_RATE_LIMIT: '0',
+        CREATE_RATE_LIMIT: '0',
         SEARCH_RATE_LIMIT: '0',
         ...env,
       },

@@ -16,6 +16,7 @@ const SERVER_VARIABLES = [
   'PUBLIC_URL',
   'TRUST_PROXY',
   'SEARCH_RATE_LIMIT',
+  'CREATE_RATE_LIMIT',
 ]
 
 export interface ProductionServer {

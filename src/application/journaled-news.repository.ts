@@ -11,6 +11,7 @@ import type {
 } from '@/domain/ports/news-repository.port'
 import type { NewsStore, NewsStoreTransaction, PurgeReport } from '@/domain/ports/news-store.port'
 import {
+  assertMayChange,
   assertRestorable,
   assertWritable,
   created,
@@ -121,7 +122,9 @@ export class JournaledNewsRepository implements NewsRepository {
     return this.store.transaction(async (tx) => {
       const stored = await tx.find(id)
       assertWritable(stored, condition)
-      const change = edited(stored, changes, this.stamp(editor))
+      const stamp = this.stamp(editor)
+      assertMayChange(stored, stamp.editor)
+      const change = edited(stored, changes, stamp)
       if (change === undefined) return liveItem(stored)
       return liveItem(await write(tx, change))
     })
@@ -131,7 +134,9 @@ export class JournaledNewsRepository implements NewsRepository {
     await this.store.transaction(async (tx) => {
       const stored = await tx.find(id)
       assertWritable(stored, condition)
-      await write(tx, trashed(stored, this.stamp(editor)))
+      const stamp = this.stamp(editor)
+      assertMayChange(stored, stamp.editor)
+      await write(tx, trashed(stored, stamp))
     })
   }
 
@@ -139,7 +144,9 @@ export class JournaledNewsRepository implements NewsRepository {
     return this.store.transaction(async (tx) => {
       const stored = await tx.find(id)
       assertRestorable(stored)
-      return liveItem(await write(tx, untrashed(stored, this.stamp(editor))))
+      const stamp = this.stamp(editor)
+      assertMayChange(stored, stamp.editor)
+      return liveItem(await write(tx, untrashed(stored, stamp)))
     })
   }
 
@@ -153,7 +160,9 @@ export class JournaledNewsRepository implements NewsRepository {
         throw new DomainErrorException(notFound())
       }
       if (stored.deletedAt !== null) throw new DomainErrorException(conflict('InTrash'))
-      return liveItem(await write(tx, reverted(stored, target, this.stamp(editor))))
+      const stamp = this.stamp(editor)
+      assertMayChange(stored, stamp.editor)
+      return liveItem(await write(tx, reverted(stored, target, stamp)))
     })
   }
 

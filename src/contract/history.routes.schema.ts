@@ -8,6 +8,7 @@ import {
   item,
   tooMany,
   page,
+  refused,
 } from '@/contract/route-parts.schema'
 
 /** The history routes: a post's versions and their restore, and the trash and its restore. */
@@ -37,6 +38,7 @@ export const RESTORE_REVISION_SCHEMA = {
   params: REVISION_PARAMS_SCHEMA,
   response: {
     200: item,
+    403: refused,
     404: problemResponse('No post has this id, or it has no revision of this number.'),
     409: problemResponse('The post is in the trash; restore it first.'),
     429: tooMany,
@@ -65,6 +67,7 @@ export const RESTORE_NEWS_SCHEMA = {
   params: ID_PARAMS_SCHEMA,
   response: {
     200: item,
+    403: refused,
     404: problemResponse('No post has this id (or it was purged).'),
     409: problemResponse('The post is not in the trash.'),
     429: tooMany,

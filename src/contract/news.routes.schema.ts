@@ -17,6 +17,8 @@ import {
   IDEMPOTENCY_HEADERS,
   ETAG_HEADER,
   bodyFailures,
+  blocked,
+  refused,
   stale,
   IF_MATCH_HEADERS,
   DRAFT_SCHEMA,
@@ -71,6 +73,7 @@ export const CREATE_NEWS_SCHEMA = {
     ),
     ...bodyFailures,
     400: problemResponse('The body is not valid JSON, or the Idempotency-Key is not valid.'),
+    403: blocked,
     422: problemResponse(
       'A field breaks a rule (`errors` holds each field’s message), or the Idempotency-Key was ' +
         'used for another post in the last 24 hours.',
@@ -85,7 +88,7 @@ export const EDIT_NEWS_SCHEMA = {
   params: ID_PARAMS_SCHEMA,
   headers: IF_MATCH_HEADERS,
   body: CHANGES_SCHEMA,
-  response: { 200: item, ...bodyFailures, 404: notFound, 412: stale },
+  response: { 200: item, ...bodyFailures, 403: refused, 404: notFound, 412: stale },
 } as const
 
 export const DELETE_NEWS_SCHEMA = {
@@ -98,6 +101,7 @@ export const DELETE_NEWS_SCHEMA = {
   headers: IF_MATCH_HEADERS,
   response: {
     204: Type.Null({ description: 'In the trash.' }),
+    403: refused,
     404: problemResponse('No post has this id, or it is already in the trash.'),
     412: stale,
     429: tooMany,

@@ -2,6 +2,7 @@ import {
   Enum,
   Boolean as BooleanType,
   Integer,
+  Literal,
   Object as ObjectType,
   Optional,
   String as StringType,
@@ -31,7 +32,16 @@ const ITEM_PROPERTIES = {
   author: StringType(),
   createdAt: instant('When the post was published.'),
   updatedAt: instant('When the post last changed (its newest revision).'),
-  revision: revisionNumber('The number of the post’s newest revision; its `ETag` is `"rev-N"`.'),
+  revision: revisionNumber(
+    'The number of the post’s newest revision; its `ETag` is `"rev-N"` (`"rev-N-p"` while protected).',
+  ),
+  protected: Optional(
+    Literal(true, {
+      description:
+        'Present while the operator protects the post: visitors’ edits, deletes and restores ' +
+        'of it answer 403 (`/problems/protected`).',
+    }),
+  ),
 }
 
 export const NewsItemSchema = ObjectType(ITEM_PROPERTIES)

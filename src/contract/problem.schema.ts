@@ -1,6 +1,8 @@
 import { Type, type Static } from 'typebox'
 import { NewsItemSchema, TrashedNewsItemSchema } from '@/contract/news.wire-schemas'
 
+export { PROBLEM_TYPES } from '@/contract/problem-types'
+
 /**
  * An RFC 9457 problem body. `errors` maps a field to the same message the form shows.
  */
@@ -27,10 +29,21 @@ export const TrashedProblemSchema = Type.Object({
   trashed: TrashedNewsItemSchema,
 })
 
+/**
+ * The problem of a 403 for a blocked client: the operator's `reason` (may be empty) and when the
+ * block ends (`until`, ISO 8601 in UTC), null while it lasts until it is lifted.
+ */
+export const BlockedProblemSchema = Type.Object({
+  ...ProblemSchema.properties,
+  reason: Type.String(),
+  until: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+})
+
 export type Problem = Readonly<
   | Static<typeof ProblemSchema>
   | Static<typeof StaleProblemSchema>
   | Static<typeof TrashedProblemSchema>
+  | Static<typeof BlockedProblemSchema>
 >
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8'

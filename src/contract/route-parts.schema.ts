@@ -2,6 +2,7 @@ import { Type, type Static, type TSchema } from 'typebox'
 import { API_CACHE_CONTROL } from '@/contract/api-cache-control'
 import { NewsItemSchema, type Assert, type SameType } from '@/contract/news.wire-schemas'
 import {
+  BlockedProblemSchema,
   problemResponse,
   ProblemSchema,
   StaleProblemSchema,
@@ -184,6 +185,20 @@ export const invalid = problemResponse(
   'A field breaks a rule; `errors` holds each field’s message.',
 )
 export const tooMany = problemResponse('Too many writes from this address; see Retry-After.')
+export const blocked = {
+  description:
+    'The operator blocked writes from this client (`type` `/problems/blocked`); `reason` and ' +
+    '`until` (null until lifted) say why and for how long. Reads still work.',
+  content: { 'application/problem+json': { schema: BlockedProblemSchema } },
+} as const
+export const refused = {
+  description:
+    'The operator blocked writes from this client (`type` `/problems/blocked`, with `reason` ' +
+    'and `until`), or protected the post (`type` `/problems/protected`).',
+  content: {
+    'application/problem+json': { schema: Type.Union([BlockedProblemSchema, ProblemSchema]) },
+  },
+} as const
 export const notLive = {
   description: 'No live post has this id. A post in the trash carries itself as `trashed`.',
   content: {

@@ -20,6 +20,17 @@ export type DomainError =
   | { readonly code: 'Conflict'; readonly reason: ConflictReason }
   /** Too many writes from this client; try again after the given number of seconds. */
   | { readonly code: 'RateLimited'; readonly retryAfterSeconds: number }
+  /** The operator refused the write: see Refusal. */
+  | ({ readonly code: 'Forbidden' } & Refusal)
+
+/**
+ * Why the operator's tools refuse a visitor's write: the client is blocked (until `until`, or
+ * until the block is lifted when that is null, for the operator's `note`), or the post is
+ * protected, so that only the operator may change it.
+ */
+export type Refusal =
+  | { readonly reason: 'blocked'; readonly note: string; readonly until: string | null }
+  | { readonly reason: 'protected' }
 
 export type DomainErrorCode = DomainError['code']
 
@@ -30,6 +41,7 @@ export const DOMAIN_ERROR_CODES: readonly DomainErrorCode[] = [
   'Stale',
   'Conflict',
   'RateLimited',
+  'Forbidden',
 ]
 
 export const notFound = (): DomainError => ({ code: 'NotFound' })
@@ -46,6 +58,8 @@ export const rateLimited = (retryAfterSeconds: number): DomainError => ({
   code: 'RateLimited',
   retryAfterSeconds,
 })
+
+export const forbidden = (refusal: Refusal): DomainError => ({ code: 'Forbidden', ...refusal })
 
 /**
  * Ports reject with a DomainErrorException so that a failure keeps its code across `await`.

@@ -10,6 +10,8 @@ export interface NewsItem {
   readonly createdAt: string
   readonly updatedAt: string
   readonly revision: number
+  /** Present when the operator protected the post: only the operator may change it. */
+  readonly protected?: true
 }
 
 /** A post in the trash: restorable until it is purged. */

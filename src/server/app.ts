@@ -15,7 +15,7 @@ import {
   capConnections,
   timeoutOptions,
 } from '@/server/plugins/connection-limits'
-import { decorations, type AppConfig } from '@/server/plugins/decorations'
+import { decorations, type AppConfig, type BlockLookup } from '@/server/plugins/decorations'
 import {
   answerFrameworkError,
   BODY_LIMIT_BYTES,
@@ -31,7 +31,8 @@ import {
 import { NO_METRICS, prometheusMetrics, type ServerMetrics } from '@/server/plugins/metrics'
 import { registerOpenApi } from '@/server/plugins/openapi'
 import { registerSecurityHeaders } from '@/server/plugins/security'
-import { registerWriteLimit } from '@/server/plugins/write-limit'
+import { registerCreateLimit, registerWriteLimit } from '@/server/plugins/write-limit'
+import { registerBlockGuard } from '@/server/plugins/block-guard'
 import { eventsRoutes } from '@/server/routes/events.routes'
 import { registerMetrics } from '@/server/routes/metrics.routes'
 import { newsRoutes } from '@/server/routes/news.routes'
@@ -85,6 +86,11 @@ export interface AppOptions {
    * same on every server of the database. Without it writes are recorded as `unknown`.
    */
   readonly pseudonymOf?: Pseudonymizer
+  /**
+   * The operator's block on a client, if one holds now (block-guard.ts), read from the database
+   * every server shares. Without it no write is refused as blocked.
+   */
+  readonly blocks?: BlockLookup
 }
 
 export interface BuildAppOptions extends AppOptions {
@@ -129,6 +135,9 @@ export const newsWireApp = fp<AppOptions>(
     if (config.searchRateLimit > 0 && rateLimitCounter === undefined) {
       throw new Error('A search rate limit needs a rateLimitCounter to count in.')
     }
+    if (config.createRateLimit > 0 && rateLimitCounter === undefined) {
+      throw new Error('A create rate limit needs a rateLimitCounter to count in.')
+    }
 
     registerRequestIds(app)
     registerErrorHandler(app)
@@ -147,6 +156,7 @@ export const newsWireApp = fp<AppOptions>(
       rateLimitCounter,
       changeSignal,
       pseudonymOf: options.pseudonymOf,
+      blocks: options.blocks,
       liveStream:
         changeFeed !== undefined && changeSignal !== undefined && streamLeases !== undefined
           ? { changeFeed, changeSignal, streamLeases }
@@ -157,8 +167,12 @@ export const newsWireApp = fp<AppOptions>(
     registerNoStoreByDefault(app)
     await app.register(compress, { encodings: ['br', 'gzip'] })
     await registerOpenApi(app)
+    registerBlockGuard(app)
     if (config.writeRateLimit > 0 && rateLimitCounter !== undefined) {
       registerWriteLimit(app, config.writeRateLimit, rateLimitCounter)
+    }
+    if (config.createRateLimit > 0 && rateLimitCounter !== undefined) {
+      registerCreateLimit(app, config.createRateLimit, rateLimitCounter)
     }
 
     await app.register(newsRoutes)

@@ -7,7 +7,9 @@ import { SearchNews } from '@/application/search-news.use-case'
 import { HttpNewsRepository } from '@/adapters/http/http-news.repository'
 import { RuntimeConfigClient } from '@/adapters/http/runtime-config.client'
 import type { ComposedServer } from '@/composition/server/server.composition'
-import { DomainErrorException } from '@/domain/domain-error'
+import { DomainErrorException, forbidden } from '@/domain/domain-error'
+import { OperatorTools } from '@/application/operator-tools'
+import { SqlModerationStore } from '@/adapters/sql/moderation.store'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { composeTestServer, removeTempDirs } from './server-fixture'
 
@@ -299,5 +301,43 @@ describe('the browser adapters against the real server’s write limit', () => {
     const seconds = (refused as { retryAfterSeconds: number }).retryAfterSeconds
     expect(seconds).toBeGreaterThanOrEqual(1)
     expect(seconds).toBeLessThanOrEqual(60)
+  })
+})
+
+describe('the browser adapters against the operator’s blocks and protections', () => {
+  const draft = { title: 'Harbour', body: 'Opens.', author: 'Ada' }
+
+  it('turn a 403 of a blocked client into Forbidden with the block’s reason and end', async () => {
+    const tools = new OperatorTools(new SqlModerationStore(server.database), { operator: 'test' })
+    const block = await tools.block(
+      { kind: 'range', target: '127.0.0.1/32' },
+      { forMs: 3_600_000, reason: 'spam wave' },
+    )
+    try {
+      expect(await rejectionOf(repository.create(draft))).toEqual(
+        forbidden({
+          reason: 'blocked',
+          note: 'spam wave',
+          until: block.ok ? block.value.expiresAt : null,
+        }),
+      )
+    } finally {
+      await tools.unblock('127.0.0.1/32')
+    }
+    expect((await repository.create(draft)).title).toBe('Harbour')
+  })
+
+  it('read a protected post as protected, and turn a 403 on it into Forbidden', async () => {
+    const post = await repository.create(draft)
+    const tools = new OperatorTools(new SqlModerationStore(server.database), { operator: 'test' })
+    await tools.protect(post._id, 'edit war')
+
+    expect(await repository.get(post._id)).toMatchObject({ _id: post._id, protected: true })
+    expect(await rejectionOf(repository.update(post._id, { title: 'Spam' }))).toEqual(
+      forbidden({ reason: 'protected' }),
+    )
+    expect(await rejectionOf(repository.remove(post._id))).toEqual(
+      forbidden({ reason: 'protected' }),
+    )
   })
 })

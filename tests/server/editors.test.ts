@@ -2,14 +2,8 @@ import { readFileSync } from 'node:fs'
 import type { NewsItem } from '@/domain/news-item.entity'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import type { ComposedServer } from '@/composition/server/server.composition'
-import {
-  composeTestServer,
-  JSON_HEADERS,
-  removeTempDirs,
-  TEST_DATABASES,
-  TEST_POSTGRES_URL,
-  type TestDatabase,
-} from './server-fixture'
+import { removeTempDirs, TEST_DATABASES, TEST_POSTGRES_URL } from './server-fixture'
+import { proxiedServers, sendFrom as send } from './support/proxied-servers'
 import { news } from './support/news-command'
 
 afterAll(removeTempDirs)
@@ -26,36 +20,12 @@ const BOB = '198.51.100.23'
  * editor, the pseudonym of the address it came from, the same on both servers.
  */
 describe.each(TEST_DATABASES)('the editor of each revision on $name', (kind) => {
-  let database: TestDatabase
-  let a: ComposedServer
-  let b: ComposedServer
-
-  beforeEach(async () => {
-    database = await kind.create()
-    a = await composeTestServer({ DATABASE_URL: database.url, TRUST_PROXY: 'loopback' })
-    b = await composeTestServer({ DATABASE_URL: database.url, TRUST_PROXY: 'loopback' })
+  // Every budget on, so that its rows are among what the site keeps.
+  const servers = proxiedServers(kind, {
+    WRITE_RATE_LIMIT: '60',
+    CREATE_RATE_LIMIT: '10',
+    SEARCH_RATE_LIMIT: '30',
   })
-
-  afterEach(async () => {
-    await a.close()
-    await b.close()
-    await database.dispose()
-  })
-
-  function send(
-    server: ComposedServer,
-    from: string,
-    method: string,
-    url: string,
-    payload?: object,
-  ) {
-    return server.app.inject({
-      method: method as 'GET',
-      url,
-      headers: { ...(payload === undefined ? {} : JSON_HEADERS), 'x-forwarded-for': from },
-      ...(payload === undefined ? {} : { payload }),
-    })
-  }
 
   async function editors(server: ComposedServer, id: string): Promise<string[]> {
     const answer = await server.app.inject(`/api/news/${id}/revisions`)
@@ -64,6 +34,7 @@ describe.each(TEST_DATABASES)('the editor of each revision on $name', (kind) => 
   }
 
   it('is the pseudonym of the client’s address, the same on every server and for the CLI', async () => {
+    const { a, b, database } = servers
     const post = (
       await send(a, ALICE, 'POST', '/api/news', { title: 'Harbour', body: 'Opens.', author: 'Ada' })
     ).json<NewsItem>()
@@ -84,11 +55,21 @@ describe.each(TEST_DATABASES)('the editor of each revision on $name', (kind) => 
     expect(createdBy).toMatch(/^[0-9a-f]{10}$/)
   })
 
-  it('never stores the address itself', async () => {
+  it('never stores the address itself, nor counts a budget under it', async () => {
+    const { a, b, database } = servers
     const post = (
       await send(a, ALICE, 'POST', '/api/news', { title: 'Harbour', body: 'Opens.', author: 'Ada' })
     ).json<NewsItem>()
     await send(b, BOB, 'PATCH', `/api/news/${post._id}`, { title: 'Harbour at dawn' })
+    await send(a, BOB, 'GET', '/api/news?q=harbour')
+    const budgets = await b.database.db.selectFrom('rate_limit').select('key').execute()
+    expect(budgets.map(({ key }) => key.split(':')[1]).sort()).toEqual([
+      'creates',
+      'searches',
+      'writes',
+      'writes',
+    ])
+    expect(JSON.stringify(budgets)).not.toMatch(/203\.0\.113\.7|198\.51\.100\.23/)
 
     // Everything the site keeps, as the operator's export writes it, and the SQLite file itself.
     const exported = await news(database.url, 'export')

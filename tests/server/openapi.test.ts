@@ -66,14 +66,24 @@ describe('GET /api/openapi.json', () => {
   it('documents the answers of the contract, problems included', () => {
     const news = spec.paths['/api/news']
     expect(Object.keys(news?.get?.responses ?? {})).toEqual(['200', '304', '400', '429'])
-    expect(statuses(news?.post)).toEqual(['201', '400', '413', '415', '422', '429'])
+    expect(statuses(news?.post)).toEqual(['201', '400', '403', '413', '415', '422', '429'])
     expect(news?.post?.requestBody).toMatchObject({
       content: { 'application/json': { schema: { required: ['title', 'body', 'author'] } } },
     })
     const item = spec.paths['/api/news/{id}']
     expect(statuses(item?.get)).toEqual(['200', '304', '404'])
-    expect(statuses(item?.patch)).toEqual(['200', '400', '404', '412', '413', '415', '422', '429'])
-    expect(statuses(item?.delete)).toEqual(['204', '404', '412', '429'])
+    expect(statuses(item?.patch)).toEqual([
+      '200',
+      '400',
+      '403',
+      '404',
+      '412',
+      '413',
+      '415',
+      '422',
+      '429',
+    ])
+    expect(statuses(item?.delete)).toEqual(['204', '403', '404', '412', '429'])
     expect(item?.patch?.responses['422']).toMatchObject({
       content: {
         'application/problem+json': { schema: { required: expect.arrayContaining(['status']) } },
@@ -105,12 +115,14 @@ describe('GET /api/openapi.json', () => {
     expect(spec.paths['/api/trash']?.get?.responses['200']?.headers).toHaveProperty('Link')
     expect(statuses(spec.paths['/api/news/{id}/restore']?.post)).toEqual([
       '200',
+      '403',
       '404',
       '409',
       '429',
     ])
     expect(statuses(spec.paths['/api/news/{id}/revisions/{revision}/restore']?.post)).toEqual([
       '200',
+      '403',
       '404',
       '409',
       '429',
@@ -181,6 +193,17 @@ describe('GET /api/openapi.json', () => {
     })
     expect(json(NewsItemSchema)).toMatchObject({
       properties: { _id: { pattern: '^[A-Za-z0-9_-]{1,64}$' } },
+    })
+  })
+
+  it('documents the operator’s refusals: a block with its reason and end, or a protection', () => {
+    const patch = spec.paths['/api/news/{id}']?.patch?.responses['403'] as { description?: string }
+    expect(patch.description).toMatch(/\/problems\/blocked.*\/problems\/protected/s)
+    const create = spec.paths['/api/news']?.post?.responses['403']?.content
+    expect(create).toMatchObject({
+      'application/problem+json': {
+        schema: { properties: { reason: { type: 'string' }, until: expect.any(Object) } },
+      },
     })
   })
 

@@ -2,6 +2,8 @@ import { sql } from 'kysely'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { buildApp } from '@/server/app'
 import { SEARCH_GROUP } from '@/server/plugins/search-limit'
+import { pseudonymizer } from '@/server/services/pseudonyms'
+import { SITE_SECRETS, siteSecret } from '@/adapters/sql/site-secrets'
 import * as renderer from '@/ui/app/server-render'
 import {
   composeTestServer,
@@ -84,13 +86,15 @@ describe.each(TEST_DATABASES)('the search budget shared by two servers on $name'
     expect(refused.json()).toMatchObject({ status: 429 })
   })
 
-  it('answers a client past its budget from a read: its count stays where it stopped', async () => {
+  it('answers a client past its budget from a read: its count, under its pseudonym, stays where it stopped', async () => {
     const client = '198.51.100.10'
     for (let search = 0; search < BUDGET + 10; search += 1) await searchFrom(servers.first, client)
-    const row = await servers.second.database.db
+    const { database } = servers.second
+    const pseudonymOf = pseudonymizer(await siteSecret(database, SITE_SECRETS.pseudonymKey))
+    const row = await database.db
       .selectFrom('rate_limit')
       .select('count')
-      .where('key', '=', `${client}${SEARCH_GROUP}`)
+      .where('key', '=', `${pseudonymOf(client)}:${SEARCH_GROUP}`)
       .executeTakeFirst()
     expect(Number(row?.count)).toBe(BUDGET)
   })

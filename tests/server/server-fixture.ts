@@ -25,6 +25,7 @@ export function testConfig(env: Record<string, string> = {}): ServerConfig {
     DATABASE_URL: 'sqlite::memory:',
     DEMO_POSTS: '0',
     WRITE_RATE_LIMIT: '0',
+    CREATE_RATE_LIMIT: '0',
     SEARCH_RATE_LIMIT: '0',
     ...env,
   })

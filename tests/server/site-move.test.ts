@@ -112,6 +112,7 @@ async function startServer(url: string): Promise<string> {
   const server = await startServerProcess({
     DATABASE_URL: url,
     WRITE_RATE_LIMIT: '0',
+    CREATE_RATE_LIMIT: '0',
     SEARCH_RATE_LIMIT: '0',
   })
   running.push(server)

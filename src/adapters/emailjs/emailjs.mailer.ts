@@ -1,6 +1,7 @@
 import type { EmailJsSettings } from '@/application/runtime-config'
 import { CONTACT_FIELDS, type ContactMessage } from '@/domain/contact-message.entity'
-import { DomainErrorException, unavailable } from '@/domain/domain-error'
+import { DomainErrorException, forbidden, unavailable, type Refusal } from '@/domain/domain-error'
+import { refusalOf } from '@/adapters/shared/refusal'
 import type { Mailer } from '@/domain/ports/mailer.port'
 
 export interface EmailJsMailerOptions {
@@ -34,8 +35,9 @@ export class EmailJsMailer implements Mailer {
   async send(message: ContactMessage): Promise<void> {
     try {
       await withinTimeout(this.deliver(message), this.timeoutMs)
-    } catch {
-      throw new DomainErrorException(unavailable())
+    } catch (thrown) {
+      const refusal = refusalIn(thrown)
+      throw new DomainErrorException(refusal === undefined ? unavailable() : forbidden(refusal))
     }
   }
 
@@ -49,6 +51,22 @@ export class EmailJsMailer implements Mailer {
     // The SDK itself rejects a missing public key, service id or template id.
     const answer = await sendForm(settings.serviceId, settings.templateId, contactForm(message))
     if (answer.status !== 200 && answer.text !== 'OK') throw new Error('not sent')
+  }
+}
+
+/**
+ * The operator's block, when the outbox refused the message for it: the SDK rejects with the
+ * answer's status and text, which is then the API's 403 problem. EmailJS's own service never
+ * answers one, and any other failure is Unavailable.
+ */
+function refusalIn(thrown: unknown): Refusal | undefined {
+  if (typeof thrown !== 'object' || thrown === null) return undefined
+  const { status, text } = thrown as { status?: unknown; text?: unknown }
+  if (status !== 403 || typeof text !== 'string') return undefined
+  try {
+    return refusalOf(JSON.parse(text))
+  } catch {
+    return undefined
   }
 }
 

@@ -1,6 +1,7 @@
 import {
   conflict,
   DomainErrorException,
+  forbidden,
   inTrash,
   notFound,
   rateLimited,
@@ -33,6 +34,7 @@ import {
   withDomainErrors,
   type HttpOptions,
 } from '@/adapters/http/json-http.client'
+import { refusalOf } from '@/adapters/shared/refusal'
 import { nextLinkOf } from '@/adapters/http/link-header.parser'
 import {
   currentItemOf,
@@ -260,6 +262,10 @@ function expectItem(body: unknown): NewsItem {
  */
 async function failureOf(response: Response, call: Call): Promise<DomainError> {
   switch (response.status) {
+    case 403: {
+      const refusal = refusalOf(await problemOf(response))
+      return refusal === undefined ? unavailable() : forbidden(refusal)
+    }
     case 404: {
       if (call.addressed !== 'item') break
       // A read of a post in the trash names it, so that the page can say where it is.

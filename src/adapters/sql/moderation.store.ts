@@ -90,16 +90,15 @@ export class SqlModerationStore implements ModerationStore {
     )
   }
 
+  /**
+   * Protects a post in one transaction with a lock on it, so that a visitor's write in flight
+   * (which reads the protection with the post) ends before it or sees it; the site's version
+   * moves, so that cached pages and entity tags show the change.
+   */
   protect(protection: PostProtection): Promise<boolean> {
-    return this.guard(async () => {
-      if (!isNewsId(protection.newsId)) return false
-      const post = await this.db
-        .selectFrom('news')
-        .select('id')
-        .where('id', '=', protection.newsId)
-        .executeTakeFirst()
-      if (post === undefined) return false
-      await this.db
+    if (!isNewsId(protection.newsId)) return Promise.resolve(false)
+    return this.onPost(protection.newsId, async (db) => {
+      await db
         .insertInto('news_protection')
         .values({
           news_id: protection.newsId,
@@ -115,13 +114,33 @@ export class SqlModerationStore implements ModerationStore {
   }
 
   unprotect(newsId: string): Promise<boolean> {
-    return this.guard(async () => {
-      const result = await this.db
+    if (!isNewsId(newsId)) return Promise.resolve(false)
+    return this.onPost(newsId, async (db) => {
+      const result = await db
         .deleteFrom('news_protection')
         .where('news_id', '=', newsId)
         .executeTakeFirst()
       return Number(result.numDeletedRows) > 0
     })
+  }
+
+  /** Runs `work` in a transaction that holds the post's row; false when there is no such post. */
+  private onPost(newsId: string, work: (db: Db) => Promise<boolean>): Promise<boolean> {
+    return this.guard(() =>
+      this.database.transaction(
+        async (db) => {
+          const query = db.selectFrom('news').select('id').where('id', '=', newsId)
+          const post = await (
+            this.database.engine === 'postgres' ? query.forUpdate() : query
+          ).executeTakeFirst()
+          if (post === undefined) return false
+          const changed = await work(db)
+          if (changed) await raiseVersion(db, [])
+          return changed
+        },
+        { durable: true },
+      ),
+    )
   }
 
   protection(newsId: string): Promise<PostProtection | undefined> {

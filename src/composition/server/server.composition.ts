@@ -90,6 +90,7 @@ export async function composeServer(
     // Every server of the database names a client by the same pseudonym: in its logs, and as the
     // editor of its writes.
     const pseudonymOf = pseudonymizer(await siteSecret(database, SITE_SECRETS.pseudonymKey))
+    const moderation = new SqlModerationStore(database, (error) => logStorageError(error))
     const app = await buildApp({
       useCases: resolveUseCases(container),
       config,
@@ -108,6 +109,8 @@ export async function composeServer(
       renderer: options.renderer ?? (await loadPageRenderer(options.distDir ?? DEFAULT_DIST_DIR)),
       logger: withClientPrivacy(options.logger, pseudonymOf, config.logAddresses),
       pseudonymOf,
+      // The operator's blocks, read on each write from the database every server shares.
+      blocks: (editor, address) => moderation.blockOn(editor, address, new Date()),
     })
     logStorageError = (error) => app.log.error({ err: error }, 'storage failed')
 

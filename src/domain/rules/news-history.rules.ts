@@ -1,7 +1,7 @@
-import { conflict, DomainErrorException, notFound, stale } from '@/domain/domain-error'
+import { conflict, DomainErrorException, forbidden, notFound, stale } from '@/domain/domain-error'
 import type { NewsChanges, NewsDraft, NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
 import { NEWS_FIELDS } from '@/domain/news-item.entity'
-import type { Editor } from '@/domain/editor'
+import { OPERATOR, type Editor } from '@/domain/editor'
 import type { NewsRevision, RevisionAction } from '@/domain/news-revision.entity'
 
 /**
@@ -145,6 +145,16 @@ export function assertWritable(
   }
   if (condition !== undefined && !condition.ifRevision.includes(stored.revision)) {
     throw new DomainErrorException(stale(liveItem(stored)))
+  }
+}
+
+/**
+ * Checks that `editor` may change the post: anyone may, unless the operator protected it, which
+ * leaves it to the operator alone (Forbidden otherwise). Throws DomainErrorException.
+ */
+export function assertMayChange(stored: StoredNews, editor: Editor): void {
+  if (stored.protected === true && editor !== OPERATOR) {
+    throw new DomainErrorException(forbidden({ reason: 'protected' }))
   }
 }
 

@@ -1,8 +1,10 @@
+import { normalizeIP } from '@fastify/rate-limit'
 import { UNKNOWN_EDITOR, type Editor } from '@/domain/editor'
 import type { Pseudonymizer } from '@/server/services/pseudonyms'
 import type { FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { ChangeFeed } from '@/application/change-feed'
+import type { ClientBlock } from '@/domain/moderation.entity'
 import type { UseCases } from '@/application/use-cases'
 import type { ChangeSignal } from '@/application/ports/change-signal.port'
 import type { RateLimitCounter } from '@/application/ports/rate-limit-counter.port'
@@ -24,6 +26,7 @@ export type AppConfig = Pick<
   | 'emailjsAccount'
   | 'emailjsOrigin'
   | 'writeRateLimit'
+  | 'createRateLimit'
   | 'searchRateLimit'
   | 'trustProxy'
   | 'publicOrigin'
@@ -78,6 +81,14 @@ declare module 'fastify' {
     readonly pageCache: PageCache
     /** Who a request's writes are recorded as: its client's pseudonym (pseudonyms.ts). */
     readonly editorOf: (request: FastifyRequest) => Editor
+    /**
+     * What a client's budgets and live-stream leases are counted under in the database: its
+     * pseudonym, so that no address is stored; its address (IPv6 by its /64) only in an app
+     * built without a pseudonymizer, as some tests build it.
+     */
+    readonly clientKeyOf: (request: FastifyRequest) => string
+    /** The operator's block on a request's client, if one holds now (block-guard.ts). */
+    readonly blockOn: BlockLookup
     /** The site's absolute origin for this request: PUBLIC_URL's, or the request's (site-origin.ts). */
     readonly siteOrigin: (request: FastifyRequest) => string
     /** Who may keep an answer holding that origin's links (http-caching.ts). */
@@ -97,6 +108,14 @@ declare module 'fastify' {
   }
 }
 
+/** The block that holds now on a client, named by its pseudonym and its address. */
+export type BlockLookup = (
+  editor: Editor,
+  address: string | undefined,
+) => Promise<ClientBlock | undefined>
+
+const NO_BLOCKS: BlockLookup = async () => undefined
+
 /** What the app builder hands the decorations, from which the shared things are made. */
 export interface Shared {
   readonly config: AppConfig
@@ -111,6 +130,8 @@ export interface Shared {
   readonly changeSignal: ChangeSignal | undefined
   /** A client address's pseudonym; writes record `unknown` without it. */
   readonly pseudonymOf: Pseudonymizer | undefined
+  /** Where the operator's blocks are read; nobody is blocked without it. */
+  readonly blocks: BlockLookup | undefined
   readonly liveStream: LiveStream | undefined
 }
 
@@ -131,8 +152,12 @@ export const decorations = fp<Shared>(
     app.decorate(
       'searchBudget',
       config.searchRateLimit > 0 && rateLimitCounter !== undefined
-        ? searchBudget(config.searchRateLimit, rateLimitCounter, app.log, () =>
-            metrics.budgetRefused('search'),
+        ? searchBudget(
+            config.searchRateLimit,
+            rateLimitCounter,
+            app.log,
+            (request) => app.clientKeyOf(request),
+            () => metrics.budgetRefused('search'),
           )
         : UNLIMITED_SEARCHES,
     )
@@ -145,9 +170,17 @@ export const decorations = fp<Shared>(
       }),
     )
     const { pseudonymOf } = shared
+    // Node forgets a socket's address once its client has gone, whatever the types say.
+    const addressOf = (request: FastifyRequest) => request.ip as string | undefined
     app.decorate('editorOf', (request: FastifyRequest) =>
-      pseudonymOf === undefined ? UNKNOWN_EDITOR : pseudonymOf(request.ip as string | undefined),
+      pseudonymOf === undefined ? UNKNOWN_EDITOR : pseudonymOf(addressOf(request)),
     )
+    app.decorate('clientKeyOf', (request: FastifyRequest) =>
+      pseudonymOf === undefined
+        ? normalizeIP(addressOf(request) ?? '')
+        : pseudonymOf(addressOf(request)),
+    )
+    app.decorate('blockOn', shared.blocks ?? NO_BLOCKS)
     app.decorate('siteOrigin', (request: FastifyRequest) =>
       siteOrigin(request, config.publicOrigin),
     )

@@ -8,7 +8,7 @@ export interface StatementSample {
 }
 
 /** The budgets whose refusals (429) are counted. */
-export type Budget = 'write' | 'search'
+export type Budget = 'write' | 'create' | 'search'
 
 /**
  * What the server reports for GET /metrics. The parts of the app that see an event call these;
@@ -80,7 +80,7 @@ export function prometheusMetrics(): ServerMetrics {
   })
   const refusals = new Counter({
     name: 'newswire_budget_refusals_total',
-    help: 'Requests refused with 429 because the client had spent its write or search budget.',
+    help: 'Requests refused with 429 because the client had spent its write, create or search budget.',
     labelNames: ['budget'] as const,
     registers: [registry],
   })

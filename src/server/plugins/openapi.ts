@@ -9,6 +9,8 @@ export const OPENAPI_PATH = '/api/openapi.json'
  */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
+    // OpenAPI 3.1 is JSON Schema: `const` (a post's `protected: true`) stays as it is.
+    convertConstToEnum: false,
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -18,7 +20,9 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           'News posts, the SPA’s run-time settings, health, and the built-in EmailJS-compatible ' +
           'outbox. Errors are RFC 9457 application/problem+json. Every change to a post is ' +
           'recorded as a revision; deleted posts wait in the trash for TRASH_DAYS days. ' +
-          'GET /api/events streams each change as Server-Sent Events.',
+          'GET /api/events streams each change as Server-Sent Events. The operator may block a ' +
+          'client’s writes or protect a post: such writes answer 403, typed /problems/blocked ' +
+          'or /problems/protected.',
       },
       tags: [
         { name: 'news', description: 'News posts' },

@@ -1,8 +1,7 @@
-import { normalizeIP } from '@fastify/rate-limit'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { RateLimitCounter } from '@/application/ports/rate-limit-counter.port'
 
-/** A budget of requests per client address, counted where every server counts (the database). */
+/** A budget of requests per client, counted where every server counts (the database). */
 export interface RequestBudget {
   /** Part of every key, so that two budgets never draw on each other's units. */
   readonly group: string
@@ -12,6 +11,8 @@ export interface RequestBudget {
   readonly max: number
   readonly windowMs: number
   readonly counter: RateLimitCounter
+  /** The client a request counts for: the app's `clientKeyOf` (its pseudonym, never its address). */
+  readonly keyOf: (request: FastifyRequest) => string
   /** Whether the answer spends the request's unit; if not, the unit is given back. */
   readonly spends: (reply: FastifyReply) => boolean
   /** Told of each request refused because the budget is spent (the metrics count them). */
@@ -53,7 +54,7 @@ export function budgetHooks(budget: RequestBudget): BudgetHooks {
   const held = new WeakMap<FastifyRequest, HeldUnit>()
 
   async function reserve(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const key = normalizeIP(request.ip) + budget.group
+    const key = `${budget.keyOf(request)}:${budget.group}`
     let reservation
     try {
       reservation = await counter.reserve(key, windowMs, max)

@@ -1,4 +1,3 @@
-import { normalizeIP } from '@fastify/rate-limit'
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify'
 import type {
   RateLimitCounter,
@@ -43,10 +42,11 @@ export function searchBudget(
   max: number,
   counter: RateLimitCounter,
   log: FastifyBaseLogger,
+  keyOf: (request: FastifyRequest) => string,
   onRefused: () => void = () => undefined,
 ): SearchBudget {
   return async (request) => {
-    const key = normalizeIP(request.ip) + SEARCH_GROUP
+    const key = `${keyOf(request)}:${SEARCH_GROUP}`
     try {
       const reservation = await counter.reserve(key, WINDOW_MS, max)
       if (reservation.granted) return ALLOWED

@@ -1,4 +1,3 @@
-import { normalizeIP } from '@fastify/rate-limit'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { LeaseAnswer } from '@/application/ports/stream-leases.port'
 import { attempt } from '@/domain/result'
@@ -65,11 +64,11 @@ export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!streams.take(reply.raw)) {
       refuse(503, SERVER_FULL_DETAIL, { 'retry-after': String(SERVER_FULL_RETRY_AFTER_S) })
     }
-    // Counted by address as the write limit counts (an IPv6 client by its /64); request.ip
-    // honours TRUST_PROXY.
+    // Counted by client as the write limit counts (an IPv6 client by its /64, under its
+    // pseudonym); request.ip honours TRUST_PROXY.
     const leased = valueOf(
       await attempt(() =>
-        leases.acquire(normalizeIP(request.ip), {
+        leases.acquire(app.clientKeyOf(request), {
           open: settings.perAddress,
           reconnectsPerMinute: settings.reconnectsPerMinute,
         }),

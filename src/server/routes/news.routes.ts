@@ -30,7 +30,7 @@ import {
 import { etagOf, matchesIfNoneMatch, writeConditionOf } from '@/server/services/preconditions'
 import { DETAILS, problem, ProblemError, refuse, valueOf } from '@/server/services/problem'
 import { refuseSearch } from '@/server/plugins/search-limit'
-import { WRITE_LIMITED } from '@/server/plugins/write-limit'
+import { CREATE_LIMITED, WRITE_LIMITED } from '@/server/plugins/write-limit'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 // Below this size compression costs more than it saves (as in @fastify/compress).
@@ -44,7 +44,8 @@ export const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   // No write route touches the cache, by design: the store raises the change signal in each
   // write's own transaction, on whichever server (or CLI) made it, and each read checks it.
-  // Every write counts against the client's one write budget (write-limit.ts).
+  // Every write counts against the client's one write budget (write-limit.ts), and the
+  // operator's blocks hold for it (block-guard.ts).
   const write = { config: WRITE_LIMITED }
   const jsonWrite = { ...write, onRequest: requireJson }
 
@@ -91,6 +92,8 @@ export const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: CREATE_NEWS_SCHEMA,
       bodyLimit: BODY_LIMIT_BYTES,
       ...jsonWrite,
+      // A new post draws on the spam budget as well (write-limit.ts).
+      config: CREATE_LIMITED,
       preValidation: narrowDraft,
       attachValidation: true,
     },

@@ -3,11 +3,13 @@ import type { NewsItem } from '@/domain/news-item.entity'
 import type { WriteCondition } from '@/domain/rules/news-history.rules'
 
 /**
- * The wire form of a post's version: a strong entity tag `"rev-N"`, N being its revision.
- * Strong, because two versions with the same number are the same bytes of the same post.
+ * The wire form of a post's version: a strong entity tag `"rev-N"`, N being its revision, or
+ * `"rev-N-p"` while the operator protects it (so that a cached copy learns of the protection).
+ * Strong, because two versions with the same tag are the same bytes of the same post. As a
+ * write's If-Match, both name revision N.
  */
-export function etagOf(item: Pick<NewsItem, 'revision'>): string {
-  return `"rev-${item.revision}"`
+export function etagOf(item: Pick<NewsItem, 'revision' | 'protected'>): string {
+  return item.protected === true ? `"rev-${item.revision}-p"` : `"rev-${item.revision}"`
 }
 
 /**
@@ -39,7 +41,7 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
   return false
 }
 
-const REVISION = /^rev-([1-9]\d{0,15})$/
+const REVISION = /^rev-([1-9]\d{0,15})(?:-p)?$/
 
 /**
  * One element of an If-Match list at `lastIndex` (RFC 9110, 5.6.1 and 8.8.3): OWS (SP and HTAB

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http'
-import type { Problem } from '@/contract/problem.schema'
-import type { ConflictReason, DomainError } from '@/domain/domain-error'
+import { PROBLEM_TYPES, type Problem } from '@/contract/problem.schema'
+import type { ConflictReason, DomainError, Refusal } from '@/domain/domain-error'
 import type { Result } from '@/domain/result'
 import { etagOf } from '@/server/services/preconditions'
 
@@ -25,6 +25,7 @@ export const DETAILS = {
   unavailable: 'The service is unavailable right now. Try again later.',
   internal: 'Something went wrong on our side. Try again later.',
   foreignOrigin: 'The outbox accepts forms only from the site’s own pages.',
+  protected: 'The operator protected this post: only the operator may change it.',
 } as const
 
 /** How a use case's failure reads over HTTP. `invalidStatus` is 422 for bodies, 400 for query parameters. */
@@ -50,6 +51,23 @@ export function problemOf(error: DomainError, invalidStatus = 422): Problem {
         : problem(409, CONFLICT_DETAILS[error.reason])
     case 'RateLimited':
       return problem(429, rateLimitedDetail(error.retryAfterSeconds))
+    case 'Forbidden':
+      return refusalProblem(error)
+  }
+}
+
+/** A 403 of the operator's tools, typed so that a client can tell a block from a protection. */
+function refusalProblem(refusal: Refusal): Problem {
+  if (refusal.reason === 'protected') {
+    return { ...problem(403, DETAILS.protected), type: PROBLEM_TYPES.protected }
+  }
+  const until = refusal.until === null ? 'until the operator lifts it' : `until ${refusal.until}`
+  const because = refusal.note === '' ? '' : ` Reason: ${refusal.note}`
+  return {
+    ...problem(403, `The operator blocked writes from your address ${until}.${because}`),
+    type: PROBLEM_TYPES.blocked,
+    reason: refusal.note,
+    until: refusal.until,
   }
 }
 

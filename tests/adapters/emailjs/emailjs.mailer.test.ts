@@ -5,12 +5,21 @@ import { EmailJsMailer } from '@/adapters/emailjs/emailjs.mailer'
 import { RuntimeConfigClient } from '@/adapters/http/runtime-config.client'
 import type { EmailJsSettings } from '@/application/runtime-config'
 import type { ContactMessage } from '@/domain/contact-message.entity'
-import { unavailable } from '@/domain/domain-error'
+import { forbidden, unavailable } from '@/domain/domain-error'
 import { domainErrorOf } from '../../support/domain-error-of'
 
 const PUBLIC_KEY = 'pk_newswire_test'
 const SERVICE_ID = 'service_newswire'
 const TEMPLATE_ID = 'template_contact'
+
+const BLOCKED_PROBLEM = JSON.stringify({
+  type: '/problems/blocked',
+  title: 'Forbidden',
+  status: 403,
+  detail: 'The operator blocked writes from your address until 2026-12-01T10:00:00.000Z.',
+  reason: 'spam wave',
+  until: '2026-12-01T10:00:00.000Z',
+})
 
 const message: ContactMessage = {
   name: 'Ada Lovelace',
@@ -36,6 +45,8 @@ const silent: ServerResponse[] = []
 function emailJsAnswer(fields: Readonly<Record<string, string>>): [number, string] | undefined {
   if (fields.service_id === 'service_silent') return undefined
   if (fields.service_id === 'service_queue') return [202, 'Queued']
+  // The built-in outbox, for a client the operator blocked: the API's 403 problem.
+  if (fields.service_id === 'service_blocked') return [403, BLOCKED_PROBLEM]
   if (fields.service_id !== SERVICE_ID) return [400, 'The service ID is invalid']
   if (fields.template_id !== TEMPLATE_ID) return [400, 'The template ID is invalid']
   if (fields.user_id !== PUBLIC_KEY) return [400, 'The Public Key is invalid']
@@ -197,6 +208,16 @@ describe('EmailJsMailer with the real @emailjs/browser SDK', () => {
 
     expect(await domainErrorOf(mailer.send(message))).toEqual(unavailable())
     expect(received.map((r) => r.answer)).toEqual([[400, 'The service ID is invalid']])
+  })
+
+  it('fails as Forbidden with the reason and end of the block when the outbox refuses a blocked client', async () => {
+    const mailer = new EmailJsMailer({
+      loadSettings: async () => settings({ serviceId: 'service_blocked' }),
+    })
+
+    expect(await domainErrorOf(mailer.send(message))).toEqual(
+      forbidden({ reason: 'blocked', note: 'spam wave', until: '2026-12-01T10:00:00.000Z' }),
+    )
   })
 
   it("fails as Unavailable when the answer is neither status 200 nor 'OK'", async () => {

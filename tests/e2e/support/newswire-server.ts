@@ -32,6 +32,7 @@ const SERVER_VARIABLES = [
   'EMAILJS_PUBLIC_KEY',
   'EMAILJS_ORIGIN',
   'WRITE_RATE_LIMIT',
+  'CREATE_RATE_LIMIT',
   'SEARCH_RATE_LIMIT',
   'DEMO_POSTS',
   'TRASH_DAYS',
@@ -61,6 +62,7 @@ export async function startNewsWire(
     PORT: '0',
     DATABASE_URL: databaseUrl,
     WRITE_RATE_LIMIT: '0',
+    CREATE_RATE_LIMIT: '0',
     SEARCH_RATE_LIMIT: '0',
     DEMO_POSTS: '0',
     // The browser is behind a proxy on this machine: each test is its own visitor, by the

@@ -53,6 +53,10 @@ export function toChange(row: ChangeRow): NewsChange {
   }
 }
 
+function isTrue(value: boolean | number | string | undefined): boolean {
+  return value === true || value === 1 || value === '1' || value === 't'
+}
+
 function toAction(value: string): RevisionAction {
   const action = REVISION_ACTIONS.find((known) => known === value)
   // The table's check constraint admits nothing else.
@@ -69,6 +73,8 @@ interface NewsRow {
   updated_at: Date | string
   revision: number
   deleted_at: Date | string | null
+  /** Selected with a post by id (queries.ts selectNews): SQLite says 0 or 1, PostgreSQL a boolean. */
+  protected?: boolean | number | string
 }
 
 export function toStoredNews(row: NewsRow): StoredNews {
@@ -81,6 +87,7 @@ export function toStoredNews(row: NewsRow): StoredNews {
     updatedAt: instantOf(row.updated_at),
     revision: Number(row.revision),
     deletedAt: row.deleted_at === null ? null : instantOf(row.deleted_at),
+    ...(isTrue(row.protected) ? { protected: true } : {}),
   }
 }
 

@@ -15,8 +15,25 @@ import type { KeysetPosition } from '@/adapters/shared/keyset-cursor'
 
 type Db = Kysely<NewsWireSchema>
 
+/**
+ * One post by id, with whether the operator protected it: the read every write's transaction
+ * starts with, so that a protection and a visitor's write can never both go through.
+ */
 export function selectNews(db: Db, id: string) {
-  return db.selectFrom('news').select(NEWS_COLUMNS).where('id', '=', id)
+  return db
+    .selectFrom('news')
+    .select(NEWS_COLUMNS)
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('news_protection')
+            .select('news_protection.news_id')
+            .whereRef('news_protection.news_id', '=', 'news.id'),
+        )
+        .as('protected'),
+    )
+    .where('id', '=', id)
 }
 
 // Stand-ins for the values of a query compiled once: no real cursor, id or limit equals them.
