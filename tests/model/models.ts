@@ -8,6 +8,7 @@ import type { ContactMessage } from '@/domain/contact-message.entity'
 import {
   conflict,
   inTrash,
+  forbidden,
   notFound,
   rateLimited,
   stale,
@@ -119,6 +120,8 @@ export const WRITE_LIMIT = rateLimited(RETRY_AFTER_SECONDS)
 export const CHANGED_MEANWHILE = stale(HARBOUR_CHANGED)
 /** Someone deleted HARBOUR meanwhile: an edit of it finds no post. */
 export const DELETED_MEANWHILE = notFound()
+/** The operator blocked this client's writes, until lifted. */
+export const BLOCKED = forbidden({ reason: 'blocked', note: 'spam wave', until: null })
 /** HARBOUR brought back from the trash: a new revision. */
 export const HARBOUR_RESTORED: NewsItem = { ...HARBOUR, revision: 3 }
 
@@ -128,6 +131,7 @@ const errorLabel = (event: AnyEventObject): string | undefined => {
   if (error === CHANGED_MEANWHILE) return 'saved meanwhile'
   if (error === DELETED_MEANWHILE) return 'deleted meanwhile'
   if (error === IN_TRASH) return 'in the trash'
+  if (error === BLOCKED) return 'blocked'
   return error === WRITE_LIMIT ? 'write limit' : undefined
 }
 
@@ -257,7 +261,7 @@ export const newsStoreModel: Model = {
         if (edit === undefined) return []
         return [{ ...overlay(edit.stored, [edit]), revision: edit.stored.revision + 1 }]
       },
-      errors: [unavailable(), CHANGED_MEANWHILE, DELETED_MEANWHILE, WRITE_LIMIT],
+      errors: [unavailable(), CHANGED_MEANWHILE, DELETED_MEANWHILE, WRITE_LIMIT, BLOCKED],
     },
     restoreNews: { done: () => [HARBOUR], errors: [unavailable(), WRITE_LIMIT] },
   },

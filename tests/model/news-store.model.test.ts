@@ -59,6 +59,26 @@ function checkEdits(step: StepContext) {
   }
   const error = payload<DomainError>(event, 'error')
   const [failed] = (previous.context as NewsStoreContext).pending
+  if (error.code === 'Forbidden') {
+    // Refused by the operator: the stored values show again, the text waits for the form, and
+    // the toast says why, with Review.
+    for (const item of shown(context).filter((each) => each._id === failed?.id)) {
+      expect(item).toEqual(failed?.stored)
+    }
+    expect(context.unsaved[HARBOUR._id]?.reason).toBe('refused')
+    expect(context.unsaved[HARBOUR._id]?.values).toMatchObject(failed?.changes ?? {})
+    expect(effects.toasts).toEqual([
+      {
+        kind: 'error',
+        message: NOTICES.blocked(undefined, 'spam wave'),
+        action: {
+          label: TOAST_ACTIONS.review,
+          intent: { type: 'navigate', to: `/news/${HARBOUR._id}/edit` },
+        },
+      },
+    ])
+    return
+  }
   if (error.code === 'Stale' || error.code === 'NotFound') {
     // The visitor's text waits in memory for the edit form, against the version it started from.
     const stored = failed?.stored ?? HARBOUR

@@ -48,6 +48,8 @@ const ELSEWHERE = [
   'newsStore on news.showArrivals #1',
   'newsStore on news.gone #1',
   'newsStore.edits.saving on xstate.error.actor.0.newsStore.edits.saving #2',
+  // An edit the operator's block or protection refused: tests/ui/moderation.test.tsx.
+  'newsStore.edits.saving on xstate.error.actor.0.newsStore.edits.saving #3',
   'newsStore.restores.idle on news.restore #1',
   'newsStore.restores.restoring on xstate.done.actor.0.newsStore.restores.restoring #1',
   'newsStore.restores.restoring on xstate.error.actor.0.newsStore.restores.restoring #1',

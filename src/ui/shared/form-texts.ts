@@ -21,6 +21,8 @@ export const DRAFT_TEXTS = {
   /** The same, because the post was deleted meanwhile. */
   notSavedDeleted:
     'Your edit was not saved, because this post was deleted meanwhile. Your text is back in the form.',
+  /** The same, because the operator blocked the visitor or protected the post. */
+  notSavedRefused: 'Your edit was not saved. Your text is back in the form.',
   discard: 'Discard draft',
 } as const
 

@@ -7,6 +7,7 @@ import {
 } from '@/domain/domain-error'
 import type { NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
 import type { Result } from '@/domain/result'
+import { formatDayAndTime } from '@/ui/shared/dates'
 import { NOTICES } from '@/ui/shared/notices'
 import { paths } from '@/ui/shared/paths'
 
@@ -92,6 +93,11 @@ export function isNotFound(thrown: unknown): boolean {
   return asDomainError(thrown).code === 'NotFound'
 }
 
+/** Whether the operator refused the write: the client is blocked, or the post protected. */
+export function isForbidden(thrown: unknown): boolean {
+  return asDomainError(thrown).code === 'Forbidden'
+}
+
 /** The post a read found in the trash (a NotFound that names it), or undefined. */
 export function trashedOf(thrown: unknown): TrashedNewsItem | undefined {
   const error = asDomainError(thrown)
@@ -120,15 +126,20 @@ export function fieldErrorsOf(thrown: unknown): Readonly<Record<string, string>>
 
 /**
  * The error toast for a failed write: when to try again after the write limit (429 with
- * Retry-After), else the screen's own failure text.
+ * Retry-After), the operator's block (until when, and why) or protection of the post, else the
+ * screen's own failure text.
  */
 export function failureNotice(thrown: unknown, otherwise: string): ToastParams {
-  const error = asDomainError(thrown)
-  return {
-    kind: 'error',
-    message:
-      error.code === 'RateLimited' ? NOTICES.rateLimited(error.retryAfterSeconds) : otherwise,
-  }
+  return { kind: 'error', message: failureText(asDomainError(thrown), otherwise) }
+}
+
+/** The words for a failed write whose cause the visitor can act on, else `otherwise`. */
+function failureText(error: DomainError, otherwise: string): string {
+  if (error.code === 'RateLimited') return NOTICES.rateLimited(error.retryAfterSeconds)
+  if (error.code !== 'Forbidden') return otherwise
+  if (error.reason === 'protected') return NOTICES.protectedPost
+  const until = error.until === null ? undefined : formatDayAndTime(error.until)
+  return NOTICES.blocked(until, error.note)
 }
 
 /** The `showToast` params for a machine's `onError`: see failureNotice. */

@@ -24,6 +24,11 @@ export const NOTICES = {
   restoreFromTrashFirst: 'this post is in the trash: restore it from Recently deleted first',
   rateLimited: (seconds: number) =>
     `too many changes from your address, try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}`,
+  // The operator's tools: a blocked client, a protected post.
+  blocked: (until: string | undefined, reason: string) =>
+    `the operator blocked changes from your address${until === undefined ? '' : ` until ${until}`}` +
+    (reason === '' ? '' : `: ${reason}`),
+  protectedPost: 'this post is protected: only the operator can change it',
 } as const
 
 /** The labels of the buttons a toast may carry. */

@@ -207,6 +207,17 @@ export function editOfDeleted(context: NewsStoreContext): Partial<NewsStoreConte
   }
 }
 
+/** The first edit in line was refused by the operator's block or protection: its text waits. */
+export function editRefused(context: NewsStoreContext): Partial<NewsStoreContext> {
+  const [failed, ...pending] = context.pending
+  if (failed === undefined) return {}
+  return {
+    pending,
+    unsaved: { ...context.unsaved, [failed.id]: unsavedOf(failed, 'refused') },
+    ...place(context, overlay(failed.stored, pending)),
+  }
+}
+
 /** The first edit in line failed otherwise: the post shows its stored values again. */
 export function editFailed(context: NewsStoreContext): Partial<NewsStoreContext> {
   const [failed, ...pending] = context.pending

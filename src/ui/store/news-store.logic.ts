@@ -22,8 +22,11 @@ export interface UnsavedEdit {
   readonly revision?: number
   /** That revision's values. */
   readonly base: NewsDraft
-  /** Saved meanwhile by someone else ('stale'), or deleted meanwhile ('deleted'). */
-  readonly reason: 'stale' | 'deleted'
+  /**
+   * Saved meanwhile by someone else ('stale'), deleted meanwhile ('deleted'), or refused by the
+   * operator's block or protection ('refused').
+   */
+  readonly reason: 'stale' | 'deleted' | 'refused'
 }
 
 /** What `failed` leaves to the edit form: its text in full, against the version it started from. */

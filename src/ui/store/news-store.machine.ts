@@ -2,7 +2,9 @@ import { assign, emit, setup } from 'xstate'
 import type { NewsItem } from '@/domain/news-item.entity'
 import {
   effectStubs,
+  failureNotice,
   failureToast,
+  isForbidden,
   isNotFound,
   isStale,
   stubUseCase,
@@ -17,6 +19,7 @@ import {
   editFailed,
   editOfDeleted,
   editQueued,
+  editRefused,
   editSaved,
   editSavedMeanwhile,
   gone,
@@ -68,6 +71,7 @@ export const newsStoreMachine = setup({
     hasFetches: ({ context }) => context.fetches.length > 0,
     isStale: ({ event }) => 'error' in event && isStale(event.error),
     isNotFound: ({ event }) => 'error' in event && isNotFound(event.error),
+    isForbidden: ({ event }) => 'error' in event && isForbidden(event.error),
     knowsItem: ({ context, event }) =>
       event.type === 'news.edit' &&
       storedValues(event.id, context.pending, [context.newsItem, ...context.news]) !== undefined,
@@ -197,6 +201,28 @@ export const newsStoreMachine = setup({
                   },
                   // After the toast, which names the edit still first in line.
                   assign(({ context }) => editOfDeleted(context)),
+                ],
+              },
+              {
+                // Refused by the operator: the toast says why, and Review takes the visitor's
+                // text back to the form.
+                guard: 'isForbidden',
+                target: 'idle',
+                actions: [
+                  {
+                    type: 'showToast',
+                    params: ({ context, event }) => ({
+                      ...failureNotice(event.error, NOTICES.tryAgainLater),
+                      action: {
+                        label: TOAST_ACTIONS.review,
+                        intent: {
+                          type: 'navigate',
+                          to: paths.editNews(context.pending[0]?.id ?? ''),
+                        },
+                      },
+                    }),
+                  },
+                  assign(({ context }) => editRefused(context)),
                 ],
               },
               {

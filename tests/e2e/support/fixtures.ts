@@ -1,6 +1,7 @@
 import { test as base, expect } from '@playwright/test'
 import { startEmailJsStandIn, type EmailJsStandIn } from './emailjs-stand-in'
 import { emptyTrash } from './empty-trash'
+import { liftModeration } from './operator'
 import { NewsApi } from './news-api'
 import { startNewsWire, type NewsWireServer } from './newswire-server'
 import { expectHydrated } from './screens'
@@ -105,6 +106,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           contentType: 'text/plain',
         })
       try {
+        liftModeration(newsWire.databasePath)
         await api.clear()
       } catch (error) {
         await attachServerLog()

@@ -42,6 +42,10 @@ interface ArticleProps {
   readonly rendered: 'viewing' | TrashedNewsItem | undefined
 }
 
+/** What the article says of a post the operator protected (`npm run news -- protect`). */
+export const PROTECTED_NOTE =
+  'Protected by the operator: only the operator can edit or delete this post.'
+
 function Article({ id, rendered }: ArticleProps) {
   const { store } = useAppServices()
   const machine = useProvidedMachine(provideArticle)
@@ -101,6 +105,8 @@ function Article({ id, rendered }: ArticleProps) {
     ) : null
   }
   const image = articleImage(item._id)
+  // A post the operator protected, or one deleted elsewhere, offers no Edit or Delete.
+  const changeable = status !== 'deleted' && item.protected !== true
   return (
     <article className="article" aria-labelledby="article-title">
       <div className="live-notices" aria-live="polite">
@@ -134,8 +140,9 @@ function Article({ id, rendered }: ArticleProps) {
         <time dateTime={item.createdAt}>{formatDay(item.createdAt)}</time>
       </p>
       <div className="article-body">{item.body}</div>
+      {item.protected === true && <p className="article-protected">{PROTECTED_NOTE}</p>}
       <div className="article-actions">
-        {status !== 'deleted' && (
+        {changeable && (
           <Link className="button" to={paths.editNews(item._id)}>
             Edit
           </Link>
@@ -143,7 +150,7 @@ function Article({ id, rendered }: ArticleProps) {
         <Link className="button" to={paths.history(item._id)}>
           History
         </Link>
-        {status !== 'deleted' && (
+        {changeable && (
           <button
             type="button"
             className="button button-danger"

@@ -21,12 +21,20 @@ import { DELETED_ELSEWHERE } from '@/ui/store/live-updates.hooks'
 import { useLiveStatus } from '@/ui/store/live-updates.status'
 import { DELETED_POST_TEXTS, DRAFT_TEXTS } from '@/ui/shared/form-texts'
 import { SavedMeanwhile } from '@/ui/features/news-form/edit-review'
+import type { UnsavedEdit } from '@/ui/store/news-store.logic'
 
 const schema = formSchema(NEWS_RULES)
 
 /** The post changed while the visitor edits it: the form keeps their text, and says so. */
 const EDITED_ELSEWHERE =
   'This post was edited elsewhere. Your text stays here; saving shows you the newer version beside it first.'
+
+/** What the form says of an edit this visit could not save, by why. */
+const UNSAVED_TEXT = {
+  stale: 'notSaved',
+  deleted: 'notSavedDeleted',
+  refused: 'notSavedRefused',
+} as const satisfies Record<UnsavedEdit['reason'], keyof typeof DRAFT_TEXTS>
 
 export function AddNewsPage() {
   return <NewsFormScreen />
@@ -137,12 +145,7 @@ function NewsFormScreen({
   const submitting = state.matches('submitting') || state.matches('restoring')
   usePageTitle(heading)
   // The text of an edit this visit could not save says why; a draft from storage, where from.
-  const draftMessage =
-    unsaved === undefined
-      ? undefined
-      : unsaved.reason === 'deleted'
-        ? DRAFT_TEXTS.notSavedDeleted
-        : DRAFT_TEXTS.notSaved
+  const draftMessage = unsaved === undefined ? undefined : DRAFT_TEXTS[UNSAVED_TEXT[unsaved.reason]]
 
   return (
     <section className="form-page" aria-labelledby="form-heading">
