@@ -96,7 +96,7 @@ const productionBuilds: Plugin = {
  * Everything the first visit runs, in one chunk beside the entry's own module. Left to itself
  * the bundler puts the code that the first visit shares with later screens (React, React
  * Router, the domain's errors) in a chunk per set of screens that share it, each compressed
- * apart from the others: 1.4 KB more gzip on the first visit. Code that only later screens
+ * apart from the others: 1.3 KB more gzip on the first visit. Code that only later screens
  * import (formik, yup, dayjs, ...) is not reached from the entry through static imports, so it
  * stays in their chunks. The entry's own module stays in the entry chunk, which index.html and
  * the build manifest name.
