@@ -5,6 +5,16 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 /**
+ * React Router's own links carry framework mode's prefetching, which the first visit would
+ * download and never run: the app's links are ui/shared/links.tsx, on React Router's hooks.
+ */
+const ROUTER_LINKS = {
+  name: 'react-router-dom',
+  importNames: ['Link', 'NavLink'],
+  message: "Use Link and NavLink from '@/ui/shared/links'.",
+}
+
+/**
  * The hexagon's dependency rule: ui/server → adapters → application → domain, and only the
  * composition roots choose adapters. Imports across folders go through the `@/` alias so
  * that these patterns see them.
@@ -15,6 +25,7 @@ const layer = (files, forbidden, message, inner = []) => ({
     'no-restricted-imports': [
       'error',
       {
+        paths: [ROUTER_LINKS],
         patterns: [
           { group: ['../*'], message: 'Import across folders through the @/ alias.' },
           ...forbidden.map((group) => ({ group: [group].flat(), message })),

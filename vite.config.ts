@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL, URL } from 'node:url'
 import { brotliCompressSync, constants as zlibConstants } from 'node:zlib'
 import { gzipAsync } from '@gfx/zopfli'
 import react from '@vitejs/plugin-react'
-import type { Plugin } from 'vite'
+import type { Plugin, Rolldown } from 'vite'
 import { defineConfig } from 'vitest/config'
 
 const apiTarget = process.env.API_PROXY_TARGET ?? 'http://localhost:3000'
@@ -93,6 +93,28 @@ const productionBuilds: Plugin = {
 }
 
 /**
+ * Everything the first visit runs, in one chunk beside the entry's own module. Left to itself
+ * the bundler puts the code that the first visit shares with later screens (React, React
+ * Router, the domain's errors) in a chunk per set of screens that share it, each compressed
+ * apart from the others: 1.3 KB more gzip on the first visit. Code that only later screens
+ * import (formik, yup, dayjs, ...) is not reached from the entry through static imports, so it
+ * stays in their chunks. The entry's own module stays in the entry chunk, which index.html and
+ * the build manifest name.
+ */
+function firstVisitChunk(id: string, bundle: Rolldown.ChunkingContext): string | null {
+  const isEntry = (module: string) => bundle.getModuleInfo(module)?.isEntry === true
+  const imported = (module: string) => bundle.getModuleInfo(module)?.importers ?? []
+  if (isEntry(id) || imported(id).some(isEntry)) return null
+  const seen = new Set<string>()
+  const reachedFromEntry = (module: string): boolean => {
+    if (seen.has(module)) return false
+    seen.add(module)
+    return isEntry(module) || imported(module).some(reachedFromEntry)
+  }
+  return reachedFromEntry(id) ? 'first-visit' : null
+}
+
+/**
  * The fast core, the inner loop: the domain, the use cases and the machines' model paths on
  * in-memory adapters, and the browser's adapters against local stand-ins. No DOM, no database,
  * no build, no server process.
@@ -127,6 +149,11 @@ export default defineConfig({
   // entry that renders pages with the same screens (dist-server/, see page-renderer.loader.ts).
   builder: {},
   environments: {
+    client: {
+      build: {
+        rolldownOptions: { output: { codeSplitting: { groups: [{ name: firstVisitChunk }] } } },
+      },
+    },
     ssr: {
       build: {
         outDir: 'dist-server',

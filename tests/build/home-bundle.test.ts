@@ -61,6 +61,14 @@ describe('the production build', () => {
     expect([...loaded].filter((name) => name.startsWith('@inversifyjs/'))).toEqual([])
   })
 
+  it('sends the first visit its code in one chunk, beside the entry and the bundler runtime', () => {
+    // Compressed apart, the code split across more chunks costs the first visit more bytes.
+    expect(bundle.chunks.map((chunk) => chunk.file.replace(/-[\w-]{8}\.js$/, ''))).toEqual(
+      expect.arrayContaining(['assets/index', 'assets/first-visit']),
+    )
+    expect(bundle.chunks.length).toBeLessThanOrEqual(3)
+  })
+
   it(`downloads at most ${HOME_BUDGET_GZIP_KB} KB of gzip JavaScript on the first visit to /`, () => {
     const kb = bundle.total.gzip / 1024
     expect(kb, `${kb.toFixed(1)} KB gzip`).toBeLessThanOrEqual(HOME_BUDGET_GZIP_KB)

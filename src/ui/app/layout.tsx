@@ -1,8 +1,9 @@
-import { Link, NavLink, Outlet } from 'react-router-dom'
+import { Outlet } from 'react-router-dom'
 import '@/ui/app/app.css'
 import { Toasts } from '@/ui/app/toaster'
 import { SearchForm } from '@/ui/features/search/search-form'
 import bannerUrl from '@/ui/shared/assets/banner.svg'
+import { Link, NavLink } from '@/ui/shared/links'
 import { paths } from '@/ui/shared/paths'
 import { useFocusHeadingOnNavigation } from '@/ui/shared/use-focus-heading'
 
@@ -37,9 +38,7 @@ export function Layout() {
         <ul>
           {navLinks.map(({ to, label }) => (
             <li key={to}>
-              <NavLink to={to} end>
-                {label}
-              </NavLink>
+              <NavLink to={to}>{label}</NavLink>
             </li>
           ))}
         </ul>

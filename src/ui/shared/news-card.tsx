@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef } from 'react'
-import { Link } from 'react-router-dom'
+import { Link } from '@/ui/shared/links'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { excerpt } from '@/domain/rules/excerpt'
 import { paths } from '@/ui/shared/paths'

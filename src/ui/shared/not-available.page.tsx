@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom'
+import { Link } from '@/ui/shared/links'
 import { useProvidedMachine } from '@/ui/shared/app-context'
 import { provideUnknownRoute } from '@/ui/shared/not-available.provide'
 import { useInspectedMachine } from '@/ui/shared/inspection'

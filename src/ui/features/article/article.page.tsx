@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react'
 import { useEffect, useRef, type RefObject } from 'react'
-import { Link, useParams } from 'react-router-dom'
+import { useParams } from 'react-router-dom'
+import { Link } from '@/ui/shared/links'
 import { LoadFailed } from '@/ui/shared/load-failed'
 import { useAppServices, usePageData, useProvidedMachine } from '@/ui/shared/app-context'
 import { provideArticle } from '@/ui/features/article/article.provide'

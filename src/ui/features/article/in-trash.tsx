@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom'
+import { Link } from '@/ui/shared/links'
 import type { TrashedNewsItem } from '@/domain/news-item.entity'
 import { TRASH_MESSAGES } from '@/domain/rules/trash.messages'
 import { formatDayAndTime } from '@/ui/shared/dates'

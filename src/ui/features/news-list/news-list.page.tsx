@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react'
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import Masonry from 'react-masonry-css'
-import { Link } from 'react-router-dom'
+import { Link } from '@/ui/shared/links'
 import { LoadFailed } from '@/ui/shared/load-failed'
 import { useAppServices, usePageData, useProvidedMachine } from '@/ui/shared/app-context'
 import { provideNewsList } from '@/ui/features/news-list/news-list.provide'

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react'
-import { Link } from 'react-router-dom'
+import { Link } from '@/ui/shared/links'
 import type { TrashedNewsItem } from '@/domain/news-item.entity'
 import { usePageData, useProvidedMachine } from '@/ui/shared/app-context'
 import { provideTrash } from '@/ui/features/trash/trash.provide'
