@@ -70,7 +70,7 @@ function checkEdits(step: StepContext) {
     expect(effects.toasts).toEqual([
       {
         kind: 'error',
-        message: NOTICES.blocked(undefined, 'spam wave'),
+        message: NOTICES.blocked(null, 'spam wave'),
         action: {
           label: TOAST_ACTIONS.review,
           intent: { type: 'navigate', to: `/news/${HARBOUR._id}/edit` },

@@ -1,4 +1,5 @@
 import { formatDay, formatDayAndTime } from '@/ui/shared/dates'
+import { utcMinute } from '@/ui/shared/notices'
 
 // Late in the UTC day: already the next day in Auckland, still the same day in Honolulu.
 const LATE_UTC = '2024-03-05T23:30:00.000Z'
@@ -16,5 +17,16 @@ describe("a post's dates, on the UTC calendar", () => {
 
   it('reads an instant written with an offset as the same moment', () => {
     expect(formatDayAndTime('2024-03-06T12:30:00+13:00')).toBe('2024/03/05 23:30 UTC')
+  })
+})
+
+describe('an instant in a toast, cut from its text without dayjs', () => {
+  it.each([
+    LATE_UTC,
+    '2025-01-02T03:04:59.999Z',
+    '2026-12-31T23:59:00.000Z',
+    '2024-02-29T00:00:00.000Z',
+  ])('reads %s as formatDayAndTime does', (instant) => {
+    expect(utcMinute(instant)).toBe(formatDayAndTime(instant))
   })
 })

@@ -14,6 +14,10 @@ export function refusalOf(problem: unknown): Refusal | undefined {
   return {
     reason: 'blocked',
     note: typeof reason === 'string' ? reason : '',
-    until: typeof until === 'string' && !Number.isNaN(Date.parse(until)) ? until : null,
+    // As toISOString writes it, whatever form the server sent.
+    until:
+      typeof until === 'string' && !Number.isNaN(Date.parse(until))
+        ? new Date(until).toISOString()
+        : null,
   }
 }

@@ -7,7 +7,6 @@ import {
 } from '@/domain/domain-error'
 import type { NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
 import type { Result } from '@/domain/result'
-import { formatDayAndTime } from '@/ui/shared/dates'
 import { NOTICES } from '@/ui/shared/notices'
 import { paths } from '@/ui/shared/paths'
 
@@ -138,8 +137,7 @@ function failureText(error: DomainError, otherwise: string): string {
   if (error.code === 'RateLimited') return NOTICES.rateLimited(error.retryAfterSeconds)
   if (error.code !== 'Forbidden') return otherwise
   if (error.reason === 'protected') return NOTICES.protectedPost
-  const until = error.until === null ? undefined : formatDayAndTime(error.until)
-  return NOTICES.blocked(until, error.note)
+  return NOTICES.blocked(error.until, error.note)
 }
 
 /** The `showToast` params for a machine's `onError`: see failureNotice. */

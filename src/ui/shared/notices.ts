@@ -24,9 +24,9 @@ export const NOTICES = {
   restoreFromTrashFirst: 'this post is in the trash: restore it from Recently deleted first',
   rateLimited: (seconds: number) =>
     `too many changes from your address, try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}`,
-  // The operator's tools: a blocked client, a protected post.
-  blocked: (until: string | undefined, reason: string) =>
-    `the operator blocked changes from your address${until === undefined ? '' : ` until ${until}`}` +
+  // The operator's tools: a blocked client (until an instant, or until lifted), a protected post.
+  blocked: (until: string | null, reason: string) =>
+    `the operator blocked changes from your address${until === null ? '' : ` until ${utcMinute(until)}`}` +
     (reason === '' ? '' : `: ${reason}`),
   protectedPost: 'this post is protected: only the operator can change it',
 } as const
@@ -36,3 +36,12 @@ export const TOAST_ACTIONS = {
   undo: 'Undo',
   review: 'Review',
 } as const
+
+/**
+ * An instant as toISOString writes it, as dates.ts's formatDayAndTime shows it (2026/11/28 17:00
+ * UTC): cut from the text, so that a toast of the first visit's code needs no dayjs (3 KB of
+ * gzip); tests/ui/dates.test.ts holds the two to the same output.
+ */
+export function utcMinute(iso: string): string {
+  return `${iso.slice(0, 10).replaceAll('-', '/')} ${iso.slice(11, 16)} UTC`
+}
