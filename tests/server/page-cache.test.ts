@@ -110,6 +110,32 @@ describe.each(TEST_DATABASES)('the page cache on $name', (kind) => {
     expect(a.renders).toEqual(['/', '/'])
   })
 
+  it('keeps the feed and the sitemap until a write on either server, and revalidates them without a read', async () => {
+    await createPostThroughApi(a.server, 'Harbour opens')
+    const reads = vi.spyOn(a.server.app.useCases.listNews, 'execute')
+    for (const path of ['/feed.xml', '/sitemap.xml']) {
+      reads.mockClear()
+      const first = await get(a.server, path)
+      const again = await get(a.server, path, { 'accept-encoding': 'gzip' })
+      const revalidated = await get(a.server, path, { 'if-none-match': String(first.headers.etag) })
+
+      expect(first.statusCode).toBe(200)
+      expect(first.body).toContain('https://news.example.com/news/')
+      expect(gunzipSync(again.rawPayload).toString()).toBe(first.body)
+      expect(again.headers.etag).toBe(first.headers.etag)
+      expect(revalidated.statusCode).toBe(304)
+      expect(reads.mock.calls.length, path).toBeGreaterThan(0)
+      const built = reads.mock.calls.length
+      await get(a.server, path)
+      expect(reads.mock.calls.length, `${path} read again while nothing changed`).toBe(built)
+
+      await createPostThroughApi(b.server, `Ferry returns ${path}`)
+      const after = await get(a.server, path)
+      expect(after.headers.etag).not.toBe(first.headers.etag)
+      if (path === '/feed.xml') expect(after.body).toContain(`Ferry returns ${path}`)
+    }
+  })
+
   it('renders once for reads of one page that arrive together', async () => {
     await createPostThroughApi(a.server, 'Harbour opens')
     const answers = await Promise.all(Array.from({ length: 8 }, () => get(a.server, '/')))

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { attempt } from '@/domain/result'
 import { cacheableRead, sendNotModified } from '@/server/plugins/http-caching'
+import { preferredEncoding } from '@/server/services/first-page.cache'
 import { API_CACHE_CONTROL } from '@/contract/api-cache-control'
 import { FEED_CONTENT_TYPE, FEED_PATH, FEED_SIZE, newsFeedXml } from '@/server/services/news-feed'
 import { matchesIfNoneMatch, pageEtagOf } from '@/server/services/preconditions'
@@ -28,19 +29,61 @@ type BuildFile = (origin: string, version: number | undefined) => Promise<string
  * What a site offers crawlers and feed readers beside its pages: the RSS feed of the newest
  * posts, the sitemap (an index of files past 50,000 URLs) and robots.txt naming it. Links are
  * absolute, under the site's origin (PUBLIC_URL's, or the request's). Each answer may be kept
- * as the API's lists are, and answers 304 to a matching If-None-Match. Every tag comes from the
+ * as the API's lists are, and answers 304 to a matching If-None-Match. The feed and the sitemap
+ * files come from the page cache while the site's version stands, as `/` and articles do. Every tag comes from the
  * data, never the process, and a write on any server changes it at once: a deleted post leaves
  * the feed and the sitemap at once.
  */
 export const siteFilesRoutes: FastifyPluginAsync = async (app) => {
-  const { useCases, firstPage, originCacheControl } = app
+  const { useCases, firstPage, originCacheControl, pageCache } = app
   const sitemaps = new Sitemaps(useCases.listNews)
 
-  // The feed's tag is a hash of its bytes, which come from the newest posts alone: every server
-  // answers the same tag, and reading 50 posts costs a few milliseconds.
-  app.get(FEED_PATH, HIDDEN, async (request, reply) => {
+  /**
+   * Sends a file from the page cache, kept (precompressed) under its origin and path while the
+   * site's version stands, with the version's tag: a revalidation is answered before anything is
+   * read, and a write on any server makes the next read build it afresh. False when nothing is
+   * kept (PAGE_CACHE_MB=0, or the change signal failed): the caller answers uncached. (Not the
+   * reply itself: a reply is thenable, and awaiting it waits for the answer to be sent.)
+   */
+  async function sentKept(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    type: string,
+    build: BuildFile,
+  ): Promise<boolean> {
+    const version = await pageCache.version()
+    if (version === undefined) return false
+    const origin = app.siteOrigin(request)
+    const tag = versionEtagOf(request, origin, version)
+    if (matchesIfNoneMatch(request.headers['if-none-match'], tag)) {
+      sendNotModified(reply, tag, originCacheControl.read)
+      return true
+    }
+    const path = request.url.split('?', 1)[0] ?? ''
+    const found = await pageCache.page(`${origin}${path}`, version, async () => {
+      const file = valueOf(await attempt(() => build(origin, version)), 422, UNCACHED)
+      return file === undefined
+        ? { keep: false as const, answer: undefined }
+        : { keep: true as const, status: 200, body: Buffer.from(file) }
+    })
+    if ('answer' in found) refuse(404, NO_SUCH_SITEMAP, UNCACHED)
+    cacheableRead(reply, tag, originCacheControl.read).type(type)
+    const encoding = preferredEncoding(request.headers['accept-encoding'])
+    if (encoding === undefined) reply.send(found.body)
+    else reply.header('content-encoding', encoding).send(found.encoded[encoding])
+    return true
+  }
+
+  async function feed(origin: string): Promise<string> {
     const { items } = valueOf(await useCases.listNews.execute({ limit: FEED_SIZE }), 422, UNCACHED)
-    const body = newsFeedXml(app.siteOrigin(request), items)
+    return newsFeedXml(origin, items)
+  }
+
+  // Uncached, the feed's tag is a hash of its bytes, which come from the newest posts alone:
+  // every server answers the same tag, and reading 50 posts costs a few milliseconds.
+  app.get(FEED_PATH, HIDDEN, async (request, reply) => {
+    if (await sentKept(request, reply, FEED_CONTENT_TYPE, feed)) return reply
+    const body = await feed(app.siteOrigin(request))
     return sendCacheable(request, reply, originCacheControl.read, FEED_CONTENT_TYPE, body)
   })
 
@@ -56,6 +99,7 @@ export const siteFilesRoutes: FastifyPluginAsync = async (app) => {
     reply: FastifyReply,
     build: BuildFile,
   ): Promise<FastifyReply> {
+    if (await sentKept(request, reply, SITEMAP_CONTENT_TYPE, build)) return reply
     const origin = app.siteOrigin(request)
     const version = await firstPage.version()
     const tag = version === undefined ? undefined : versionEtagOf(request, origin, version)
