@@ -4,6 +4,7 @@ import {
   effectStubs,
   failureNotice,
   failureToast,
+  type ToastParams,
   isForbidden,
   isNotFound,
   isStale,
@@ -165,17 +166,8 @@ export const newsStoreMachine = setup({
                   assign(({ context, event }) => editSavedMeanwhile(context, event.error)),
                   {
                     type: 'showToast',
-                    params: ({ event }) => ({
-                      kind: 'error',
-                      message: NOTICES.editConflict,
-                      action: {
-                        label: TOAST_ACTIONS.review,
-                        intent: {
-                          type: 'navigate',
-                          to: paths.editNews(currentOf(event.error)?._id ?? ''),
-                        },
-                      },
-                    }),
+                    params: ({ event }) =>
+                      reviewToast(NOTICES.editConflict, currentOf(event.error)?._id),
                   },
                 ],
               },
@@ -187,17 +179,8 @@ export const newsStoreMachine = setup({
                 actions: [
                   {
                     type: 'showToast',
-                    params: ({ context }) => ({
-                      kind: 'error',
-                      message: NOTICES.editOfDeleted,
-                      action: {
-                        label: TOAST_ACTIONS.review,
-                        intent: {
-                          type: 'navigate',
-                          to: paths.editNews(context.pending[0]?.id ?? ''),
-                        },
-                      },
-                    }),
+                    params: ({ context }) =>
+                      reviewToast(NOTICES.editOfDeleted, context.pending[0]?.id),
                   },
                   // After the toast, which names the edit still first in line.
                   assign(({ context }) => editOfDeleted(context)),
@@ -211,16 +194,11 @@ export const newsStoreMachine = setup({
                 actions: [
                   {
                     type: 'showToast',
-                    params: ({ context, event }) => ({
-                      ...failureNotice(event.error, NOTICES.tryAgainLater),
-                      action: {
-                        label: TOAST_ACTIONS.review,
-                        intent: {
-                          type: 'navigate',
-                          to: paths.editNews(context.pending[0]?.id ?? ''),
-                        },
-                      },
-                    }),
+                    params: ({ context, event }) =>
+                      reviewToast(
+                        failureNotice(event.error, NOTICES.tryAgainLater).message,
+                        context.pending[0]?.id,
+                      ),
                   },
                   assign(({ context }) => editRefused(context)),
                 ],
@@ -303,3 +281,15 @@ export const newsStoreMachine = setup({
     },
   },
 })
+
+/** An edit's error toast whose Review opens the post's edit form, where the text waits. */
+function reviewToast(message: string, id: string | undefined): ToastParams {
+  return {
+    kind: 'error',
+    message,
+    action: {
+      label: TOAST_ACTIONS.review,
+      intent: { type: 'navigate', to: paths.editNews(id ?? '') },
+    },
+  }
+}
