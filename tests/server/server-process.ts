@@ -29,7 +29,15 @@ export function startServerProcess(
   const [program = '', ...args] = command
   const child = spawn(program, args, {
     cwd: REPO_ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DEMO_POSTS: '0', ...env },
+    // No spam budget (10 new posts an hour) unless a test sets one: tests make many posts.
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DEMO_POSTS: '0',
+      CREATE_RATE_LIMIT: '0',
+      ...env,
+    },
   })
   const logs: Record<string, unknown>[] = []
   let stderr = ''
