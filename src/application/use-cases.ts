@@ -2,6 +2,7 @@ import { CreateNews } from '@/application/create-news.use-case'
 import { DeleteNews } from '@/application/delete-news.use-case'
 import { EditNews } from '@/application/edit-news.use-case'
 import { GetNewsItem } from '@/application/get-news-item.use-case'
+import { ListChanges } from '@/application/list-changes.use-case'
 import { ListNews } from '@/application/list-news.use-case'
 import { ListRevisions } from '@/application/list-revisions.use-case'
 import { ListTrash } from '@/application/list-trash.use-case'
@@ -25,6 +26,7 @@ export interface UseCases {
   readonly restoreNews: RestoreNews
   readonly listRevisions: ListRevisions
   readonly restoreRevision: RestoreRevision
+  readonly listChanges: ListChanges
   readonly sendContactMessage: SendContactMessage
 }
 
@@ -47,6 +49,7 @@ export function useCasesFor({ news, mailer }: CorePorts): UseCases {
     restoreNews: new RestoreNews(news),
     listRevisions: new ListRevisions(news),
     restoreRevision: new RestoreRevision(news),
+    listChanges: new ListChanges(news),
     sendContactMessage: new SendContactMessage(mailer),
   }
 }
