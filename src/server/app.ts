@@ -32,6 +32,7 @@ import { NO_METRICS, prometheusMetrics, type ServerMetrics } from '@/server/plug
 import { registerOpenApi } from '@/server/plugins/openapi'
 import { registerSecurityHeaders } from '@/server/plugins/security'
 import { registerWriteLimit } from '@/server/plugins/write-limit'
+import { changesRoutes } from '@/server/routes/changes.routes'
 import { eventsRoutes } from '@/server/routes/events.routes'
 import { registerMetrics } from '@/server/routes/metrics.routes'
 import { newsRoutes } from '@/server/routes/news.routes'
@@ -162,6 +163,7 @@ export const newsWireApp = fp<AppOptions>(
     }
 
     await app.register(newsRoutes)
+    await app.register(changesRoutes)
     if (app.hasDecorator('changeFeed')) await app.register(eventsRoutes)
     await app.register(systemRoutes)
     if (outbox) await app.register(outboxRoutes)
