@@ -9,6 +9,7 @@ import { ListTrash } from '@/application/list-trash.use-case'
 import { RestoreNews } from '@/application/restore-news.use-case'
 import { RestoreRevision } from '@/application/restore-revision.use-case'
 import { SearchNews } from '@/application/search-news.use-case'
+import { UndoChange } from '@/application/undo-change.use-case'
 import { SendContactMessage } from '@/application/send-contact-message.use-case'
 
 import type { Mailer } from '@/domain/ports/mailer.port'
@@ -27,6 +28,7 @@ export interface UseCases {
   readonly listRevisions: ListRevisions
   readonly restoreRevision: RestoreRevision
   readonly listChanges: ListChanges
+  readonly undoChange: UndoChange
   readonly sendContactMessage: SendContactMessage
 }
 
@@ -50,6 +52,7 @@ export function useCasesFor({ news, mailer }: CorePorts): UseCases {
     listRevisions: new ListRevisions(news),
     restoreRevision: new RestoreRevision(news),
     listChanges: new ListChanges(news),
+    undoChange: new UndoChange(news),
     sendContactMessage: new SendContactMessage(mailer),
   }
 }
