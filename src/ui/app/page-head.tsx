@@ -91,6 +91,7 @@ function screenTitleAt(pathname: string, item?: NewsItem): string {
   if (at(routes.editNews)) return PAGE_TITLES.editNews
   if (at(routes.history)) return PAGE_TITLES.history(item)
   if (at(routes.trash)) return PAGE_TITLES.trash
+  if (at(routes.changes)) return PAGE_TITLES.changes
   if (at(routes.contact)) return PAGE_TITLES.contact
   if (at(routes.article)) return item?.title ?? PAGE_TITLES.article
   return pathname === '/' ? PAGE_TITLES.home : PAGE_TITLES.notAvailable

@@ -1,6 +1,11 @@
 import type { PageData, PageNeed } from '@/application/page-data'
 import type { NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
-import type { NewsPage, RevisionPage, TrashPage } from '@/domain/ports/news-repository.port'
+import type {
+  ChangePage,
+  NewsPage,
+  RevisionPage,
+  TrashPage,
+} from '@/domain/ports/news-repository.port'
 
 export type { PageData, PageNeed }
 
@@ -23,6 +28,8 @@ export interface PageDataClaims {
   readonly trash: (cursor?: string) => TrashPage | undefined
   /** The page of a post's history; null when the server found no such post. */
   readonly history: (id: string, cursor?: string) => RevisionPage | null | undefined
+  /** A page of the recent changes (one editor's when given); null for a name no editor has. */
+  readonly changes: (editor?: string, cursor?: string) => ChangePage | null | undefined
   /** A screen has mounted with the page data: from now on there is none. */
   readonly release: () => void
 }
@@ -39,6 +46,10 @@ export function pageDataClaims(data: PageData = {}): PageDataClaims {
     trash: (cursor) => (at(cursor) ? held.trash : undefined),
     history: (id, cursor) =>
       held.history?.id === id && at(cursor) ? held.history.page : undefined,
+    changes: (editor, cursor) =>
+      held.changes !== undefined && held.changes.editor === editor && at(cursor)
+        ? held.changes.page
+        : undefined,
     release: () => {
       held = {}
     },

@@ -9,7 +9,7 @@ import { provideHistory } from '@/ui/features/history/history.provide'
 import { versionDiff, type DiffPart } from '@/ui/features/history/revision-diff'
 import { useInspectedMachine } from '@/ui/shared/inspection'
 import { LoadFailed } from '@/ui/shared/load-failed'
-import { paths } from '@/ui/shared/paths'
+import { paths, versionId } from '@/ui/shared/paths'
 import { usePageTitle } from '@/ui/shared/use-page-title'
 import { LoadMore, LoadMoreFailed, NextPageLink, usePageCursor } from '@/ui/shared/load-more'
 import { formatDayAndTime } from '@/ui/shared/dates'
@@ -129,7 +129,7 @@ interface VersionProps {
 
 function Version(props: VersionProps) {
   const { postId, revision, previous, previousPending, current, busy, waiting, onRestore } = props
-  const headingId = `version-${postId}-${revision.revision}`
+  const headingId = versionId(postId, revision.revision)
   const { changed, unchanged } = versionDiff(revision, previous)
   return (
     <li className="history-version">
