@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import { OPERATOR, PSEUDONYM_LENGTH, UNKNOWN_EDITOR } from '@/domain/editor'
 import { CHANGE_LOG_RETENTION_DAYS } from '@/domain/rules/news-history.rules'
-import { RecentChangeSchema } from '@/contract/news-change.wire-schemas'
+import { RecentChangeSchema } from '@/contract/recent-change.wire-schemas'
 import { problemResponse } from '@/contract/problem.schema'
 import { LIST_QUERY_SCHEMA, page } from '@/contract/route-parts.schema'
 

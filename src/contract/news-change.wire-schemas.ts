@@ -1,15 +1,7 @@
-import {
-  Boolean as BooleanType,
-  Enum,
-  Integer,
-  Object as ObjectType,
-  Optional,
-  String as StringType,
-  type Static,
-} from 'typebox'
-import { NEWS_CHANGE_KINDS, type NewsChange, type RecentChange } from '@/domain/news-change.entity'
+import { Enum, Integer, Object as ObjectType, String as StringType, type Static } from 'typebox'
+import { NEWS_CHANGE_KINDS, type NewsChange } from '@/domain/news-change.entity'
 import { NEWS_ID_PATTERN } from '@/domain/news-id'
-import { EditorSchema, type Assert, type SameType } from '@/contract/news.wire-schemas'
+import type { Assert, SameType } from '@/contract/news.wire-schemas'
 
 /**
  * The `data` of the messages on `GET /api/events` (docs: the live stream), once: the browser's
@@ -34,24 +26,7 @@ export const StreamPositionSchema = ObjectType({
   seq: position('The site’s current version; the message’s `id`.'),
 })
 
-/** An entry of `GET /api/changes`: a change, its editor and the post's title at that revision. */
-export const RecentChangeSchema = ObjectType({
-  ...NewsChangeSchema.properties,
-  editor: EditorSchema,
-  title: StringType({
-    description: 'The post’s title at that revision; empty when the operator hid it.',
-  }),
-  hidden: Optional(
-    BooleanType({
-      description:
-        'Present (true) when the operator hid the revision: its title is empty. The change’s ' +
-        'time, kind and editor stay.',
-    }),
-  ),
-})
-
-// The domain's types stay the source of truth: the wire schemas must describe exactly them.
-export type _WireChangesMatchTheDomain = [
-  Assert<SameType<Readonly<Static<typeof NewsChangeSchema>>, NewsChange>>,
-  Assert<SameType<Readonly<Static<typeof RecentChangeSchema>>, RecentChange>>,
-]
+// The domain's type stays the source of truth: the wire schema must describe exactly it.
+export type _WireChangeMatchesTheDomain = Assert<
+  SameType<Readonly<Static<typeof NewsChangeSchema>>, NewsChange>
+>

@@ -25,6 +25,3 @@ export interface NewsRevision extends NewsDraft {
    */
   readonly hidden?: boolean
 }
-
-/** What the history and the recent changes show for the text of a revision the operator hid. */
-export const HIDDEN_REVISION_TEXT = 'hidden by the operator'

@@ -19,7 +19,7 @@ import {
 } from '@/ui/features/changes/changes.machine'
 import type { UndoChangeInput } from '@/application/undo-change.use-case'
 import type { ChangeUndo } from '@/domain/rules/undo.rules'
-import { CHANGES_NOTICES } from '@/ui/features/changes/changes.notices'
+import { CHANGES_NOTICES } from '@/ui/features/changes/changes.texts'
 import type { ToastParams } from '@/ui/shared/machine-effects'
 import { NOTICES } from '@/ui/shared/notices'
 import {

@@ -3,11 +3,8 @@ import {
   NewsRevisionSchema,
   TrashedNewsItemSchema,
 } from '@/contract/news.wire-schemas'
-import {
-  NewsChangeSchema,
-  RecentChangeSchema,
-  StreamPositionSchema,
-} from '@/contract/news-change.wire-schemas'
+import { NewsChangeSchema, StreamPositionSchema } from '@/contract/news-change.wire-schemas'
+import { RecentChangeSchema } from '@/contract/recent-change.wire-schemas'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { composeTestServer, fakeDistDir, removeTempDirs } from './server-fixture'
 

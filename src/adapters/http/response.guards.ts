@@ -1,7 +1,7 @@
 import type { NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import type { RecentChange } from '@/domain/news-change.entity'
-import { RecentChangeSchema } from '@/contract/news-change.wire-schemas'
+import { RecentChangeSchema } from '@/contract/recent-change.wire-schemas'
 import {
   NewsItemSchema,
   NewsRevisionSchema,

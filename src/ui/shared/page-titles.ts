@@ -11,7 +11,6 @@ export const PAGE_TITLES = {
   editNews: 'Edit news',
   history: (item?: NewsItem) => (item === undefined ? 'History' : `History of ${item.title}`),
   trash: 'Recently deleted',
-  changes: 'Recent changes',
   contact: 'Contact us',
   /** The query as the domain reads it; '' when there is none, or it is refused. */
   search: (query: string) => (query === '' ? 'Search' : `Search: ${query}`),

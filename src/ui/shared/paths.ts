@@ -3,9 +3,6 @@ import { SEARCH_FIELD } from '@/domain/rules/search-field'
 /** Every URL of the app, built in one place; ids are always encoded. */
 const news = (id: string) => `/news/${encodeURIComponent(id)}`
 
-/** The element id of one version on the history page (the target of paths.version). */
-export const versionId = (id: string, revision: number) => `version-${id}-${revision}`
-
 /** The query field of the recent changes that names one editor. */
 export const EDITOR_FIELD = 'editor'
 
@@ -26,8 +23,6 @@ export const paths = {
   article: news,
   editNews: (id: string) => `${news(id)}/edit`,
   history: (id: string, cursor?: string) => paged(`${news(id)}/history`, cursor),
-  /** One version on the newest page of the history, which shows its diff. */
-  version: (id: string, revision: number) => `${news(id)}/history#${versionId(id, revision)}`,
   trash: (cursor?: string) => paged('/trash', cursor),
   /** The recent changes; with an editor, only theirs. */
   changes: (editor?: string, cursor?: string) =>

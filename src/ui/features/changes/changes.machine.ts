@@ -10,7 +10,7 @@ import {
   isNotFound,
   stubUseCase,
 } from '@/ui/shared/machine-effects'
-import { CHANGES_NOTICES } from '@/ui/features/changes/changes.notices'
+import { CHANGES_NOTICES } from '@/ui/features/changes/changes.texts'
 
 export interface ChangesInput {
   /** Only this editor's changes. */

@@ -2,17 +2,18 @@ import { useEffect, useRef, useState, type Ref } from 'react'
 import { Link, useSearchParams } from 'react-router-dom'
 import { editorName } from '@/domain/editor'
 import type { NewsChangeKind, RecentChange } from '@/domain/news-change.entity'
-import { HIDDEN_REVISION_TEXT } from '@/domain/news-revision.entity'
+import { HIDDEN_REVISION_TEXT } from '@/domain/moderation.entity'
 import { usePageData, useProvidedMachine } from '@/ui/shared/app-context'
 import { formatDayAndTime } from '@/ui/shared/dates'
 import { useInspectedMachine } from '@/ui/shared/inspection'
 import { LoadFailed } from '@/ui/shared/load-failed'
 import { LoadMore, LoadMoreFailed, NextPageLink, usePageCursor } from '@/ui/shared/load-more'
-import { PAGE_TITLES } from '@/ui/shared/page-titles'
 import { EDITOR_FIELD, paths } from '@/ui/shared/paths'
+import { versionPath } from '@/ui/shared/history-version'
 import { useHydrated } from '@/ui/shared/use-hydrated'
 import { usePageTitle } from '@/ui/shared/use-page-title'
 import { canUndo } from '@/ui/features/changes/changes.machine'
+import { CHANGES_TITLE } from '@/ui/features/changes/changes.texts'
 import { provideChanges } from '@/ui/features/changes/changes.provide'
 import { useHeardChanges } from '@/ui/features/changes/use-heard-changes'
 
@@ -31,7 +32,7 @@ interface ScreenProps {
 }
 
 function ChangesScreen({ editor, cursor }: ScreenProps) {
-  usePageTitle(PAGE_TITLES.changes)
+  usePageTitle(CHANGES_TITLE)
   const machine = useProvidedMachine(provideChanges)
   const rendered = usePageData((pageData) => pageData.changes(editor, cursor))
   const [state, send] = useInspectedMachine(
@@ -64,7 +65,7 @@ function ChangesScreen({ editor, cursor }: ScreenProps) {
   return (
     <section className="changes" aria-labelledby="changes-heading" aria-busy={state.hasTag('busy')}>
       <h1 id="changes-heading" tabIndex={-1}>
-        Recent changes
+        {CHANGES_TITLE}
       </h1>
       {state.matches('noSuchEditor') ? (
         <p className="changes-about">
@@ -197,7 +198,7 @@ function ChangeRow({ change, rowRef, undo }: RowProps) {
         <Link to={paths.changes(change.editor)}>{editorName(change.editor)}</Link>
       </td>
       <td className="changes-actions">
-        <Link to={paths.version(change.id, change.revision)}>
+        <Link to={versionPath(change.id, change.revision)}>
           Diff <span className="visually-hidden">of {what}</span>
         </Link>
         {undo !== undefined && (

@@ -1,7 +1,11 @@
-/**
- * The texts of the recent changes' toasts. Kept with the screen rather than in NOTICES
- * (ui/shared/notices.ts), which the first visit loads: only this screen shows them.
+/*
+ * The recent changes' own texts: its title and its toasts. Kept with the screen rather than in
+ * PAGE_TITLES and NOTICES (ui/shared/), which the first visit loads: only this screen shows them.
  */
+
+/** The page's title, in the tab and its heading. */
+export const CHANGES_TITLE = 'Recent changes'
+
 export const CHANGES_NOTICES = {
   undone: 'the change is undone',
   changedSince: 'this post was changed again since, so the change was not undone: see its history',
