@@ -1,11 +1,6 @@
 import type { PageData, PageNeed } from '@/application/page-data'
 import type { NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
-import type {
-  ChangePage,
-  NewsPage,
-  RevisionPage,
-  TrashPage,
-} from '@/domain/ports/news-repository.port'
+import type { NewsPage, RevisionPage, TrashPage } from '@/domain/ports/news-repository.port'
 
 export type { PageData, PageNeed }
 
@@ -28,8 +23,11 @@ export interface PageDataClaims {
   readonly trash: (cursor?: string) => TrashPage | undefined
   /** The page of a post's history; null when the server found no such post. */
   readonly history: (id: string, cursor?: string) => RevisionPage | null | undefined
-  /** A page of the recent changes (one editor's when given); null for a name no editor has. */
-  readonly changes: (editor?: string, cursor?: string) => ChangePage | null | undefined
+  /**
+   * The page data as it is held, for a screen that picks its own part out in its own code (the
+   * recent changes): what only a lazily loaded screen reads need not load with the first visit.
+   */
+  readonly held: () => PageData
   /** A screen has mounted with the page data: from now on there is none. */
   readonly release: () => void
 }
@@ -46,10 +44,7 @@ export function pageDataClaims(data: PageData = {}): PageDataClaims {
     trash: (cursor) => (at(cursor) ? held.trash : undefined),
     history: (id, cursor) =>
       held.history?.id === id && at(cursor) ? held.history.page : undefined,
-    changes: (editor, cursor) =>
-      held.changes !== undefined && held.changes.editor === editor && at(cursor)
-        ? held.changes.page
-        : undefined,
+    held: () => held,
     release: () => {
       held = {}
     },

@@ -3,6 +3,8 @@ import { Link, useSearchParams } from 'react-router-dom'
 import { editorName } from '@/domain/editor'
 import type { NewsChangeKind, RecentChange } from '@/domain/news-change.entity'
 import { HIDDEN_REVISION_TEXT } from '@/domain/moderation.entity'
+import type { PageData } from '@/application/page-data'
+import type { ChangePage } from '@/domain/ports/news-repository.port'
 import { usePageData, useProvidedMachine } from '@/ui/shared/app-context'
 import { formatDayAndTime } from '@/ui/shared/dates'
 import { useInspectedMachine } from '@/ui/shared/inspection'
@@ -34,7 +36,7 @@ interface ScreenProps {
 function ChangesScreen({ editor, cursor }: ScreenProps) {
   usePageTitle(CHANGES_TITLE)
   const machine = useProvidedMachine(provideChanges)
-  const rendered = usePageData((pageData) => pageData.changes(editor, cursor))
+  const rendered = usePageData((pageData) => renderedPage(pageData.held(), editor, cursor))
   const [state, send] = useInspectedMachine(
     machine,
     rendered === undefined
@@ -160,6 +162,21 @@ function ChangesScreen({ editor, cursor }: ScreenProps) {
       </p>
     </section>
   )
+}
+
+/**
+ * The page of changes the server rendered this screen with: for this editor and this page only
+ * (null for a name no editor can have).
+ */
+function renderedPage(
+  data: PageData,
+  editor: string | undefined,
+  cursor: string | undefined,
+): ChangePage | null | undefined {
+  const { changes } = data
+  return changes !== undefined && changes.editor === editor && data.cursor === cursor
+    ? changes.page
+    : undefined
 }
 
 const KIND_LABELS: Readonly<Record<NewsChangeKind, string>> = {
