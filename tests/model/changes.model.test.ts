@@ -66,6 +66,7 @@ const model: Model = {
       change: { seq: NEWER.seq, id: NEWER.id, kind: NEWER.kind, revision: 1, at: NEWER.at },
     },
     { type: 'changes.undo', seq: VANDAL_EDIT.seq },
+    { type: 'changes.reload' },
   ],
   answers: {
     listChanges: {

@@ -40,6 +40,8 @@ export type ChangesEvent =
   /** The live stream told of a change anywhere on the site. */
   | { readonly type: 'changes.heard'; readonly change: NewsChange }
   | { readonly type: 'changes.undo'; readonly seq: number }
+  /** The live stream could not tell what was missed: the first page loads again. */
+  | { readonly type: 'changes.reload' }
 
 /** Whether a change shown is the newest of its post among those shown (none above it). */
 export function isNewestShown(items: readonly RecentChange[], change: RecentChange): boolean {
@@ -61,7 +63,8 @@ function withNewer(context: ChangesContext, page: ChangePage): Partial<ChangesCo
 /**
  * The recent changes, the patrol's page: loads the newest changes (or the page its address
  * names, or one editor's), older pages on 'Load more', newer ones as the live stream tells of
- * them (on the first page only: a later page is a fixed slice of the past), and undoes one
+ * them (on the first page only: a later page is a fixed slice of the past; all of it again when
+ * the stream could not tell what was missed), and undoes one
  * change at a time while it is the newest of its post, then loads the newest changes again.
  */
 export const changesMachine = setup({
@@ -150,6 +153,7 @@ export const changesMachine = setup({
         'changes.loadMore': { guard: 'hasMore', target: 'loadingMore' },
         'changes.undo': { guard: 'isUndoable', target: 'undoing', actions: 'noteUndoing' },
         'changes.heard': { guard: 'isFirstPage', target: 'refreshing' },
+        'changes.reload': { guard: 'isFirstPage', target: 'loading' },
       },
     },
     loadingMore: {

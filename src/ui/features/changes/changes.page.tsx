@@ -18,6 +18,7 @@ import { canUndo } from '@/ui/features/changes/changes.machine'
 import { CHANGES_TITLE } from '@/ui/features/changes/changes.texts'
 import { provideChanges } from '@/ui/features/changes/changes.provide'
 import { useHeardChanges } from '@/ui/features/changes/use-heard-changes'
+import { useReloadOnReset } from '@/ui/store/live-updates.hooks'
 
 /** The recent changes across the site, newest first, or one editor's: the patrol's page. */
 export function ChangesPage() {
@@ -57,6 +58,7 @@ function ChangesScreen({ editor, cursor }: ScreenProps) {
         },
   )
   useHeardChanges((change) => send({ type: 'changes.heard', change }))
+  useReloadOnReset(() => send({ type: 'changes.reload' }))
   const hydrated = useHydrated()
   const { items, next, undoing, arrived } = state.context
   const loading = state.matches('loading')
