@@ -146,6 +146,8 @@ test.describe('recent changes', () => {
     await expect(rows(page).nth(1)).toContainText('Harbour reopens on Monday')
     await expect(rows(page).nth(1)).toContainText('Edited')
     await expect(vandalised.getByRole('button', { name: /^Undo/ })).toHaveCount(0)
+    // Its button gone, the focus waits on the heading, above the undo.
+    await expect(page.getByRole('heading', { level: 1, name: 'Recent changes' })).toBeFocused()
   })
 
   test('Load more brings older changes and puts the focus on the first of them', async ({

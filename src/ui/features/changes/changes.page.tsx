@@ -65,10 +65,11 @@ function ChangesScreen({ editor, cursor }: ScreenProps) {
   const loadingMore = state.matches('loadingMore')
   const settled = !loading && !loadingMore && !state.matches('failed')
   const firstNew = useFocusAfterLoadMore(loadingMore)
+  const heading = useFocusAfterUndo(undoing, items)
 
   return (
     <section className="changes" aria-labelledby="changes-heading" aria-busy={state.hasTag('busy')}>
-      <h1 id="changes-heading" tabIndex={-1}>
+      <h1 id="changes-heading" tabIndex={-1} ref={heading}>
         {CHANGES_TITLE}
       </h1>
       {state.matches('noSuchEditor') ? (
@@ -238,6 +239,30 @@ function ChangeRow({ change, rowRef, undo }: RowProps) {
       </td>
     </tr>
   )
+}
+
+/**
+ * An undone change is no longer the newest of its post once the list shows the undo on top, and
+ * its button goes: the focus, left on nothing, goes to the heading, from where the undo is the
+ * first row.
+ */
+function useFocusAfterUndo(undoing: number | undefined, items: readonly RecentChange[]) {
+  const heading = useRef<HTMLHeadingElement>(null)
+  const undid = useRef(false)
+  const last = useRef<number | undefined>(undefined)
+  useEffect(() => {
+    if (last.current !== undefined && undoing === undefined) undid.current = true
+    last.current = undoing
+  }, [undoing])
+  useEffect(() => {
+    if (!undid.current) return
+    const focused = document.activeElement
+    if (focused === null || focused === document.body) {
+      undid.current = false
+      heading.current?.focus()
+    }
+  }, [items])
+  return heading
 }
 
 /**
