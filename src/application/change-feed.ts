@@ -1,6 +1,7 @@
 import type { NewsChange } from '@/domain/news-change.entity'
 import type { NewsChangeLog } from '@/application/ports/change-log.port'
 import { attempt, type Result } from '@/domain/result'
+import { EVENT_REPLAY_WINDOW_MS } from '@/domain/rules/news-history.rules'
 
 /**
  * The most changes a resuming reader is sent; a reader further behind is told to reload
@@ -16,8 +17,8 @@ export interface FeedStart {
   readonly missed: readonly NewsChange[]
   /**
    * True when the missed changes cannot all be told: more than MAX_REPLAY, older than the
-   * change log keeps (EVENT_LOG_RETENTION_MS), or a resume point the site never reached (a
-   * database put back from a backup). The reader must reload what it shows; `missed` is empty.
+   * replay window (EVENT_REPLAY_WINDOW_MS) or than the log keeps, or a resume point the site
+   * never reached (a database put back from a backup). The reader must reload what it shows; `missed` is empty.
    */
   readonly reset: boolean
   /** The site's version: the stream's `ready`. Changes above it follow as they are made. */
@@ -33,6 +34,7 @@ export class ChangeFeed {
   constructor(
     private readonly log: NewsChangeLog,
     private readonly maxReplay: number = MAX_REPLAY,
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
   /**
@@ -52,6 +54,9 @@ export class ChangeFeed {
       const read = await this.log.changesSince(since, this.maxReplay + 1)
       const missed = read.filter((change) => change.seq <= version)
       if (missed.length > this.maxReplay) return reset
+      // The log keeps a month for the recent changes; a stream replays only its last day.
+      const windowStart = this.now().getTime() - EVENT_REPLAY_WINDOW_MS
+      if (missed.some((change) => Date.parse(change.at) < windowStart)) return reset
       // A purge that ran meanwhile may have removed some of what was to be replayed.
       if (since < (await this.log.changeLogBounds()).purgedThrough) return reset
       return { missed, reset: false, seq: version }

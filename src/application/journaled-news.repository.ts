@@ -2,6 +2,8 @@ import { UNKNOWN_EDITOR, type Editor } from '@/domain/editor'
 import { conflict, DomainErrorException, inTrash, notFound } from '@/domain/domain-error'
 import type { NewsChanges, NewsDraft, NewsItem } from '@/domain/news-item.entity'
 import type {
+  ChangePage,
+  ChangesQuery,
   CreateOptions,
   NewsPage,
   NewsPageQuery,
@@ -57,6 +59,10 @@ export class JournaledNewsRepository implements NewsRepository {
 
   trash(query: NewsPageQuery): Promise<TrashPage> {
     return this.store.trash(query)
+  }
+
+  changes(query: ChangesQuery): Promise<ChangePage> {
+    return this.store.changes(query)
   }
 
   /** The store searches its own index, which each write keeps current in its transaction. */

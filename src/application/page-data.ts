@@ -1,5 +1,10 @@
 import type { NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
-import type { NewsPage, RevisionPage, TrashPage } from '@/domain/ports/news-repository.port'
+import type {
+  ChangePage,
+  NewsPage,
+  RevisionPage,
+  TrashPage,
+} from '@/domain/ports/news-repository.port'
 
 /**
  * The data a page is rendered with on the server, embedded in it so that the browser's screens
@@ -19,6 +24,11 @@ export interface PageData {
   }
   readonly search?: { readonly q: string; readonly page: NewsPage }
   readonly trash?: TrashPage
+  /**
+   * A page of the recent changes, of one editor's when `editor` is given; null when no editor
+   * can have that name.
+   */
+  readonly changes?: { readonly editor?: string; readonly page: ChangePage | null }
   /** A page of a post's history; null when no post ever had this id (or it was purged). */
   readonly history?: { readonly id: string; readonly page: RevisionPage | null }
   /**
@@ -43,5 +53,6 @@ export type PageNeed =
   | { readonly kind: 'search'; readonly q: string; readonly cursor?: string }
   | { readonly kind: 'trash'; readonly cursor?: string }
   | { readonly kind: 'history'; readonly id: string; readonly cursor?: string }
+  | { readonly kind: 'changes'; readonly editor?: string; readonly cursor?: string }
   | { readonly kind: 'none' }
   | { readonly kind: 'unknown' }

@@ -2,12 +2,14 @@ import { CreateNews } from '@/application/create-news.use-case'
 import { DeleteNews } from '@/application/delete-news.use-case'
 import { EditNews } from '@/application/edit-news.use-case'
 import { GetNewsItem } from '@/application/get-news-item.use-case'
+import { ListChanges } from '@/application/list-changes.use-case'
 import { ListNews } from '@/application/list-news.use-case'
 import { ListRevisions } from '@/application/list-revisions.use-case'
 import { ListTrash } from '@/application/list-trash.use-case'
 import { RestoreNews } from '@/application/restore-news.use-case'
 import { RestoreRevision } from '@/application/restore-revision.use-case'
 import { SearchNews } from '@/application/search-news.use-case'
+import { UndoChange } from '@/application/undo-change.use-case'
 import { SendContactMessage } from '@/application/send-contact-message.use-case'
 
 import type { Mailer } from '@/domain/ports/mailer.port'
@@ -25,6 +27,8 @@ export interface UseCases {
   readonly restoreNews: RestoreNews
   readonly listRevisions: ListRevisions
   readonly restoreRevision: RestoreRevision
+  readonly listChanges: ListChanges
+  readonly undoChange: UndoChange
   readonly sendContactMessage: SendContactMessage
 }
 
@@ -47,6 +51,8 @@ export function useCasesFor({ news, mailer }: CorePorts): UseCases {
     restoreNews: new RestoreNews(news),
     listRevisions: new ListRevisions(news),
     restoreRevision: new RestoreRevision(news),
+    listChanges: new ListChanges(news),
+    undoChange: new UndoChange(news),
     sendContactMessage: new SendContactMessage(mailer),
   }
 }

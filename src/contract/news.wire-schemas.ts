@@ -51,6 +51,13 @@ export const TrashedNewsItemSchema = ObjectType({
   deletedAt: instant('When the post went to the trash.'),
 })
 
+/** Who made a change (domain/editor.ts). */
+export const EditorSchema = StringType({
+  description:
+    'Who made the change: a short keyed-hash pseudonym of the client address, `operator` ' +
+    'for the operator’s commands, `unknown` before changes were attributed.',
+})
+
 export const NewsRevisionSchema = ObjectType({
   revision: revisionNumber(),
   title: StringType(),
@@ -58,11 +65,7 @@ export const NewsRevisionSchema = ObjectType({
   author: StringType(),
   action: Enum(REVISION_ACTIONS, { type: 'string' }),
   at: instant('When the change was made.'),
-  editor: StringType({
-    description:
-      'Who made the change: a short keyed-hash pseudonym of the client address, `operator` ' +
-      'for the operator’s commands, `unknown` before changes were attributed.',
-  }),
+  editor: EditorSchema,
   restoredFrom: Optional(revisionNumber('For a restored version, the revision it brought back.')),
   hidden: Optional(
     BooleanType({

@@ -21,6 +21,9 @@ export function isEditor(value: string): value is Editor {
   return PSEUDONYM.test(value) || value === OPERATOR || value === UNKNOWN_EDITOR
 }
 
+/** Why a name is refused where an editor is asked for (isEditor). */
+export const INVALID_EDITOR_MESSAGE = `Must be a visitor’s pseudonym (${PSEUDONYM_LENGTH} hex digits), ${OPERATOR} or ${UNKNOWN_EDITOR}`
+
 /** Whether the editor is a client's pseudonym (one that a block can name). */
 export function isPseudonym(value: string): boolean {
   return PSEUDONYM.test(value)

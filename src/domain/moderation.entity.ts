@@ -48,3 +48,6 @@ export function isBlockActive(block: ClientBlock, now: Date): boolean {
 export function blockedEditor(block: ClientBlock): Editor | undefined {
   return block.kind === 'editor' ? block.target : undefined
 }
+
+/** What the history and the recent changes show for the text of a revision the operator hid. */
+export const HIDDEN_REVISION_TEXT = 'hidden by the operator'

@@ -1,3 +1,4 @@
+import type { Editor } from '@/domain/editor'
 import type { RevisionAction } from '@/domain/news-revision.entity'
 
 /** What happened to a post, as the site's live stream tells it. */
@@ -25,6 +26,16 @@ export interface NewsChange {
   readonly revision: number
   /** When the change was made, ISO 8601 in UTC. */
   readonly at: string
+}
+
+/**
+ * A change as the recent changes list it: the logged change, who made it, and the post's title
+ * at the revision it made. A revision the operator hid is `hidden`, its title ''.
+ */
+export interface RecentChange extends NewsChange {
+  readonly editor: Editor
+  readonly title: string
+  readonly hidden?: boolean
 }
 
 const KIND_OF_ACTION: Record<RevisionAction, NewsChangeKind> = {

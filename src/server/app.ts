@@ -33,6 +33,7 @@ import { registerOpenApi } from '@/server/plugins/openapi'
 import { registerSecurityHeaders } from '@/server/plugins/security'
 import { registerCreateLimit, registerWriteLimit } from '@/server/plugins/write-limit'
 import { registerBlockGuard } from '@/server/plugins/block-guard'
+import { changesRoutes } from '@/server/routes/changes.routes'
 import { eventsRoutes } from '@/server/routes/events.routes'
 import { registerMetrics } from '@/server/routes/metrics.routes'
 import { newsRoutes } from '@/server/routes/news.routes'
@@ -176,6 +177,7 @@ export const newsWireApp = fp<AppOptions>(
     }
 
     await app.register(newsRoutes)
+    await app.register(changesRoutes)
     if (app.hasDecorator('changeFeed')) await app.register(eventsRoutes)
     await app.register(systemRoutes)
     if (outbox) await app.register(outboxRoutes)

@@ -2,6 +2,7 @@ import { ChangeFeed } from '@/application/change-feed'
 import { JournaledNewsRepository } from '@/application/journaled-news.repository'
 import { MemoryNewsStore } from '@/adapters/memory/memory-news.store'
 import type { NewsChangeLog } from '@/application/ports/change-log.port'
+import { EVENT_REPLAY_WINDOW_MS } from '@/domain/rules/news-history.rules'
 
 const draft = { title: 'Harbour reopens', body: 'Boats are back.', author: 'Ada' }
 
@@ -74,6 +75,20 @@ describe('ChangeFeed', () => {
     }
     // The purge logged nothing: a reader that had seen every change has missed none.
     expect(await feed.start(3)).toMatchObject({ ok: true, value: { reset: false, seq: 4 } })
+  })
+
+  it('tells a reader to reset when what it missed is older than the replay window, though the log keeps it', async () => {
+    const { store } = await siteWithPosts(3)
+    const dayAndAMinuteLater = () => new Date(Date.now() + EVENT_REPLAY_WINDOW_MS + 60_000)
+    expect(await new ChangeFeed(store, undefined, dayAndAMinuteLater).start(1)).toEqual({
+      ok: true,
+      value: { missed: [], reset: true, seq: 3 },
+    })
+    // Nothing missed: nothing too old to tell.
+    expect(await new ChangeFeed(store, undefined, dayAndAMinuteLater).start(3)).toMatchObject({
+      ok: true,
+      value: { reset: false, seq: 3 },
+    })
   })
 
   it('reads the changes after a position for the watcher', async () => {

@@ -13,6 +13,7 @@ import {
 } from '../support/test-databases'
 import { newsRepositoryContract } from './news-repository.contract'
 import { newsStoreContract } from './news-store.contract'
+import { recentChangesContract } from './recent-changes.contract'
 import { sqlDatabaseContract } from './sql-database.contract'
 
 if (TEST_POSTGRES_URL === undefined) console.warn(POSTGRES_SKIPPED)
@@ -29,5 +30,6 @@ const kinds: ReadonlyArray<{ readonly label: string; readonly kind: NewsStoreKin
 describe.each(kinds)('$label', ({ kind }) => {
   newsStoreContract(kind)
   newsRepositoryContract(kind)
+  recentChangesContract(kind)
   if (kind.engine !== 'memory') sqlDatabaseContract(kind)
 })

@@ -202,12 +202,12 @@ describe('idempotency', () => {
 })
 
 describe('purge', () => {
-  it(`keeps the trash ${DEFAULT_TRASH_DAYS} days unless told otherwise, and keys and the change log 24 hours`, () => {
+  it(`keeps the trash ${DEFAULT_TRASH_DAYS} days unless told otherwise, keys 24 hours and the change log 30 days`, () => {
     const now = new Date('2026-03-31T12:00:00.000Z')
     expect(purgeCutoffs(now)).toEqual({
       trashedBefore: '2026-03-01T12:00:00.000Z',
       keysBefore: '2026-03-30T12:00:00.000Z',
-      changesBefore: '2026-03-30T12:00:00.000Z',
+      changesBefore: '2026-03-01T12:00:00.000Z',
     })
     expect(purgeCutoffs(now, 7).trashedBefore).toBe('2026-03-24T12:00:00.000Z')
     expect(purgeCutoffs(now, 0).trashedBefore).toBe(now.toISOString())

@@ -1,5 +1,5 @@
 import type { NewsRevision } from '@/domain/news-revision.entity'
-import { planRestore, planRollback } from '@/domain/rules/undo.rules'
+import { planRestore, planRollback, undoOfChange } from '@/domain/rules/undo.rules'
 
 const VANDAL = 'bad0bad0ba'
 const ADA = 'a1a1a1a1a1'
@@ -101,5 +101,18 @@ describe('restoring a window of changes', () => {
 
   it('leaves alone a post made in the window', () => {
     expect(planRestore(edited, { since: at(-5) })).toEqual({ kind: 'steps', actions: [] })
+  })
+})
+
+describe('undoOfChange', () => {
+  it('reverts an edit to the version before, trashes a new or restored post, restores a deleted one', () => {
+    expect(undoOfChange({ kind: 'edited', revision: 4 })).toEqual({ kind: 'revert', toRevision: 3 })
+    expect(undoOfChange({ kind: 'created', revision: 1 })).toEqual({ kind: 'trash' })
+    expect(undoOfChange({ kind: 'restored', revision: 3 })).toEqual({ kind: 'trash' })
+    expect(undoOfChange({ kind: 'deleted', revision: 2 })).toEqual({ kind: 'untrash' })
+  })
+
+  it('offers nothing for an edit with no version before it', () => {
+    expect(undoOfChange({ kind: 'edited', revision: 1 })).toBeUndefined()
   })
 })

@@ -10,6 +10,8 @@ import { DomainErrorException, type DomainError } from '@/domain/domain-error'
 import type { NewsChanges, NewsDraft, NewsItem } from '@/domain/news-item.entity'
 import type { Mailer } from '@/domain/ports/mailer.port'
 import type {
+  ChangePage,
+  ChangesQuery,
   CreateOptions,
   NewsPage,
   NewsPageQuery,
@@ -32,6 +34,7 @@ export type Operation =
   | 'revisions'
   | 'restoreRevision'
   | 'trash'
+  | 'changes'
   | 'send'
 
 /** The port operation behind each use case the machines invoke (by actor name). */
@@ -46,6 +49,7 @@ export const OPERATION_OF: Readonly<Record<string, Operation>> = {
   listRevisions: 'revisions',
   restoreRevision: 'restoreRevision',
   listTrash: 'trash',
+  listChanges: 'changes',
   sendContactMessage: 'send',
 }
 
@@ -77,6 +81,7 @@ export class ScriptedPorts {
     restoreRevision: (id: string, revision: number) =>
       this.call<NewsItem>('restoreRevision', { id, revision }),
     trash: (query: NewsPageQuery) => this.call<TrashPage>('trash', query),
+    changes: (query: ChangesQuery) => this.call<ChangePage>('changes', query),
   }
 
   readonly mailer: Mailer = {

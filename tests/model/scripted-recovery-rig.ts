@@ -55,6 +55,7 @@ export class ScriptedRecoveryRepository {
     create: () => this.refuse(),
     update: () => this.refuse(),
     remove: () => this.refuse(),
+    changes: () => this.refuse(),
   }
 
   pending(operation: RecoveryOperation): RepositoryCall[] {

@@ -4,6 +4,7 @@ import {
   TrashedNewsItemSchema,
 } from '@/contract/news.wire-schemas'
 import { NewsChangeSchema, StreamPositionSchema } from '@/contract/news-change.wire-schemas'
+import { RecentChangeSchema } from '@/contract/recent-change.wire-schemas'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { composeTestServer, fakeDistDir, removeTempDirs } from './server-fixture'
 
@@ -48,6 +49,7 @@ describe('GET /api/openapi.json', () => {
       .sort()
     expect(routes).toEqual([
       'delete /api/news/{id}',
+      'get /api/changes',
       'get /api/config',
       'get /api/events',
       'get /api/health',
@@ -191,6 +193,10 @@ describe('GET /api/openapi.json', () => {
       type: 'array',
       items: json(NewsRevisionSchema),
     })
+    expect(answer('/api/changes', 'get', '200')).toMatchObject({
+      type: 'array',
+      items: json(RecentChangeSchema),
+    })
     expect(json(NewsItemSchema)).toMatchObject({
       properties: { _id: { pattern: '^[A-Za-z0-9_-]{1,64}$' } },
     })
@@ -205,6 +211,16 @@ describe('GET /api/openapi.json', () => {
         schema: { properties: { reason: { type: 'string' }, until: expect.any(Object) } },
       },
     })
+  })
+
+  it('describes the recent changes: the editor filter, the paging and the hidden revisions', () => {
+    const changes = spec.paths['/api/changes']?.get
+    expect(statuses(changes)).toEqual(['200', '400'])
+    expect(changes?.tags).toEqual(['history'])
+    const names = (changes?.parameters ?? []).map((parameter) => parameter.name)
+    expect(names).toEqual(['editor', 'limit', 'cursor'])
+    expect(JSON.stringify(changes)).toMatch(/hidden: true/)
+    expect(JSON.stringify(changes)).toMatch(/rel=\\"next\\"/)
   })
 
   it('describes the live stream: its resume points, its messages’ data, and its refusals', () => {

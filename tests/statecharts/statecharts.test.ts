@@ -130,6 +130,7 @@ describe('npm run statecharts', { timeout: CLI_TIMEOUT }, () => {
     const pages = Object.keys(files).filter((name) => name !== 'index.md')
     expect(pages).toEqual([
       'article.md',
+      'changes.md',
       'contact-form.md',
       'history.md',
       'live-updates.md',

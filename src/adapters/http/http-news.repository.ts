@@ -18,6 +18,8 @@ import {
   type NewsItem,
 } from '@/domain/news-item.entity'
 import type {
+  ChangePage,
+  ChangesQuery,
   CreateOptions,
   NewsPage,
   NewsPageQuery,
@@ -41,6 +43,7 @@ import {
   fieldMessagesOf,
   newsItemOf,
   newsRevisionOf,
+  recentChangeOf,
   trashedItemOf,
   trashedNewsItemOf,
 } from '@/adapters/http/response.guards'
@@ -48,9 +51,10 @@ import { retryAfterSecondsOf } from '@/adapters/http/retry-after.parser'
 
 const NEWS_PATH = '/api/news'
 const TRASH_PATH = '/api/trash'
+const CHANGES_PATH = '/api/changes'
 
 /**
- * Talks to the NewsWire API (`/api/news`, `/api/trash`). A page's `next` token is the absolute
+ * Talks to the NewsWire API (`/api/news`, `/api/trash`, `/api/changes`). A page's `next` token is the absolute
  * URL of its `Link rel="next"`, for the lists and a post's history alike. Only links back to
  * the same API list (same origin and path; for a history, the same post's) are
  * followed, so neither a server nor a forged token can send the browser elsewhere: a foreign
@@ -79,6 +83,13 @@ export class HttpNewsRepository implements NewsRepository {
 
   trash(query: NewsPageQuery): Promise<TrashPage> {
     return this.page(this.http.url(TRASH_PATH), query, ON_COLLECTION, trashedNewsItemOf)
+  }
+
+  /** One editor's changes keep the `editor` query on every page, as the server's links do. */
+  changes({ editor, ...page }: ChangesQuery): Promise<ChangePage> {
+    const url = this.http.url(CHANGES_PATH)
+    if (editor !== undefined) url.searchParams.set('editor', editor)
+    return this.page(url, page, ON_COLLECTION, recentChangeOf)
   }
 
   get(id: string): Promise<NewsItem> {

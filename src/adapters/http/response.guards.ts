@@ -1,5 +1,7 @@
 import type { NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
 import type { NewsRevision } from '@/domain/news-revision.entity'
+import type { RecentChange } from '@/domain/news-change.entity'
+import { RecentChangeSchema } from '@/contract/recent-change.wire-schemas'
 import {
   NewsItemSchema,
   NewsRevisionSchema,
@@ -19,6 +21,9 @@ export const trashedNewsItemOf = (value: unknown): TrashedNewsItem | undefined =
 
 export const newsRevisionOf = (value: unknown): NewsRevision | undefined =>
   decode(NewsRevisionSchema, value)
+
+export const recentChangeOf = (value: unknown): RecentChange | undefined =>
+  decode(RecentChangeSchema, value)
 
 /**
  * The field messages of a problem+json body (`errors` maps field → message), keeping only

@@ -2,6 +2,8 @@ import type { Editor } from '@/domain/editor'
 import { JournaledNewsRepository } from '@/application/journaled-news.repository'
 import type { NewsChanges, NewsDraft, NewsItem } from '@/domain/news-item.entity'
 import type {
+  ChangePage,
+  ChangesQuery,
   CreateOptions,
   NewsPage,
   NewsPageQuery,
@@ -32,6 +34,7 @@ export type MemoryNewsOperation =
   | 'revisions'
   | 'restoreRevision'
   | 'trash'
+  | 'changes'
 
 /**
  * The server's NewsRepository (the journal over a store) with the store in memory, for tests:
@@ -101,6 +104,11 @@ export class MemoryNewsRepository implements NewsRepository {
   async trash(query: NewsPageQuery): Promise<TrashPage> {
     await this.faults.enter('trash')
     return this.journal.trash(query)
+  }
+
+  async changes(query: ChangesQuery): Promise<ChangePage> {
+    await this.faults.enter('changes')
+    return this.journal.changes(query)
   }
 
   /** As the server's purge: posts trashed more than `trashDays` ago, and expired keys. */

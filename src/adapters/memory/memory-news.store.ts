@@ -1,7 +1,9 @@
 import { UNKNOWN_EDITOR } from '@/domain/editor'
-import { changeKindOf, type NewsChange } from '@/domain/news-change.entity'
+import { changeKindOf, type NewsChange, type RecentChange } from '@/domain/news-change.entity'
 import type { NewsItem } from '@/domain/news-item.entity'
 import type {
+  ChangePage,
+  ChangesQuery,
   NewsPage,
   NewsPageQuery,
   RevisionPage,
@@ -29,8 +31,10 @@ import {
   type SearchTier,
 } from '@/domain/rules/search-query.rules'
 import {
+  changePage,
   clampHistoryPageSize,
   clampPageSize,
+  decodeChangeCursor,
   decodeCursor,
   decodeRevisionCursor,
   keysetPage,
@@ -128,6 +132,26 @@ export class MemoryNewsStore implements NewsStore, NewsChangeLog {
     )
     const rows = pageAfter(trashed, (item) => ({ at: item.deletedAt, id: item._id }), limit, after)
     return keysetPage(rows, limit, (item) => ({ at: item.deletedAt, id: item._id }))
+  }
+
+  async changes(query: ChangesQuery): Promise<ChangePage> {
+    const limit = clampPageSize(query.limit)
+    const before = query.cursor === undefined ? undefined : decodeChangeCursor(query.cursor)
+    const rows: RecentChange[] = []
+    for (let index = this.state.changes.length - 1; index >= 0; index -= 1) {
+      const change = this.state.changes[index]
+      if (change === undefined || (before !== undefined && change.seq >= before)) continue
+      // As the SQL join: a change whose revision is gone (a purged post) is not listed.
+      const revision = this.state.histories
+        .get(change.id)
+        ?.find((each) => each.revision === change.revision)
+      if (revision === undefined) continue
+      if (query.editor !== undefined && revision.editor !== query.editor) continue
+      const { editor, title, hidden } = revision
+      rows.push({ ...change, editor, title, ...(hidden === true ? { hidden } : {}) })
+      if (rows.length > limit) break
+    }
+    return changePage(rows, limit)
   }
 
   async find(id: string): Promise<StoredNews | undefined> {

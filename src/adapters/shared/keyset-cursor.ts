@@ -106,64 +106,89 @@ export function clampHistoryPageSize(limit: number | undefined): number {
   return Math.min(Math.max(Math.trunc(limit), 1), MAX_HISTORY_PAGE_SIZE)
 }
 
-// A revision number as the token spells it: no sign, no leading zero, at most ten digits.
-const REVISION_NUMBER = /^[1-9]\d{0,9}$/
-const REVISION_PREFIX = 'rev '
+// A number as a token spells it: no sign, no leading zero, at most sixteen digits.
+const WHOLE_NUMBER = /^[1-9]\d{0,15}$/
+
+/**
+ * An opaque token (base64url of "<prefix> <n>") for a page that ends at a number, and its
+ * parser, which takes back only the tokens it made for numbers `isValid` admits.
+ */
+function numberedCursor(prefix: string, isValid: (value: number) => boolean) {
+  const encode = (value: number): string => toBase64Url(`${prefix} ${value}`)
+  const parse = (token: string): number | undefined => {
+    if (token.length === 0 || token.length > MAX_CURSOR_LENGTH || !BASE64URL.test(token)) {
+      return undefined
+    }
+    const text = fromBase64Url(token) ?? ''
+    if (!text.startsWith(`${prefix} `)) return undefined
+    const digits = text.slice(prefix.length + 1)
+    if (!WHOLE_NUMBER.test(digits)) return undefined
+    const value = Number(digits)
+    if (!isValid(value)) return undefined
+    // One token per position, as for the lists.
+    return encode(value) === token ? value : undefined
+  }
+  return { encode, parse }
+}
 
 /**
  * A history page ends at a revision number: the next page holds the older ones. The token is
  * opaque like the lists' (base64url of "rev <n>"), so that clients pass it back untouched.
+ * Beyond what the engines store (PostgreSQL would refuse the query) names no page of any history.
  */
-export function encodeRevisionCursor(revision: number): string {
-  return toBase64Url(`${REVISION_PREFIX}${revision}`)
-}
+const revisionCursor = numberedCursor('rev', isRevisionNumber)
+
+export const encodeRevisionCursor = revisionCursor.encode
 
 /** The revision a history token names, or undefined when it is not one an adapter made. */
-export function parseRevisionCursor(token: string): number | undefined {
-  if (token.length === 0 || token.length > MAX_CURSOR_LENGTH || !BASE64URL.test(token)) {
-    return undefined
-  }
-  const text = fromBase64Url(token) ?? ''
-  if (!text.startsWith(REVISION_PREFIX)) return undefined
-  const digits = text.slice(REVISION_PREFIX.length)
-  if (!REVISION_NUMBER.test(digits)) return undefined
-  const revision = Number(digits)
-  // Beyond what the engines store (PostgreSQL would refuse the query): no page of any history.
-  if (!isRevisionNumber(revision)) return undefined
-  // One token per position, as for the lists.
-  return encodeRevisionCursor(revision) === token ? revision : undefined
-}
+export const parseRevisionCursor = revisionCursor.parse
 
 /** As parseRevisionCursor, but a malformed token is ValidationFailed on `cursor`. */
 export const decodeRevisionCursor = decoderOf(parseRevisionCursor)
 
+/** A page of the recent changes ends at a seq: the next page holds the older changes. */
+const changeCursor = numberedCursor('seq', Number.isSafeInteger)
+
+export const encodeChangeCursor = changeCursor.encode
+
+/** As the revisions', for the change log's seq; ValidationFailed for a malformed token. */
+export const decodeChangeCursor = decoderOf(changeCursor.parse)
+
 /**
- * A history page from revisions fetched one beyond `limit`, newest first: the first `limit`,
- * and a cursor after the oldest of them when older ones remain.
+ * A page from rows fetched one beyond `limit` (the extra row tells that another page follows):
+ * the first `limit` items, and the token after the last of them when more remain.
  */
+function pageOf<Item>(
+  rows: readonly Item[],
+  limit: number,
+  tokenAfter: (item: Item) => string,
+): { readonly items: Item[]; readonly next?: string } {
+  const items = rows.slice(0, limit)
+  const last = items.at(-1)
+  return rows.length > limit && last !== undefined ? { items, next: tokenAfter(last) } : { items }
+}
+
+/** A page of the recent changes, newest first; its next page holds the older changes. */
+export function changePage<Item extends { readonly seq: number }>(
+  rows: readonly Item[],
+  limit: number,
+): { readonly items: Item[]; readonly next?: string } {
+  return pageOf(rows, limit, (item) => encodeChangeCursor(item.seq))
+}
+
+/** A history page from revisions fetched one beyond `limit`, newest first. */
 export function revisionPage<Item extends { readonly revision: number }>(
   rows: readonly Item[],
   limit: number,
 ): { readonly items: Item[]; readonly next?: string } {
-  const items = rows.slice(0, limit)
-  const last = items.at(-1)
-  return rows.length > limit && last !== undefined
-    ? { items, next: encodeRevisionCursor(last.revision) }
-    : { items }
+  return pageOf(rows, limit, (item) => encodeRevisionCursor(item.revision))
 }
 
-/**
- * A page from rows fetched one beyond `limit` (the extra row tells that another page follows):
- * the first `limit` items, and a cursor after the last of them when more remain.
- */
+/** A page of a list keyset-paged on (instant, id); see pageOf. */
 export function keysetPage<Item>(
   rows: readonly Item[],
   limit: number,
   positionOf: (item: Item) => KeysetPosition,
 ): { readonly items: Item[]; readonly next?: string } {
-  const items = rows.slice(0, limit)
-  const last = items.at(-1)
-  return rows.length > limit && last !== undefined
-    ? { items, next: encodeCursor(positionOf(last)) }
-    : { items }
+  return pageOf(rows, limit, (item) => encodeCursor(positionOf(item)))
 }

@@ -21,6 +21,7 @@ import { migrationRefoldSearch } from '@/adapters/sql/migrations/0009-refold-sea
 import { migrationSiteSecrets } from '@/adapters/sql/migrations/0010-site-secrets'
 import { migrationEditors } from '@/adapters/sql/migrations/0011-editors'
 import { migrationModeration } from '@/adapters/sql/migrations/0012-moderation'
+import { migrationRecentChanges } from '@/adapters/sql/migrations/0013-recent-changes'
 import { runTransaction } from '@/adapters/sql/transactions'
 
 /**
@@ -42,6 +43,7 @@ function migrations(engine: Engine): Record<string, Migration> {
     '0010-site-secrets': migrationSiteSecrets,
     '0011-editors': migrationEditors,
     '0012-moderation': migrationModeration(types),
+    '0013-recent-changes': migrationRecentChanges,
   }
 }
 

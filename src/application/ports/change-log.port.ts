@@ -26,7 +26,7 @@ export interface ChangeLogBounds {
  * version it raised it to; a transaction that wrote without appending any (a key alone) and the
  * purge raise it by 1 and log nothing. The version's row lock is held until the commit, so seq
  * order is commit order: a reader that has seen seq S will never later find a change below S
- * that it had not seen. Changes are kept EVENT_LOG_RETENTION_MS, then purged.
+ * that it had not seen. Changes are kept CHANGE_LOG_RETENTION_MS, then purged.
  */
 export interface NewsChangeLog extends ChangeSignal {
   /** The logged changes with a seq above `seq`, oldest first, at most `limit` of them. */

@@ -1,4 +1,5 @@
 import type { Editor } from '@/domain/editor'
+import type { RecentChange } from '@/domain/news-change.entity'
 import type { NewsChanges, NewsDraft, NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import type { WriteCondition } from '@/domain/rules/news-history.rules'
@@ -16,6 +17,14 @@ export interface Page<Item> {
   /** An opaque token for the following page, absent on the last page. */
   readonly next?: string
 }
+
+/** The recent changes' query: a page, of one editor's changes when `editor` is given. */
+export interface ChangesQuery extends NewsPageQuery {
+  readonly editor?: Editor
+}
+
+/** Changes across the site, newest first (by seq). */
+export type ChangePage = Page<RecentChange>
 
 /** Live posts, newest first. */
 export type NewsPage = Page<NewsItem>
@@ -80,4 +89,10 @@ export interface NewsRepository {
   /** Makes an old version of a live post current, as a new revision. */
   restoreRevision(id: string, revision: number, editor?: Editor): Promise<NewsItem>
   trash(query: NewsPageQuery): Promise<TrashPage>
+  /**
+   * A page of the change log: every change still logged (CHANGE_LOG_RETENTION_MS), newest
+   * first, each with its editor and the post's title at that revision; ValidationFailed for a
+   * cursor that is not one of its pages.
+   */
+  changes(query: ChangesQuery): Promise<ChangePage>
 }

@@ -1,6 +1,8 @@
 import type { Editor } from '@/domain/editor'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import type {
+  ChangePage,
+  ChangesQuery,
   NewsPage,
   NewsPageQuery,
   RevisionPage,
@@ -65,6 +67,11 @@ export interface NewsStore {
   search(query: SearchQuery, page: NewsPageQuery): Promise<NewsPage>
   /** Trashed posts, newest deletion first (deleted_at, then id), keyset-paged. */
   trash(query: NewsPageQuery): Promise<TrashPage>
+  /**
+   * The change log joined with the revisions it names, newest first, keyset-paged on seq; only
+   * `query.editor`'s when given.
+   */
+  changes(query: ChangesQuery): Promise<ChangePage>
   /** A live or trashed post, without a lock. */
   find(id: string): Promise<StoredNews | undefined>
   /**

@@ -210,10 +210,16 @@ export function isIdempotencyKey(key: string): boolean {
 }
 
 /**
- * How long the change log (NewsChange) keeps a change: a reader that comes back within it is
- * told exactly what it missed; one away longer is told to reload (a `reset` on the live stream).
+ * How far back the live stream replays: a reader that comes back within it is told exactly what
+ * it missed (MAX_REPLAY changes at most); one away longer is told to reload (a `reset`).
  */
-export const EVENT_LOG_RETENTION_MS = 24 * 60 * 60 * 1000
+export const EVENT_REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000
+
+/** How many days the change log (NewsChange) keeps a change: the recent changes' reach. */
+export const CHANGE_LOG_RETENTION_DAYS = 30
+
+/** CHANGE_LOG_RETENTION_DAYS in milliseconds: older changes are purged. */
+export const CHANGE_LOG_RETENTION_MS = CHANGE_LOG_RETENTION_DAYS * 24 * 60 * 60 * 1000
 
 /**
  * What purging at `now` removes: posts trashed before one cutoff, keys made before another,
@@ -230,7 +236,7 @@ export function purgeCutoffs(now: Date, trashDays: number = DEFAULT_TRASH_DAYS):
   return {
     trashedBefore: new Date(now.getTime() - trashDays * day).toISOString(),
     keysBefore: new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS).toISOString(),
-    changesBefore: new Date(now.getTime() - EVENT_LOG_RETENTION_MS).toISOString(),
+    changesBefore: new Date(now.getTime() - CHANGE_LOG_RETENTION_MS).toISOString(),
   }
 }
 

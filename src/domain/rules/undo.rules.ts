@@ -1,4 +1,5 @@
 import type { Editor } from '@/domain/editor'
+import type { NewsChangeKind } from '@/domain/news-change.entity'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import { sameDraft, versionAt } from '@/domain/rules/news-history.rules'
 
@@ -118,4 +119,33 @@ export function planRestore(history: readonly NewsRevision[], window: RestoreWin
   // Already in the trash then: it stays there, as restore always did.
   if (then.action === 'delete') return NOTHING
   return stepsTo(latest, then)
+}
+
+/** How 'Undo this change' puts one change right, on the recent changes. */
+export type ChangeUndo =
+  /** An edit: the version before it becomes current again. */
+  | { readonly kind: 'revert'; readonly toRevision: number }
+  /** A new post, or one brought back from the trash: it goes (back) to the trash. */
+  | { readonly kind: 'trash' }
+  /** A deletion: the post comes back from the trash. */
+  | { readonly kind: 'untrash' }
+
+/**
+ * The undo of a change that is still the newest of its post; undefined when there is none to
+ * offer (an edit with no version before it). A change that is no longer the newest is not
+ * undone alone: someone changed the post since, and its history is the place to decide.
+ */
+export function undoOfChange(change: {
+  readonly kind: NewsChangeKind
+  readonly revision: number
+}): ChangeUndo | undefined {
+  switch (change.kind) {
+    case 'edited':
+      return change.revision > 1 ? { kind: 'revert', toRevision: change.revision - 1 } : undefined
+    case 'created':
+    case 'restored':
+      return { kind: 'trash' }
+    case 'deleted':
+      return { kind: 'untrash' }
+  }
 }

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream'
 import { Type } from 'typebox'
 import { NewsChangeSchema, StreamPositionSchema } from '@/contract/news-change.wire-schemas'
 import { MAX_REPLAY } from '@/application/change-feed'
-import { EVENT_LOG_RETENTION_MS } from '@/domain/rules/news-history.rules'
+import { EVENT_REPLAY_WINDOW_MS } from '@/domain/rules/news-history.rules'
 import { EVENT_STREAM_DEFAULTS } from '@/server/services/event-stream'
 import { problemResponse } from '@/contract/problem.schema'
 
@@ -33,7 +33,7 @@ const EVENTS_HEADERS = Type.Object({
 const STREAM_DESCRIPTION =
   'Server-Sent Events, never compressed or cached. On a resume: each change after the resume ' +
   'point, oldest first, or one `reset` instead when they cannot all be told (more than ' +
-  `${MAX_REPLAY}, older than the ${EVENT_LOG_RETENTION_MS / 3_600_000} hours the log keeps, ` +
+  `${MAX_REPLAY}, older than the ${EVENT_REPLAY_WINDOW_MS / 3_600_000} hours a resume replays, ` +
   'or past the current version). Then always one `ready`, then each change as it is made on ' +
   'any server. Every message’s `id` is its seq; `x-event-data` gives the `data` of each ' +
   'event (`reset`: reload what you show). A `: heartbeat` comment comes every ' +

@@ -23,6 +23,16 @@ export async function loadPageData(
       return paged(await useCases.listNews.execute(at), (home) => ({ home, ...at }))
     case 'trash':
       return paged(await useCases.listTrash.execute(at), (trash) => ({ trash, ...at }))
+    case 'changes': {
+      const { editor } = need
+      const found = await useCases.listChanges.execute({ editor, ...at })
+      const by = editor === undefined ? {} : { editor }
+      // A name no editor can have: the page says so.
+      if (!found.ok && found.error.code === 'ValidationFailed' && 'editor' in found.error.fields) {
+        return { changes: { ...by, page: null } }
+      }
+      return paged(found, (page) => ({ changes: { ...by, page }, ...at }))
+    }
     case 'search': {
       const found = await useCases.searchNews.execute({ q: need.q, ...at })
       // A refused query has no data: the page says why, from the domain's rules.

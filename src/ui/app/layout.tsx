@@ -48,6 +48,7 @@ export function Layout() {
       </main>
       <footer className="site-footer">
         <Link to={paths.trash()}>Recently deleted</Link>
+        <Link to={paths.changes()}>Recent changes</Link>
       </footer>
       <Toasts />
     </>

@@ -8,6 +8,7 @@ import { isInTrash, isMissing } from '@/ui/app/page-routes'
 import { TRASH_MESSAGES } from '@/domain/rules/trash.messages'
 import { pageTitle, PAGE_TITLES, SITE } from '@/ui/shared/page-titles'
 import { paths, routes } from '@/ui/shared/paths'
+import { CHANGES_TITLE } from '@/ui/features/changes/changes.texts'
 
 export interface PageHeadProps {
   /** The site's absolute origin: PUBLIC_URL's, or the request's. */
@@ -91,6 +92,7 @@ function screenTitleAt(pathname: string, item?: NewsItem): string {
   if (at(routes.editNews)) return PAGE_TITLES.editNews
   if (at(routes.history)) return PAGE_TITLES.history(item)
   if (at(routes.trash)) return PAGE_TITLES.trash
+  if (at(routes.changes)) return CHANGES_TITLE
   if (at(routes.contact)) return PAGE_TITLES.contact
   if (at(routes.article)) return item?.title ?? PAGE_TITLES.article
   return pathname === '/' ? PAGE_TITLES.home : PAGE_TITLES.notAvailable

@@ -1,7 +1,7 @@
 import { matchRoutes } from 'react-router-dom'
 import type { PageData, PageNeed } from '@/application/page-data'
 import { SEARCH_FIELD } from '@/domain/rules/search-query.rules'
-import { CURSOR_FIELD, routes } from '@/ui/shared/paths'
+import { CURSOR_FIELD, EDITOR_FIELD, routes } from '@/ui/shared/paths'
 
 /*
  * What the server needs to know of the app's pages before it renders one: which paths are
@@ -17,6 +17,7 @@ const PAGE_ROUTES = [
   { path: `/${routes.editNews}`, item: true },
   { path: `/${routes.history}`, history: true },
   { path: `/${routes.trash}`, trash: true },
+  { path: `/${routes.changes}`, changes: true },
   { path: `/${routes.contact}` },
   { path: `/${routes.search}`, search: true },
 ] as const
@@ -40,6 +41,10 @@ export function pageNeed(pathname: string, search = ''): PageNeed {
     return { kind: 'search', q: query.get(SEARCH_FIELD) ?? '', ...paged }
   }
   if ('trash' in match.route) return { kind: 'trash', ...paged }
+  if ('changes' in match.route) {
+    const editor = query.get(EDITOR_FIELD)
+    return { kind: 'changes', ...(editor === null ? {} : { editor }), ...paged }
+  }
   const id = match.params.id
   if (id === undefined) return { kind: 'none' }
   if ('history' in match.route) return { kind: 'history', id, ...paged }
@@ -58,6 +63,7 @@ export function isInTrash(need: PageNeed, data: PageData): boolean {
 export function isMissing(need: PageNeed, data: PageData): boolean {
   if (need.kind === 'unknown') return true
   if (need.kind === 'history') return data.history?.page === null
+  if (need.kind === 'changes') return data.changes?.page === null
   return need.kind === 'item' && data.item?.item === null && !isInTrash(need, data)
 }
 

@@ -21,6 +21,9 @@ const HistoryPage = lazyScreen(
   async () => (await import('@/ui/features/history/history.page')).HistoryPage,
 )
 const TrashPage = lazyScreen(async () => (await import('@/ui/features/trash/trash.page')).TrashPage)
+const ChangesPage = lazyScreen(
+  async () => (await import('@/ui/features/changes/changes.page')).ChangesPage,
+)
 const ContactPage = lazyScreen(
   async () => (await import('@/ui/features/contact/contact.page')).ContactPage,
 )
@@ -41,6 +44,7 @@ export function AppRoutes() {
         <Route path={routes.editNews} element={<Screen page={EditNewsPage} />} />
         <Route path={routes.history} element={<Screen page={HistoryPage} />} />
         <Route path={routes.trash} element={<Screen page={TrashPage} />} />
+        <Route path={routes.changes} element={<Screen page={ChangesPage} />} />
         <Route path={routes.contact} element={<Screen page={ContactPage} />} />
         <Route path={routes.search} element={<Screen page={SearchPage} />} />
         <Route path="*" element={<Screen page={UnknownRoutePage} />} />

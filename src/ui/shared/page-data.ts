@@ -23,6 +23,11 @@ export interface PageDataClaims {
   readonly trash: (cursor?: string) => TrashPage | undefined
   /** The page of a post's history; null when the server found no such post. */
   readonly history: (id: string, cursor?: string) => RevisionPage | null | undefined
+  /**
+   * The page data as it is held, for a screen that picks its own part out in its own code (the
+   * recent changes): what only a lazily loaded screen reads need not load with the first visit.
+   */
+  readonly held: () => PageData
   /** A screen has mounted with the page data: from now on there is none. */
   readonly release: () => void
 }
@@ -39,6 +44,7 @@ export function pageDataClaims(data: PageData = {}): PageDataClaims {
     trash: (cursor) => (at(cursor) ? held.trash : undefined),
     history: (id, cursor) =>
       held.history?.id === id && at(cursor) ? held.history.page : undefined,
+    held: () => held,
     release: () => {
       held = {}
     },

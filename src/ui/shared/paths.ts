@@ -3,6 +3,9 @@ import { SEARCH_FIELD } from '@/domain/rules/search-field'
 /** Every URL of the app, built in one place; ids are always encoded. */
 const news = (id: string) => `/news/${encodeURIComponent(id)}`
 
+/** The query field of the recent changes that names one editor. */
+export const EDITOR_FIELD = 'editor'
+
 /** The query field that names a page of a paged list (its first page has none). */
 export const CURSOR_FIELD = 'cursor'
 
@@ -21,6 +24,9 @@ export const paths = {
   editNews: (id: string) => `${news(id)}/edit`,
   history: (id: string, cursor?: string) => paged(`${news(id)}/history`, cursor),
   trash: (cursor?: string) => paged('/trash', cursor),
+  /** The recent changes; with an editor, only theirs. */
+  changes: (editor?: string, cursor?: string) =>
+    paged('/changes', cursor, editor === undefined ? {} : { [EDITOR_FIELD]: editor }),
   contact: () => '/contact',
   /**
    * The search page; with a query, its results. The query is written as the header's form
@@ -37,6 +43,7 @@ export const routes = {
   editNews: 'news/:id/edit',
   history: 'news/:id/history',
   trash: 'trash',
+  changes: 'changes',
   contact: 'contact',
   search: 'search',
 } as const

@@ -113,7 +113,10 @@ export const newsStoreMachine = setup({
       })),
     },
     'news.changed': {
-      actions: assign(({ context, event }) => hear(context, event.change)),
+      actions: [
+        assign(({ context, event }) => hear(context, event.change)),
+        emit(({ event }) => ({ type: 'news.heard' as const, change: event.change })),
+      ],
     },
     'news.reset': {
       // The screens load again; the reloaded first page brings what the arrivals held.

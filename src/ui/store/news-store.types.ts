@@ -84,7 +84,10 @@ export type NewsStoreEvent =
   | { readonly type: 'news.gone'; readonly id: string }
 
 /** What the store tells its listeners (`store.on(type, …)`). */
-export type NewsStoreEmitted = { readonly type: 'news.reload' }
+export type NewsStoreEmitted =
+  | { readonly type: 'news.reload' }
+  /** Every change the live stream told, for the screens that list changes themselves. */
+  | { readonly type: 'news.heard'; readonly change: NewsChange }
 
 export interface EditRequest {
   readonly id: string

@@ -58,6 +58,7 @@ describe('MemoryNewsRepository', () => {
     revisions: (news) => news.revisions('seeded-1', {}),
     restoreRevision: (news) => news.restoreRevision('seeded-1', 3),
     trash: (news) => news.trash({}),
+    changes: (news) => news.changes({}),
   }
 
   it.each(Object.keys(calls) as MemoryNewsOperation[])(

@@ -6,6 +6,7 @@ import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
 import type { SqlDatabase } from '@/adapters/sql/database'
 import {
   selectChangedSince,
+  selectChangePage,
   selectNewsPage,
   selectRevisionPage,
   selectSearchTier,
@@ -39,6 +40,15 @@ export function explainRevisionPage(
 /** The plan the engine picks for the undo's query of recent revisions, as text. */
 export function explainChangedSince(database: SqlDatabase, instant: string): Promise<string> {
   return explain(database, selectChangedSince(database.db, instant).compile())
+}
+
+/** The plan the engine picks for a page of the recent changes, as text. */
+export function explainChangePage(
+  database: SqlDatabase,
+  before?: number,
+  editor?: string,
+): Promise<string> {
+  return explain(database, selectChangePage(database.db, 25, before, editor).compile())
 }
 
 /** The plan the engine picks for one tier of the store's search, as text. */

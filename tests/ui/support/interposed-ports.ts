@@ -56,6 +56,7 @@ export class Interposer {
     revisions: (id) => this.app.news.revisions(id),
     restoreRevision: (id, revision) => this.app.news.restoreRevision(id, revision),
     trash: (query) => this.app.news.trash(query),
+    changes: (query) => this.app.news.changes(query),
   }
 
   readonly mailer: Mailer = {

@@ -27,3 +27,7 @@ export const NEWS_REVISION_EDITOR_INDEX = 'news_revision_editor_at_idx'
 export const CLIENT_BLOCK_TARGET_INDEX = 'client_block_kind_target_idx'
 /** Index of the operator log in the order it is printed. */
 export const OPERATOR_ACTION_AT_INDEX = 'operator_action_at_id_idx'
+/** Index of the change log by post and revision, for one editor's recent changes. */
+export const NEWS_CHANGE_REVISION_INDEX = 'news_change_news_id_revision_idx'
+/** Index of the change log by time, for the purge of changes older than a month. */
+export const NEWS_CHANGE_AT_INDEX = 'news_change_at_idx'

@@ -124,8 +124,8 @@ const CHANGE_LOG_BATCH = 1000
 /**
  * Deletes the logged changes made before `before`, and every change numbered below them, so that
  * what stays is all the log holds above one seq (a clock that went back on some server cannot
- * leave a gap). Answers that seq, or undefined when nothing was old enough. Its scan of the
- * log's `at` has no index: it runs once per purge over a day of changes.
+ * leave a gap). Answers that seq, or undefined when nothing was old enough. The log's index on
+ * `at` finds the changes old enough without reading the month it keeps.
  */
 export async function purgeChangeLog(db: Db, before: string): Promise<number | undefined> {
   const oldest = await db

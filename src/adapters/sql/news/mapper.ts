@@ -1,4 +1,4 @@
-import { NEWS_CHANGE_KINDS, type NewsChange } from '@/domain/news-change.entity'
+import { NEWS_CHANGE_KINDS, type NewsChange, type RecentChange } from '@/domain/news-change.entity'
 import {
   REVISION_ACTIONS,
   type NewsRevision,
@@ -50,6 +50,21 @@ export function toChange(row: ChangeRow): NewsChange {
     kind,
     revision: Number(row.revision),
     at: instantOf(row.at),
+  }
+}
+
+interface RecentChangeRow extends ChangeRow {
+  editor: string
+  title: string
+  hidden_at: Date | string | null
+}
+
+export function toRecentChange(row: RecentChangeRow): RecentChange {
+  return {
+    ...toChange(row),
+    editor: row.editor,
+    title: row.title,
+    ...(row.hidden_at === null ? {} : { hidden: true }),
   }
 }
 

@@ -1,3 +1,4 @@
+import type { Editor } from '@/domain/editor'
 import type { ChangeFilter } from '@/domain/ports/news-store.port'
 import type { Compilable, CompiledQuery, Kysely } from 'kysely'
 import type { SearchTier } from '@/domain/rules/search-query.rules'
@@ -157,4 +158,25 @@ export function selectChangedSince(db: Db, instant: string, filter: ChangeFilter
   if (filter.until !== undefined) query = query.where('at', '<', filter.until)
   if (filter.editor !== undefined) query = query.where('editor', '=', filter.editor)
   return query
+}
+
+/**
+ * The recent changes: the change log newest first, older than `before` when given, each joined
+ * to the revision it made (news_revision's primary key) for its editor and title. All of them
+ * walk the log's primary key backwards; one editor's start from news_revision's editor index
+ * and reach the log by (news_id, revision). Exported for EXPLAIN.
+ */
+export function selectChangePage(db: Db, limit: number, before?: number, editor?: Editor) {
+  let page = db
+    .selectFrom('news_change as c')
+    .innerJoin('news_revision as r', (join) =>
+      join.onRef('r.news_id', '=', 'c.news_id').onRef('r.revision', '=', 'c.revision'),
+    )
+    .select(['c.seq', 'c.news_id', 'c.kind', 'c.revision', 'c.at', 'r.editor', 'r.title'])
+    .select('r.hidden_at')
+    .orderBy('c.seq', 'desc')
+    .limit(limit)
+  if (before !== undefined) page = page.where('c.seq', '<', before)
+  if (editor !== undefined) page = page.where('r.editor', '=', editor)
+  return page
 }

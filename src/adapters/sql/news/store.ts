@@ -3,6 +3,8 @@ import type { NewsChange } from '@/domain/news-change.entity'
 import { isNewsId } from '@/domain/news-id'
 import type { NewsItem } from '@/domain/news-item.entity'
 import type {
+  ChangePage,
+  ChangesQuery,
   NewsPage,
   NewsPageQuery,
   RevisionPage,
@@ -25,13 +27,14 @@ import { searchTiers, type SearchQuery } from '@/domain/rules/search-query.rules
 import type { Engine, SqlDatabase } from '@/adapters/sql/database'
 import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
 import { purgeChangeLog, raiseVersion, SqlChangeLog } from '@/adapters/sql/news/change-log'
-import { toRevision, toStoredNews } from '@/adapters/sql/news/mapper'
+import { toRecentChange, toRevision, toStoredNews } from '@/adapters/sql/news/mapper'
 import {
   AT,
   compiledOnce,
   ID,
   LIMIT,
   selectChangedSince,
+  selectChangePage,
   selectNews,
   selectNewsPage,
   selectRevisionPage,
@@ -43,8 +46,10 @@ import { SqlNewsTransaction } from '@/adapters/sql/news/transaction'
 import type { QueryReader } from '@/adapters/sql/sqlite-search-thread'
 import { guardStorage, type StorageErrorListener } from '@/adapters/sql/storage-failure'
 import {
+  changePage,
   clampHistoryPageSize,
   clampPageSize,
+  decodeChangeCursor,
   decodeCursor,
   decodeRevisionCursor,
   keysetPage,
@@ -189,6 +194,15 @@ export class SqlNewsStore implements NewsStore, NewsChangeLog {
           item.deletedAt === null ? [] : [trashedItem({ ...item, deletedAt: item.deletedAt })],
         )
       return keysetPage(items, limit, (item) => ({ at: item.deletedAt, id: item._id }))
+    }, this.onError)
+  }
+
+  changes(query: ChangesQuery): Promise<ChangePage> {
+    return guardStorage(async () => {
+      const limit = clampPageSize(query.limit)
+      const before = query.cursor === undefined ? undefined : decodeChangeCursor(query.cursor)
+      const rows = await selectChangePage(this.db, limit + 1, before, query.editor).execute()
+      return changePage(rows.map(toRecentChange), limit)
     }, this.onError)
   }
 

@@ -11,6 +11,7 @@ import { useInspectedMachine } from '@/ui/shared/inspection'
 import { Link } from '@/ui/shared/links'
 import { LoadFailed } from '@/ui/shared/load-failed'
 import { paths } from '@/ui/shared/paths'
+import { versionId } from '@/ui/shared/history-version'
 import { usePageTitle } from '@/ui/shared/use-page-title'
 import { LoadMore, LoadMoreFailed, NextPageLink, usePageCursor } from '@/ui/shared/load-more'
 import { formatDayAndTime } from '@/ui/shared/dates'
@@ -130,7 +131,7 @@ interface VersionProps {
 
 function Version(props: VersionProps) {
   const { postId, revision, previous, previousPending, current, busy, waiting, onRestore } = props
-  const headingId = `version-${postId}-${revision.revision}`
+  const headingId = versionId(postId, revision.revision)
   const { changed, unchanged } = versionDiff(revision, previous)
   return (
     <li className="history-version">
