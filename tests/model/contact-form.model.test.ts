@@ -6,7 +6,7 @@ import { contactFormMachine } from '@/ui/features/contact/contact-form.machine'
 import { provideContactForm } from '@/ui/features/contact/contact-form.provide'
 import type { DomainError } from '@/domain/domain-error'
 import { NOTICES } from '@/ui/shared/notices'
-import { runPath, type StateChecks } from './machine-rig'
+import { pendingArgs, runPath, type StateChecks } from './machine-rig'
 import {
   CoverageRecorder,
   describePath,
@@ -25,7 +25,7 @@ const checks: StateChecks = {
       // Refused: each field says what is wrong, and nothing is sent.
       const values = payload<ContactMessage>(event, 'values')
       expect(snapshot.context.fieldErrors).toEqual(checkFields(CONTACT_RULES, values))
-      expect(rig.ports.pending('send')).toEqual([])
+      expect(rig.mail.pending('send')).toEqual([])
       expect(effects.toasts).toEqual([])
     } else if (event.type.startsWith('xstate.done.')) {
       expect(effects.toasts).toEqual([{ kind: 'success', message: NOTICES.contactSent }])
@@ -49,7 +49,7 @@ const checks: StateChecks = {
     }
   },
   sending: ({ snapshot, rig }) => {
-    expect(rig.ports.pending('send').map((call) => call.input)).toEqual([VALID_MESSAGE])
+    expect(pendingArgs(rig.mail, 'send')).toEqual([[VALID_MESSAGE]])
     expect(snapshot.context.fieldErrors).toEqual({})
   },
 }

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { screen, within } from '@testing-library/react'
 import type { AnyEventObject } from 'xstate'
-import type { MemoryApp } from '@/composition/browser/memory.container'
+import type { MemoryApp } from '../support/memory-app'
 import { DEFAULT_HISTORY_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { historyMachine } from '@/ui/features/history/history.machine'
 import { NOTICES } from '@/ui/shared/notices'
@@ -21,8 +21,8 @@ const paths = screenPaths(historyModel, reproducible)
 
 /** Gone for good: moved to the trash, then purged. */
 const purge = async (app: MemoryApp): Promise<void> => {
-  await app.news.journal.remove(POST._id)
-  await app.news.journal.purge(-1)
+  await app.journal.remove(POST._id)
+  await app.journal.purge(-1)
 }
 
 /** More versions than one page holds, so that the older ones wait behind 'Load more'. */
@@ -49,7 +49,7 @@ const driver: RecoveryScreenDriver = {
       news.open(error?.code === 'Unavailable' ? 'revisions' : undefined)
     },
     restoreRevision: async ({ app, news }, error) => {
-      if (error?.code === 'Conflict') await app.news.journal.remove(POST._id)
+      if (error?.code === 'Conflict') await app.journal.remove(POST._id)
       if (error?.code === 'NotFound') await purge(app)
       news.open(error?.code === 'Unavailable' ? 'restoreRevision' : undefined)
     },

@@ -7,7 +7,7 @@ import { provideNewsForm } from '@/ui/features/news-form/news-form.provide'
 import { fieldErrorsOf } from '@/ui/shared/machine-effects'
 import type { DomainError } from '@/domain/domain-error'
 import { NOTICES } from '@/ui/shared/notices'
-import { runPath, type StateChecks } from './machine-rig'
+import { pendingArgs, runPath, type StateChecks } from './machine-rig'
 import {
   CoverageRecorder,
   describePath,
@@ -32,7 +32,7 @@ const scenarios = [
 
 const checks: StateChecks = {
   loading: ({ rig }) => {
-    expect(rig.ports.pending('get').map((call) => call.input)).toEqual([HARBOUR._id])
+    expect(pendingArgs(rig.news, 'get')).toEqual([[HARBOUR._id]])
   },
   failed: ({ effects }) => expect(effects.toasts).toEqual([]),
   notAvailable: ({ effects }) => {
@@ -49,7 +49,7 @@ const checks: StateChecks = {
       // Refused before sending: each field says what is wrong.
       const values = payload<NewsDraft>(event, 'values')
       expect(snapshot.context.fieldErrors).toEqual(checkFields(NEWS_RULES, values))
-      expect(rig.ports.pending()).toEqual([])
+      expect(rig.news.pending()).toEqual([])
     } else if (event.type.startsWith('xstate.done.')) {
       // The post to edit is loaded, and the store holds it for the form's initial values.
       expect(rig.services.store.getSnapshot().context.newsItem).toEqual(HARBOUR)
@@ -77,12 +77,12 @@ const checks: StateChecks = {
     }
   },
   submitting: ({ rig }) => {
-    expect(rig.ports.pending('create').map((call) => call.input)).toEqual([
-      { draft: VALID_DRAFT, idempotencyKey: SUBMISSION_KEY },
+    expect(pendingArgs(rig.news, 'create')).toEqual([
+      [VALID_DRAFT, { idempotencyKey: SUBMISSION_KEY }],
     ])
   },
   created: ({ rig, effects }) => {
-    expect(rig.ports.calls.filter((call) => call.operation === 'create')).toHaveLength(1)
+    expect(rig.news.calls.filter((call) => call.operation === 'create')).toHaveLength(1)
     expect(effects.toasts).toEqual([{ kind: 'success', message: NOTICES.created }])
     expect(effects.resets).toBe(1)
     expect(effects.clears).toBe(1)
@@ -90,9 +90,9 @@ const checks: StateChecks = {
   },
   restoring: ({ rig, snapshot }) => {
     // The deleted post comes back first; the text waits in the form's context meanwhile.
-    expect(rig.ports.pending('restore').map((call) => call.input)).toEqual([HARBOUR._id])
+    expect(pendingArgs(rig.news, 'restore')).toEqual([[HARBOUR._id]])
     expect(snapshot.context.draft).toEqual(VALID_DRAFT)
-    expect(rig.ports.pending('update')).toEqual([])
+    expect(rig.news.pending('update')).toEqual([])
   },
   submitted: ({ rig, effects, previous }) => {
     if (previous.matches('restoring')) {
@@ -102,12 +102,8 @@ const checks: StateChecks = {
         ...HARBOUR_RESTORED,
         ...VALID_DRAFT,
       })
-      expect(rig.ports.pending('update').map((call) => call.input)).toEqual([
-        {
-          id: HARBOUR._id,
-          changes: VALID_DRAFT,
-          condition: { ifRevision: [HARBOUR_RESTORED.revision] },
-        },
+      expect(pendingArgs(rig.news, 'update')).toEqual([
+        [HARBOUR._id, VALID_DRAFT, { ifRevision: [HARBOUR_RESTORED.revision] }],
       ])
       return
     }
@@ -116,9 +112,9 @@ const checks: StateChecks = {
     expect(effects.toasts).toEqual([])
     const store = rig.services.store.getSnapshot()
     expect(store.context.newsItem).toEqual({ ...HARBOUR, ...VALID_DRAFT })
-    expect(rig.ports.pending('update').map((call) => call.input)).toEqual([
+    expect(pendingArgs(rig.news, 'update')).toEqual([
       // The save replaces only the revision the form showed.
-      { id: HARBOUR._id, changes: VALID_DRAFT, condition: { ifRevision: [HARBOUR.revision] } },
+      [HARBOUR._id, VALID_DRAFT, { ifRevision: [HARBOUR.revision] }],
     ])
   },
 }

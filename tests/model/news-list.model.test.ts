@@ -1,7 +1,7 @@
 import { createActor } from 'xstate'
 import { provideNewsList } from '@/ui/features/news-list/news-list.provide'
 import { newsListMachine } from '@/ui/features/news-list/news-list.machine'
-import { runPath, type StateChecks } from './machine-rig'
+import { pendingArgs, runPath, type StateChecks } from './machine-rig'
 import { CoverageRecorder, describePath, formatCoverage, transitionPaths } from './model-harness'
 import { FIRST_PAGE, LAST_PAGE, newsListModel } from './models'
 
@@ -12,7 +12,7 @@ const checks: StateChecks = {
   // A reload abandons the load in flight (its answer reaches no one) and asks for the first
   // page again.
   loading: ({ rig }) => {
-    expect(rig.ports.pending('list').at(-1)?.input).toEqual({ limit: 24 })
+    expect(pendingArgs(rig.news, 'list').at(-1)).toEqual([{ limit: 24 }])
   },
   // A failed load changes nothing the store shows: nothing, or the pages loaded before.
   failed: ({ rig }) =>
@@ -25,7 +25,7 @@ const checks: StateChecks = {
     expect(shown).toEqual(more ? FIRST_PAGE.items : [...FIRST_PAGE.items, ...LAST_PAGE.items])
   },
   loadingMore: ({ rig }) => {
-    expect(rig.ports.pending('list').at(-1)?.input).toEqual({ cursor: FIRST_PAGE.next, limit: 24 })
+    expect(pendingArgs(rig.news, 'list').at(-1)).toEqual([{ cursor: FIRST_PAGE.next, limit: 24 }])
   },
   loadMoreFailed: ({ rig }) => {
     expect(rig.services.store.getSnapshot().context.news).toEqual(FIRST_PAGE.items)

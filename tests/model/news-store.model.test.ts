@@ -5,7 +5,7 @@ import type { NewsStoreContext } from '@/ui/store/news-store.types'
 import { newsStoreMachine } from '@/ui/store/news-store.machine'
 import { overlay } from '@/ui/store/news-store.logic'
 import { newsStoreLiveModel } from './live-models'
-import { runPath, type Rig, type StepContext } from './machine-rig'
+import { pendingArgs, runPath, type Rig, type StepContext } from './machine-rig'
 import {
   CoverageRecorder,
   describePath,
@@ -42,14 +42,14 @@ function checkEdits(step: StepContext) {
   if (snapshot.matches({ edits: 'saving' })) {
     // One edit at a time goes to the server: the oldest waiting one, with its condition.
     const [first] = context.pending
-    expect(rig.ports.pending('update').map((call) => call.input)).toEqual([
-      { id: first?.id, changes: first?.changes, condition: first?.condition },
+    expect(pendingArgs(rig.news, 'update')).toEqual([
+      [first?.id, first?.changes, ...(first?.condition ? [first.condition] : [])],
     ])
     showsPendingEdits(context)
     return
   }
   expect(context.pending).toEqual([])
-  expect(rig.ports.pending('update')).toEqual([])
+  expect(rig.news.pending('update')).toEqual([])
   if (!outcome(step, 'editNews')) return
   if (event.type.startsWith('xstate.done.')) {
     expect(effects.toasts).toEqual([{ kind: 'success', message: NOTICES.edited }])
@@ -114,7 +114,7 @@ function checkRestores(step: StepContext) {
   const context = storeOf(step)
   if (snapshot.matches({ restores: 'restoring' })) {
     expect(context.restoring).toBe(HARBOUR._id)
-    expect(rig.ports.pending('restore').map((call) => call.input)).toEqual([HARBOUR._id])
+    expect(pendingArgs(rig.news, 'restore')).toEqual([[HARBOUR._id]])
     return
   }
   expect(context.restoring).toBeNull()
@@ -180,7 +180,7 @@ function checkLive(step: StepContext) {
   }
   // One load at a time, of the first post queued.
   if (snapshot.matches({ refreshes: 'loading' })) {
-    expect(rig.ports.pending('get').at(-1)?.input).toBe(context.fetches[0]?.id)
+    expect(pendingArgs(rig.news, 'get').at(-1)).toEqual([context.fetches[0]?.id])
   }
   // Live changes never move what the reader looks at: the article's post stays, the list keeps
   // its order and only shows newer versions in place, and no toast pops up.

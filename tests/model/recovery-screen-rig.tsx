@@ -6,8 +6,7 @@
 import { render, waitFor } from '@testing-library/react'
 import userEvent, { type UserEvent } from '@testing-library/user-event'
 import type { AnyEventObject, AnyMachineSnapshot, StateValue } from 'xstate'
-import type { MemoryNewsOperation } from '@/adapters/memory/memory-news.repository'
-import { createMemoryApp, type MemoryApp } from '@/composition/browser/memory.container'
+import { createMemoryApp, type MemoryApp } from '../support/memory-app'
 import type { DomainError } from '@/domain/domain-error'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { NewsWireApp } from '@/ui/app/news-wire-app'
@@ -20,13 +19,14 @@ import {
   type Model,
   type ModelPath,
 } from './model-harness'
+import type { NewsOperation } from './machine-rig'
 import { Gate } from './screen-rig'
 
 export interface RecoveryScreen {
   readonly user: UserEvent
   readonly app: MemoryApp
   /** Holds the news repository's calls until a step lets them through. */
-  readonly news: Gate<MemoryNewsOperation>
+  readonly news: Gate<NewsOperation>
 }
 
 export interface RecoveryScreenStep {

@@ -6,8 +6,8 @@
 import { configure, render, screen, waitFor } from '@testing-library/react'
 import userEvent, { type UserEvent } from '@testing-library/user-event'
 import type { AnyEventObject, AnyMachineSnapshot, AnyStateMachine, StateValue } from 'xstate'
-import type { Faults } from '@/adapters/memory/faults'
-import { createMemoryApp, type MemoryApp } from '@/composition/browser/memory.container'
+import type { PortFaults } from '../support/faulty-port'
+import { createMemoryApp, type MemoryApp } from '../support/memory-app'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { NewsWireApp } from '@/ui/app/news-wire-app'
 import { memoryDraftStorage } from '@/ui/shared/draft-storage'
@@ -21,19 +21,19 @@ import {
   type Model,
   type ModelPath,
 } from './model-harness'
-import { OPERATION_OF, type Operation } from './scripted-ports'
+import { OPERATION_OF, type NewsOperation, type Operation } from './machine-rig'
 
 // Screens other than '/' and react-toastify load lazily; the first import takes a moment.
 configure({ asyncUtilTimeout: 4000 })
 
 /**
- * Holds every call of one adapter until the path says how it answers. Faults keeps one hold
+ * Holds every call of one adapter until the path says how it answers. The faults keep one hold
  * at a time, so the next is armed as soon as the last is released, before anything resumes.
  */
 export class Gate<Name extends string> {
   private release: () => void
 
-  constructor(private readonly faults: Faults<Name>) {
+  constructor(private readonly faults: PortFaults<Name>) {
     this.release = faults.hold()
   }
 
@@ -77,8 +77,6 @@ export interface Screen {
   readonly news: Gate<NewsOperation>
   readonly mail: Gate<'send'>
 }
-
-type NewsOperation = Exclude<Operation, 'send'>
 
 export interface ScreenStep {
   readonly event: AnyEventObject
@@ -184,7 +182,7 @@ export async function runScreenPath(
 async function changeMeanwhile(app: MemoryApp, post: string | readonly NewsItem[]) {
   const id = typeof post === 'string' ? post : post[0]?._id
   if (id === undefined) throw new Error('a stale write needs a post to change')
-  await app.news.journal.update(id, CHANGE_MEANWHILE)
+  await app.journal.update(id, CHANGE_MEANWHILE)
 }
 
 // ---------------------------------------------------------------------------------------------

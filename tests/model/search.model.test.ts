@@ -3,7 +3,7 @@ import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { SEARCH_RULE } from '@/domain/rules/search-query.rules'
 import { searchMachine, type SearchContext } from '@/ui/features/search/search.machine'
 import { provideSearch } from '@/ui/features/search/search.provide'
-import { createRig, runPath, type StateChecks } from './machine-rig'
+import { pendingArgs, createRig, runPath, type StateChecks } from './machine-rig'
 import { CoverageRecorder, describePath, formatCoverage, transitionPaths } from './model-harness'
 import { FIRST_PAGE, LAST_PAGE, searchModel } from './models'
 
@@ -17,9 +17,7 @@ const context = (snapshot: { readonly context: unknown }) => snapshot.context as
 
 const checks: StateChecks = {
   loading: ({ rig }) => {
-    expect(rig.ports.pending('search').map((call) => call.input)).toEqual([
-      { query: ASKED, page: { limit: DEFAULT_PAGE_SIZE } },
-    ])
+    expect(pendingArgs(rig.news, 'search')).toEqual([[ASKED, { limit: DEFAULT_PAGE_SIZE }]])
   },
   failed: ({ snapshot }) => expect(context(snapshot).items).toEqual([]),
   ready: ({ snapshot }) => {
@@ -29,8 +27,8 @@ const checks: StateChecks = {
     )
   },
   loadingMore: ({ rig }) => {
-    expect(rig.ports.pending('search').map((call) => call.input)).toEqual([
-      { query: ASKED, page: { cursor: FIRST_PAGE.next, limit: DEFAULT_PAGE_SIZE } },
+    expect(pendingArgs(rig.news, 'search')).toEqual([
+      [ASKED, { cursor: FIRST_PAGE.next, limit: DEFAULT_PAGE_SIZE }],
     ])
   },
   loadMoreFailed: ({ snapshot }) => expect(context(snapshot).items).toEqual(FIRST_PAGE.items),
@@ -38,7 +36,7 @@ const checks: StateChecks = {
     // The reason comes from the domain's rules, and nothing is asked of the store.
     expect(context(snapshot).refusal).toBeDefined()
     expect(context(snapshot).items).toEqual([])
-    expect(rig.ports.calls).toEqual([])
+    expect(rig.news.calls).toEqual([])
   },
 }
 
@@ -96,7 +94,7 @@ describe('search machine, beyond the model', () => {
 
     expect(done.context).toMatchObject({ items: [], next: undefined, refusal: undefined })
     expect(done.context.query?.terms).toEqual([])
-    expect(rig.ports.calls).toEqual([])
+    expect(rig.news.calls).toEqual([])
     actor.stop()
     rig.services.store.stop()
   })

@@ -36,8 +36,8 @@ const driver: RecoveryScreenDriver = {
   answer: {
     listTrash: async ({ news }, error) => news.open(error === undefined ? undefined : 'trash'),
     restoreNews: async ({ app, news }, error) => {
-      if (error?.code === 'Conflict') await app.news.journal.restore(NEWEST._id)
-      if (error?.code === 'NotFound') await app.news.journal.purge(-1)
+      if (error?.code === 'Conflict') await app.journal.restore(NEWEST._id)
+      if (error?.code === 'NotFound') await app.journal.purge(-1)
       news.open(error?.code === 'Unavailable' ? 'restore' : undefined)
     },
   },

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react'
-import { createMemoryApp } from '@/composition/browser/memory.container'
+import { createMemoryApp } from '../support/memory-app'
 import { findByline, findToast, newsItem, renderApp, storedNews } from './support/render-app'
 import { declarationsOf } from './support/stylesheet'
 

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react'
-import { createMemoryApp, type MemoryApp } from '@/composition/browser/memory.container'
+import { createMemoryApp, type MemoryApp } from '../support/memory-app'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { DEFAULT_HISTORY_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { NOTICES } from '@/ui/shared/notices'
@@ -305,7 +305,7 @@ describe('history: restore a version', () => {
     await screen.findByRole('heading', { level: 1 })
     // Purged for good: trashed long ago, then the purge runs.
     await app.news.remove(harbour._id)
-    await app.news.purge(-1)
+    await app.journal.purge(-1)
 
     await user.click(within(version(1)).getByRole('button', { name: 'Restore this version' }))
 

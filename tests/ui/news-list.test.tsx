@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { createMemoryApp } from '@/composition/browser/memory.container'
+import { createMemoryApp } from '../support/memory-app'
 import { manyNews, newsItem, renderApp } from './support/render-app'
 import { declarationsOf } from './support/stylesheet'
 

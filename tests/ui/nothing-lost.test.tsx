@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 import { act, screen, waitFor, within } from '@testing-library/react'
-import { createMemoryApp, type MemoryApp } from '@/composition/browser/memory.container'
+import { createMemoryApp, type MemoryApp } from '../support/memory-app'
 import { draftKeys, memoryDraftStorage, thisPage } from '@/ui/shared/draft-storage'
 import { readDraft } from '@/ui/shared/draft-values'
 import { NEWS_FIELDS } from '@/domain/news-item.entity'
-import { Interposer } from './support/interposed-ports'
+import { rateLimited } from '@/domain/domain-error'
 import { fill, findToast, newsItem, renderApp, replace, storedNews } from './support/render-app'
 
 const post = newsItem({ _id: 'harbour-1', title: 'Harbour reopens after the storm' })
@@ -24,7 +24,7 @@ const DELETE_CONFLICT = 'this post was changed by someone else meanwhile, so it 
 
 /** Someone else saves the post through the API, past the screens. */
 async function changedElsewhere(app: MemoryApp, changes: { title: string }) {
-  await app.news.journal.update(post._id, changes)
+  await app.journal.update(post._id, changes)
 }
 
 /** The text a version of a field shows on screen: without its heading and what only screen readers hear. */
@@ -290,9 +290,8 @@ describe('drafts', () => {
 describe('one post per submission', () => {
   it('creates one post when a submission is retried after its answer was lost', async () => {
     const app = createMemoryApp()
-    const ports = new Interposer(app)
-    ports.loseNextAnswer('create')
-    const { user } = renderApp({ app, useCases: ports.useCases(), path: '/news/new' })
+    app.news.faults.loseNextAnswer('create')
+    const { user } = renderApp({ app, path: '/news/new' })
     await fill(user, await screen.findByLabelText('Title'), 'Bridge repairs finish early')
     await fill(user, screen.getByLabelText('Author Name'), 'Dan Ellis')
     await fill(user, screen.getByLabelText('Body'), 'The old bridge opens on Monday.')
@@ -310,9 +309,8 @@ describe('one post per submission', () => {
 describe('the write limit', () => {
   it('says when to try again, from Retry-After, and keeps what was typed', async () => {
     const app = createMemoryApp()
-    const ports = new Interposer(app)
-    ports.limit('create', 7)
-    const { user } = renderApp({ app, useCases: ports.useCases(), path: '/news/new' })
+    app.news.faults.failWith(rateLimited(7), 'create')
+    const { user } = renderApp({ app, path: '/news/new' })
     await fill(user, await screen.findByLabelText('Title'), 'Bridge repairs finish early')
     await fill(user, screen.getByLabelText('Author Name'), 'Dan Ellis')
     await fill(user, screen.getByLabelText('Body'), 'The old bridge opens on Monday.')
@@ -331,9 +329,9 @@ describe('the write limit', () => {
     ['a contact message', 'send', '/contact', 'Submit'],
   ] as const)('says when to try again for %s', async (_, write, path, button) => {
     const app = createMemoryApp({ seed: [post] })
-    const ports = new Interposer(app)
-    ports.limit(write, 1)
-    const { user } = renderApp({ app, useCases: ports.useCases(), path })
+    if (write === 'send') app.mailer.faults.failWith(rateLimited(1), write)
+    else app.news.faults.failWith(rateLimited(1), write)
+    const { user } = renderApp({ app, path })
     if (write === 'send') {
       await fill(user, await screen.findByLabelText('Name'), 'Eve Ford')
       await fill(user, screen.getByLabelText('Email Address'), 'eve@example.org')

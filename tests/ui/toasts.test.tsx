@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { createMemoryApp } from '@/composition/browser/memory.container'
+import { createMemoryApp } from '../support/memory-app'
 import { fill, findToast, newsItem, renderApp } from './support/render-app'
 
 const NOT_AVAILABLE = 'sorry, this page is not available'
