@@ -1,11 +1,11 @@
-import { createActor } from 'xstate'
-import type { NewsDraft } from '@/domain/news-item.entity'
+import { createActor, fromPromise, waitFor } from 'xstate'
+import type { NewsDraft, NewsItem } from '@/domain/news-item.entity'
 import { checkFields } from '@/domain/rules/field-rule'
 import { NEWS_RULES } from '@/domain/rules/news-item.rules'
-import { newsFormMachine } from '@/ui/features/news-form/news-form.machine'
+import { newsFormMachine, type CreateRequest } from '@/ui/features/news-form/news-form.machine'
 import { provideNewsForm } from '@/ui/features/news-form/news-form.provide'
 import { fieldErrorsOf } from '@/ui/shared/machine-effects'
-import type { DomainError } from '@/domain/domain-error'
+import { unavailable, type DomainError } from '@/domain/domain-error'
 import { NOTICES } from '@/ui/shared/notices'
 import { pendingArgs, runPath, type StateChecks } from './machine-rig'
 import {
@@ -16,6 +16,7 @@ import {
   payload,
 } from './model-harness'
 import {
+  CREATED,
   HARBOUR,
   HARBOUR_RESTORED,
   newsFormModel,
@@ -45,6 +46,7 @@ const checks: StateChecks = {
       expect(effects.toasts).toEqual([{ kind: 'error', message: NOTICES.restoreFailed }])
       expect(effects.navigations).toEqual([])
       expect(snapshot.context.draft).toEqual(previous.context.draft)
+      expect(rig.news.pending('update')).toEqual([])
     } else if ('values' in event) {
       // Refused before sending: each field says what is wrong.
       const values = payload<NewsDraft>(event, 'values')
@@ -98,6 +100,7 @@ const checks: StateChecks = {
     if (previous.matches('restoring')) {
       // Restored: the edit is saved onto the version the restore made, and the article shows it.
       expect(effects.navigations).toEqual([{ to: `/news/${HARBOUR._id}` }])
+      expect(effects.toasts).toEqual([])
       expect(rig.services.store.getSnapshot().context.newsItem).toEqual({
         ...HARBOUR_RESTORED,
         ...VALID_DRAFT,
@@ -149,5 +152,54 @@ describe('news form machine, both forms together', () => {
     console.info(formatCoverage(newsFormMachine, report))
     expect(report.states.missed).toEqual([])
     expect(report.transitions.missed).toEqual([])
+  })
+})
+
+// The models send one key and the loaded revision with every submission; what the form does
+// with another key, other values or another revision is told here.
+describe('news form machine, beyond the model', () => {
+  it('sends one idempotency key per submission and the same key when the same post is retried', async () => {
+    const calls: CreateRequest[] = []
+    const answers = [unavailable(), unavailable(), undefined]
+    const createNews = fromPromise<NewsItem, CreateRequest>(async ({ input }) => {
+      calls.push(input)
+      const error = answers.shift()
+      if (error !== undefined) throw error
+      return CREATED
+    })
+    const actor = createActor(newsFormMachine.provide({ actors: { createNews } }), {
+      input: {},
+    }).start()
+    actor.send({ type: 'form.submit', values: VALID_DRAFT, idempotencyKey: 'key-1' })
+    await waitFor(actor, (s) => s.matches('editing'))
+    // A retry of the same post after a failure (a timeout, say) reuses the key.
+    actor.send({ type: 'form.submit', values: VALID_DRAFT, idempotencyKey: 'key-2' })
+    await waitFor(actor, (s) => s.matches('editing'))
+    // Other values are another submission, with its own key.
+    const changed = { ...VALID_DRAFT, title: 'Harbour reopens at dawn' }
+    actor.send({ type: 'form.submit', values: changed, idempotencyKey: 'key-3' })
+    await waitFor(actor, (s) => s.status === 'done')
+
+    expect(calls).toEqual([
+      { draft: VALID_DRAFT, idempotencyKey: 'key-1' },
+      { draft: VALID_DRAFT, idempotencyKey: 'key-1' },
+      { draft: changed, idempotencyKey: 'key-3' },
+    ])
+  })
+
+  it('hands the store an edit of the revision the form showed, not of the one it loaded', async () => {
+    const edits: unknown[] = []
+    const actor = createActor(
+      newsFormMachine.provide({
+        actors: { getNewsItem: fromPromise<NewsItem, string>(async () => HARBOUR) },
+        actions: { requestEdit: (_, params) => void edits.push(params) },
+      }),
+      { input: { id: HARBOUR._id } },
+    ).start()
+    await waitFor(actor, (s) => s.matches('editing'))
+    actor.send({ type: 'form.submit', values: VALID_DRAFT, revision: HARBOUR.revision + 4 })
+    expect(edits).toEqual([
+      { id: HARBOUR._id, changes: VALID_DRAFT, condition: { ifRevision: [HARBOUR.revision + 4] } },
+    ])
   })
 })
