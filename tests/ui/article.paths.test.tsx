@@ -2,17 +2,22 @@
 import { screen, within } from '@testing-library/react'
 import { articleMachine } from '@/ui/features/article/article.machine'
 import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
-import { CoverageRecorder, describePath, formatCoverage, type ModelPath } from './model-harness'
-import { articleModel, HARBOUR } from './models'
+import {
+  CoverageRecorder,
+  describePath,
+  formatCoverage,
+  type ModelPath,
+} from '../model/model-harness'
+import { articleModel, HARBOUR } from '../model/models'
 import {
   CHANGE_MEANWHILE,
-  findToast,
   runScreenPath,
+  type ScreenDriver,
   screenPaths,
   seeLocation,
   seeToast,
-  type ScreenDriver,
-} from './screen-rig'
+} from './support/screen-paths'
+import { findToast } from './support/render-app'
 
 const model = articleModel(HARBOUR._id)
 const coverage = new CoverageRecorder(articleMachine)
@@ -114,7 +119,7 @@ const driver: ScreenDriver = {
   },
 }
 
-describe('article screen, driven by the model', () => {
+describe('article: shows what each state of its machine means, along every path', () => {
   it.each(paths.map((path) => [describePath(model, path), path] as const))(
     '%s',
     async (_, path) => {

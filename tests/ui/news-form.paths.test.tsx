@@ -12,17 +12,17 @@ import {
   formatCoverage,
   type ModelPath,
   payload,
-} from './model-harness'
-import { EMPTY_DRAFT, HARBOUR, newsFormModel, SERVER_REFUSAL } from './models'
+} from '../model/model-harness'
+import { EMPTY_DRAFT, HARBOUR, newsFormModel, SERVER_REFUSAL } from '../model/models'
 import {
   retype,
   runScreenPath,
+  type ScreenDriver,
   screenPaths,
+  type ScreenStep,
   seeLocation,
   seeToast,
-  type ScreenDriver,
-  type ScreenStep,
-} from './screen-rig'
+} from './support/screen-paths'
 
 const coverage = new CoverageRecorder(newsFormMachine)
 /**
@@ -144,16 +144,19 @@ const scenarios = [
   { name: 'edit form', id: HARBOUR._id },
 ]
 
-describe.each(scenarios)('news form screen, driven by the model: $name', ({ id }) => {
-  const model = newsFormModel(id)
-  it.each(
-    screenPaths(model, reproducible).map((path) => [describePath(model, path), path] as const),
-  )('%s', async (_, path) => {
-    await runScreenPath(model, path, driver(id), coverage)
-  })
-})
+describe.each(scenarios)(
+  '$name: shows what each state of the form machine means, along every path',
+  ({ id }) => {
+    const model = newsFormModel(id)
+    it.each(
+      screenPaths(model, reproducible).map((path) => [describePath(model, path), path] as const),
+    )('%s', async (_, path) => {
+      await runScreenPath(model, path, driver(id), coverage)
+    })
+  },
+)
 
-describe('news form screen, both forms together', () => {
+describe('the add and the edit form together', () => {
   it('reaches every state, and every transition a valid form can take, through the screen', () => {
     const report = coverage.report()
     console.info(`through the screen: ${formatCoverage(newsFormMachine, report)}`)

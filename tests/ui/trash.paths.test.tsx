@@ -4,13 +4,13 @@ import type { AnyEventObject } from 'xstate'
 import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { trashMachine } from '@/ui/features/trash/trash.machine'
 import { NOTICES } from '@/ui/shared/notices'
-import { CoverageRecorder, describePath, formatCoverage, payload } from './model-harness'
-import { trashModel } from './recovery-models'
-import { runRecoveryScreenPath, type RecoveryScreenDriver } from './recovery-screen-rig'
-import { manyPosts, screenPaths, seeToast } from './screen-rig'
+import { CoverageRecorder, describePath, formatCoverage, payload } from '../model/model-harness'
+import { trashModel } from '../model/recovery-models'
+import { runScreenPath, type ScreenDriver, screenPaths, seeToast } from './support/screen-paths'
+import { manyNews } from './support/render-app'
 
 // Two pages of trash: a full first page, and the rest.
-const POSTS = manyPosts(DEFAULT_PAGE_SIZE + 2)
+const POSTS = manyNews(DEFAULT_PAGE_SIZE + 2)
 /** Deleted last, so first in the trash: the post the visitor restores. */
 const NEWEST = POSTS[0]
 if (NEWEST === undefined) throw new Error('no posts')
@@ -27,9 +27,8 @@ const restoreButton = () =>
 const listed = () =>
   within(screen.getByRole('list', { name: 'Recently deleted' })).getAllByRole('listitem')
 
-const driver: RecoveryScreenDriver = {
-  url: '/trash',
-  seed: POSTS,
+const driver: ScreenDriver = {
+  open: () => ({ url: '/trash', seed: POSTS }),
   arrange: async (app) => {
     for (const post of [...POSTS].reverse()) await app.news.remove(post._id)
   },
@@ -97,11 +96,11 @@ const driver: RecoveryScreenDriver = {
   },
 }
 
-describe('trash screen, driven by the model', () => {
+describe('recently deleted: shows what each state of its machine means, along every path', () => {
   it.each(paths.map((path) => [describePath(trashModel, path), path] as const))(
     '%s',
     async (_, path) => {
-      await runRecoveryScreenPath(trashModel, path, driver, coverage)
+      await runScreenPath(trashModel, path, driver, coverage)
     },
   )
 

@@ -2,12 +2,13 @@
 import { screen, within } from '@testing-library/react'
 import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { searchMachine } from '@/ui/features/search/search.machine'
-import { CoverageRecorder, describePath, formatCoverage } from './model-harness'
-import { searchModel } from './models'
-import { manyPosts, runScreenPath, screenPaths, type ScreenDriver } from './screen-rig'
+import { CoverageRecorder, describePath, formatCoverage } from '../model/model-harness'
+import { searchModel } from '../model/models'
+import { runScreenPath, type ScreenDriver, screenPaths } from './support/screen-paths'
+import { manyNews } from './support/render-app'
 
 // Every post's title holds 'Post': two pages of results, a full first page and the rest.
-const POSTS = manyPosts(DEFAULT_PAGE_SIZE + 6)
+const POSTS = manyNews(DEFAULT_PAGE_SIZE + 6)
 const coverage = new CoverageRecorder(searchMachine)
 
 const results = () => within(screen.getByRole('list', { name: /^Results for/ }))
@@ -75,7 +76,7 @@ const QUERIES = [
   { name: 'a blank query', q: '' },
 ] as const
 
-describe('search screen, driven by the model', () => {
+describe('search: shows what each state of its machine means, along every path', () => {
   for (const { name, q } of QUERIES) {
     const model = searchModel(q)
     describe(name, () => {

@@ -2,12 +2,13 @@
 import { screen } from '@testing-library/react'
 import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { newsListMachine } from '@/ui/features/news-list/news-list.machine'
-import { CoverageRecorder, describePath, formatCoverage } from './model-harness'
-import { newsListModel } from './models'
-import { manyPosts, runScreenPath, screenPaths, type ScreenDriver } from './screen-rig'
+import { CoverageRecorder, describePath, formatCoverage } from '../model/model-harness'
+import { newsListModel } from '../model/models'
+import { runScreenPath, type ScreenDriver, screenPaths } from './support/screen-paths'
+import { manyNews } from './support/render-app'
 
 // Two pages: a full first page, and the rest.
-const POSTS = manyPosts(DEFAULT_PAGE_SIZE + 6)
+const POSTS = manyNews(DEFAULT_PAGE_SIZE + 6)
 const coverage = new CoverageRecorder(newsListMachine)
 // A reload follows a reset of the live stream, not a button: tests/ui/live-updates.test.tsx
 // takes it through the screen.
@@ -53,7 +54,7 @@ const driver: ScreenDriver = {
   },
 }
 
-describe('news list screen, driven by the model', () => {
+describe('news list: shows what each state of its machine means, along every path', () => {
   it.each(paths.map((path) => [describePath(newsListModel, path), path] as const))(
     '%s',
     async (_, path) => {

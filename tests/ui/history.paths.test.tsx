@@ -5,12 +5,18 @@ import type { MemoryApp } from '../support/memory-app'
 import { DEFAULT_HISTORY_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { historyMachine } from '@/ui/features/history/history.machine'
 import { NOTICES } from '@/ui/shared/notices'
-import { CoverageRecorder, describePath, formatCoverage, payload } from './model-harness'
-import { historyModel } from './recovery-models'
-import { runRecoveryScreenPath, type RecoveryScreenDriver } from './recovery-screen-rig'
-import { manyPosts, screenPaths, seeLocation, seeToast } from './screen-rig'
+import { CoverageRecorder, describePath, formatCoverage, payload } from '../model/model-harness'
+import { historyModel } from '../model/recovery-models'
+import {
+  runScreenPath,
+  type ScreenDriver,
+  screenPaths,
+  seeLocation,
+  seeToast,
+} from './support/screen-paths'
+import { manyNews } from './support/render-app'
 
-const [POST] = manyPosts(1)
+const [POST] = manyNews(1)
 if (POST === undefined) throw new Error('no post')
 
 const coverage = new CoverageRecorder(historyMachine)
@@ -34,9 +40,8 @@ const olderVersion = () => versions().getAllByRole('article')[1] as HTMLElement
 const restoreOlder = () => within(olderVersion()).getByRole('button')
 const loadMore = () => screen.getByRole('button', { name: /^(Load more|Loading…)$/ })
 
-const driver: RecoveryScreenDriver = {
-  url: `/news/${POST._id}/history`,
-  seed: [POST],
+const driver: ScreenDriver = {
+  open: () => ({ url: `/news/${POST._id}/history`, seed: [POST] }),
   arrange: async (app) => {
     for (let revision = 2; revision < VERSIONS; revision += 1) {
       await app.news.update(POST._id, { title: `The title, edit ${revision}` })
@@ -137,11 +142,11 @@ const driver: RecoveryScreenDriver = {
   },
 }
 
-describe('history screen, driven by the model', () => {
+describe('history: shows what each state of its machine means, along every path', () => {
   it.each(paths.map((path) => [describePath(historyModel, path), path] as const))(
     '%s',
     async (_, path) => {
-      await runRecoveryScreenPath(historyModel, path, driver, coverage)
+      await runScreenPath(historyModel, path, driver, coverage)
     },
   )
 

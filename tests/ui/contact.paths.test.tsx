@@ -5,9 +5,15 @@ import { CONTACT_RULES } from '@/domain/rules/contact-message.rules'
 import { checkFields } from '@/domain/rules/field-rule'
 import { contactFormMachine } from '@/ui/features/contact/contact-form.machine'
 import { NOTICES } from '@/ui/shared/notices'
-import { CoverageRecorder, describePath, formatCoverage, payload } from './model-harness'
-import { contactFormModel, EMPTY_MESSAGE, VALID_MESSAGE } from './models'
-import { retype, runScreenPath, screenPaths, seeToast, type ScreenDriver } from './screen-rig'
+import { CoverageRecorder, describePath, formatCoverage, payload } from '../model/model-harness'
+import { contactFormModel, EMPTY_MESSAGE, VALID_MESSAGE } from '../model/models'
+import {
+  retype,
+  runScreenPath,
+  type ScreenDriver,
+  screenPaths,
+  seeToast,
+} from './support/screen-paths'
 
 const coverage = new CoverageRecorder(contactFormMachine)
 const paths = screenPaths(contactFormModel, () => true)
@@ -58,7 +64,7 @@ const driver: ScreenDriver = {
   },
 }
 
-describe('contact screen, driven by the model', () => {
+describe('contact: shows what each state of its machine means, along every path', () => {
   it.each(paths.map((path) => [describePath(contactFormModel, path), path] as const))(
     '%s',
     async (_, path) => {
