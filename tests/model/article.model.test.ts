@@ -6,10 +6,10 @@ import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
 import { pendingArgs, runPath, type StateChecks } from './machine-rig'
 import {
   CoverageRecorder,
-  describePath,
-  formatCoverage,
   payload,
   transitionPaths,
+  itTakesEachPath,
+  expectCoverage,
 } from './model-harness'
 import {
   articleModel,
@@ -116,27 +116,19 @@ const checks: StateChecks = {
 }
 
 describe('article machine, model-based', () => {
-  it.each(paths.map((path) => [describePath(model, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      await runPath(
-        model,
-        path,
-        coverage,
-        (rig) =>
-          createActor(provideArticle(rig.services), {
-            input: { id: HARBOUR._id },
-            inspect: coverage.inspect,
-          }).start(),
-        checks,
-      )
-    },
-  )
-
-  it('visits every state and takes every transition', () => {
-    const report = coverage.report()
-    console.info(formatCoverage(articleMachine, report))
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual([])
+  itTakesEachPath(model, paths, async (path) => {
+    await runPath(
+      model,
+      path,
+      coverage,
+      (rig) =>
+        createActor(provideArticle(rig.services), {
+          input: { id: HARBOUR._id },
+          inspect: coverage.inspect,
+        }).start(),
+      checks,
+    )
   })
+
+  it('visits every state and takes every transition', () => expectCoverage(coverage))
 })

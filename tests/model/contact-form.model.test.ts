@@ -9,10 +9,10 @@ import { NOTICES } from '@/ui/shared/notices'
 import { pendingArgs, runPath, type StateChecks } from './machine-rig'
 import {
   CoverageRecorder,
-  describePath,
-  formatCoverage,
   transitionPaths,
   payload,
+  itTakesEachPath,
+  expectCoverage,
 } from './model-harness'
 import { contactFormModel, RETRY_AFTER_SECONDS, VALID_MESSAGE } from './models'
 
@@ -55,32 +55,24 @@ const checks: StateChecks = {
 }
 
 describe('contact form machine, model-based', () => {
-  it.each(paths.map((path) => [describePath(contactFormModel, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      await runPath(
-        contactFormModel,
-        path,
-        coverage,
-        (rig) =>
-          createActor(
-            provideContactForm(rig.services).provide({
-              actions: {
-                resetForm: () => void (rig.effects.resets += 1),
-                clearDraft: () => void (rig.effects.clears += 1),
-              },
-            }),
-            { inspect: coverage.inspect },
-          ).start(),
-        checks,
-      )
-    },
-  )
-
-  it('visits every state and takes every transition', () => {
-    const report = coverage.report()
-    console.info(formatCoverage(contactFormMachine, report))
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual([])
+  itTakesEachPath(contactFormModel, paths, async (path) => {
+    await runPath(
+      contactFormModel,
+      path,
+      coverage,
+      (rig) =>
+        createActor(
+          provideContactForm(rig.services).provide({
+            actions: {
+              resetForm: () => void (rig.effects.resets += 1),
+              clearDraft: () => void (rig.effects.clears += 1),
+            },
+          }),
+          { inspect: coverage.inspect },
+        ).start(),
+      checks,
+    )
   })
+
+  it('visits every state and takes every transition', () => expectCoverage(coverage))
 })

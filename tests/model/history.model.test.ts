@@ -3,7 +3,7 @@ import { DEFAULT_HISTORY_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { historyMachine, type HistoryContext } from '@/ui/features/history/history.machine'
 import { provideHistory } from '@/ui/features/history/history.provide'
 import { NOTICES } from '@/ui/shared/notices'
-import { CoverageRecorder, describePath, formatCoverage, transitionPaths } from './model-harness'
+import { CoverageRecorder, transitionPaths, itTakesEachPath, expectCoverage } from './model-harness'
 import {
   FIRST_HISTORY_PAGE,
   historyModel,
@@ -90,23 +90,20 @@ const checks: StateChecks = {
 }
 
 describe('history machine, model-based', () => {
-  it.each(paths.map((path) => [describePath(historyModel, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      await runPath(
-        historyModel,
-        path,
-        coverage,
-        (rig) =>
-          createActor(provideHistory(rig.services), {
-            input: { id: POST_ID },
-            inspect: coverage.inspect,
-          }).start(),
-        checks,
-        'oldest',
-      )
-    },
-  )
+  itTakesEachPath(historyModel, paths, async (path) => {
+    await runPath(
+      historyModel,
+      path,
+      coverage,
+      (rig) =>
+        createActor(provideHistory(rig.services), {
+          input: { id: POST_ID },
+          inspect: coverage.inspect,
+        }).start(),
+      checks,
+      'oldest',
+    )
+  })
 
   it('never restores the current version', () => {
     const [snapshot] = paths
@@ -123,11 +120,5 @@ describe('history machine, model-based', () => {
     expect(snapshot?.can({ type: 'history.loadMore' })).toBe(false)
   })
 
-  it('visits every state and takes every transition', () => {
-    const report = coverage.report()
-    console.info(formatCoverage(historyMachine, report))
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual([])
-    expect(report.transitions.taken).toBe(report.transitions.defined)
-  })
+  it('visits every state and takes every transition', () => expectCoverage(coverage))
 })

@@ -16,13 +16,13 @@ import type { NewsStoreEvent } from '@/ui/store/news-store.types'
 import { BACKOFF_ELAPSED, liveUpdatesModel } from './live-models'
 import {
   CoverageRecorder,
-  describePath,
   eventName,
-  formatCoverage,
   payload,
   settle,
   transitionPaths,
   type ModelPath,
+  itTakesEachPath,
+  expectCoverage,
 } from './model-harness'
 
 const coverage = new CoverageRecorder(liveUpdatesMachine)
@@ -165,19 +165,11 @@ async function runLivePath(path: ModelPath): Promise<void> {
 }
 
 describe('live updates machine, model-based', () => {
-  it.each(paths.map((path) => [describePath(liveUpdatesModel, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      await runLivePath(path)
-    },
-  )
-
-  it('visits every state and takes every transition', () => {
-    const report = coverage.report()
-    console.info(formatCoverage(liveUpdatesMachine, report))
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual([])
+  itTakesEachPath(liveUpdatesModel, paths, async (path) => {
+    await runLivePath(path)
   })
+
+  it('visits every state and takes every transition', () => expectCoverage(coverage))
 })
 
 /** The live-updates machine on the in-memory feed, with a clock the test moves. */

@@ -10,10 +10,10 @@ import { NOTICES } from '@/ui/shared/notices'
 import { pendingArgs, runPath, type StateChecks } from './machine-rig'
 import {
   CoverageRecorder,
-  describePath,
-  formatCoverage,
   transitionPaths,
   payload,
+  itTakesEachPath,
+  expectCoverage,
 } from './model-harness'
 import {
   CREATED,
@@ -123,36 +123,28 @@ const checks: StateChecks = {
 }
 
 describe.each(scenarios)('news form machine, model-based: $name', ({ model }) => {
-  it.each(transitionPaths(model).map((path) => [describePath(model, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      await runPath(
-        model,
-        path,
-        coverage,
-        (rig) =>
-          createActor(
-            provideNewsForm(rig.services).provide({
-              actions: {
-                resetForm: () => void (rig.effects.resets += 1),
-                clearDraft: () => void (rig.effects.clears += 1),
-              },
-            }),
-            { input: model.input as { id?: string }, inspect: coverage.inspect },
-          ).start(),
-        checks,
-      )
-    },
-  )
+  itTakesEachPath(model, transitionPaths(model), async (path) => {
+    await runPath(
+      model,
+      path,
+      coverage,
+      (rig) =>
+        createActor(
+          provideNewsForm(rig.services).provide({
+            actions: {
+              resetForm: () => void (rig.effects.resets += 1),
+              clearDraft: () => void (rig.effects.clears += 1),
+            },
+          }),
+          { input: model.input as { id?: string }, inspect: coverage.inspect },
+        ).start(),
+      checks,
+    )
+  })
 })
 
 describe('news form machine, both forms together', () => {
-  it('visits every state and takes every transition', () => {
-    const report = coverage.report()
-    console.info(formatCoverage(newsFormMachine, report))
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual([])
-  })
+  it('visits every state and takes every transition', () => expectCoverage(coverage))
 })
 
 // The models send one key and the loaded revision with every submission; what the form does

@@ -2,7 +2,7 @@ import { createActor } from 'xstate'
 import { provideNewsList } from '@/ui/features/news-list/news-list.provide'
 import { newsListMachine } from '@/ui/features/news-list/news-list.machine'
 import { pendingArgs, runPath, type StateChecks } from './machine-rig'
-import { CoverageRecorder, describePath, formatCoverage, transitionPaths } from './model-harness'
+import { CoverageRecorder, transitionPaths, itTakesEachPath, expectCoverage } from './model-harness'
 import { FIRST_PAGE, LAST_PAGE, newsListModel } from './models'
 
 const coverage = new CoverageRecorder(newsListMachine)
@@ -33,28 +33,19 @@ const checks: StateChecks = {
 }
 
 describe('news list machine, model-based', () => {
-  it.each(paths.map((path) => [describePath(newsListModel, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      await runPath(
-        newsListModel,
-        path,
-        coverage,
-        (rig) =>
-          createActor(provideNewsList(rig.services), {
-            input: {},
-            inspect: coverage.inspect,
-          }).start(),
-        checks,
-      )
-    },
-  )
-
-  it('visits every state and takes every transition', () => {
-    const report = coverage.report()
-    console.info(formatCoverage(newsListMachine, report))
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual([])
-    expect(report.transitions.taken).toBe(report.transitions.defined)
+  itTakesEachPath(newsListModel, paths, async (path) => {
+    await runPath(
+      newsListModel,
+      path,
+      coverage,
+      (rig) =>
+        createActor(provideNewsList(rig.services), {
+          input: {},
+          inspect: coverage.inspect,
+        }).start(),
+      checks,
+    )
   })
+
+  it('visits every state and takes every transition', () => expectCoverage(coverage))
 })

@@ -10,10 +10,10 @@ import { newsStoreLiveModel } from './live-models'
 import { pendingArgs, runPath, type Rig, type StepContext } from './machine-rig'
 import {
   CoverageRecorder,
-  describePath,
-  formatCoverage,
   payload,
   transitionPaths,
+  itTakesEachPath,
+  expectCoverage,
 } from './model-harness'
 import { HARBOUR, HARBOUR_CHANGED, newsStoreModel, RETRY_AFTER_SECONDS } from './models'
 
@@ -211,34 +211,23 @@ function checkLive(step: StepContext) {
 const liveChecks = Object.fromEntries(everyState().map((name) => [name, checkLive]))
 
 describe('news store machine, model-based', () => {
-  it.each(paths.map((path) => [describePath(newsStoreModel, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      await runPath(newsStoreModel, path, coverage, (rig) => rig.services.store, checks)
-    },
-  )
+  itTakesEachPath(newsStoreModel, paths, async (path) => {
+    await runPath(newsStoreModel, path, coverage, (rig) => rig.services.store, checks)
+  })
 })
 
 describe('news store machine, as the live stream drives it, model-based', () => {
-  it.each(livePaths.map((path) => [describePath(newsStoreLiveModel, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      const start = (rig: Rig) => {
-        rig.services.store.on('news.reload', () => reloads.set(rig, (reloads.get(rig) ?? 0) + 1))
-        return rig.services.store
-      }
-      await runPath(newsStoreLiveModel, path, coverage, start, liveChecks)
-    },
-  )
+  itTakesEachPath(newsStoreLiveModel, livePaths, async (path) => {
+    const start = (rig: Rig) => {
+      rig.services.store.on('news.reload', () => reloads.set(rig, (reloads.get(rig) ?? 0) + 1))
+      return rig.services.store
+    }
+    await runPath(newsStoreLiveModel, path, coverage, start, liveChecks)
+  })
 })
 
 describe('news store machine, coverage', () => {
-  it('visits every state and takes every transition', () => {
-    const report = coverage.report()
-    console.info(formatCoverage(newsStoreMachine, report))
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual([])
-  })
+  it('visits every state and takes every transition', () => expectCoverage(coverage))
 })
 
 // What the model paths cannot tell apart: list contents, loads racing saves, queued edits'

@@ -4,7 +4,7 @@ import { SEARCH_RULE } from '@/domain/rules/search-query.rules'
 import { searchMachine, type SearchContext } from '@/ui/features/search/search.machine'
 import { provideSearch } from '@/ui/features/search/search.provide'
 import { pendingArgs, createRig, runPath, type StateChecks } from './machine-rig'
-import { CoverageRecorder, describePath, formatCoverage, transitionPaths } from './model-harness'
+import { CoverageRecorder, transitionPaths, itTakesEachPath, expectCoverage } from './model-harness'
 import { FIRST_PAGE, LAST_PAGE, searchModel } from './models'
 
 const coverage = new CoverageRecorder(searchMachine)
@@ -51,38 +51,29 @@ describe('search machine, model-based', () => {
   for (const { name, q, refusal } of QUERIES) {
     const model = searchModel(q)
     describe(name, () => {
-      it.each(transitionPaths(model).map((path) => [describePath(model, path), path] as const))(
-        '%s',
-        async (_, path) => {
-          await runPath(
-            model,
-            path,
-            coverage,
-            (rig) =>
-              createActor(provideSearch(rig.services), {
-                input: { q },
-                inspect: coverage.inspect,
-              }).start(),
-            {
-              ...checks,
-              refused: (step) => {
-                checks.refused?.(step)
-                expect(context(step.snapshot).refusal).toContain(refusal)
-              },
+      itTakesEachPath(model, transitionPaths(model), async (path) => {
+        await runPath(
+          model,
+          path,
+          coverage,
+          (rig) =>
+            createActor(provideSearch(rig.services), {
+              input: { q },
+              inspect: coverage.inspect,
+            }).start(),
+          {
+            ...checks,
+            refused: (step) => {
+              checks.refused?.(step)
+              expect(context(step.snapshot).refusal).toContain(refusal)
             },
-          )
-        },
-      )
+          },
+        )
+      })
     })
   }
 
-  it('visits every state and takes every transition', () => {
-    const report = coverage.report()
-    console.info(formatCoverage(searchMachine, report))
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual([])
-    expect(report.transitions.taken).toBe(report.transitions.defined)
-  })
+  it('visits every state and takes every transition', () => expectCoverage(coverage))
 })
 
 describe('search machine, beyond the model', () => {

@@ -3,7 +3,7 @@ import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { trashMachine, type TrashContext } from '@/ui/features/trash/trash.machine'
 import { provideTrash } from '@/ui/features/trash/trash.provide'
 import { NOTICES } from '@/ui/shared/notices'
-import { CoverageRecorder, describePath, formatCoverage, transitionPaths } from './model-harness'
+import { CoverageRecorder, transitionPaths, itTakesEachPath, expectCoverage } from './model-harness'
 import { FIRST_TRASH_PAGE, LAST_TRASH_PAGE, PIER, RETRY_AFTER, trashModel } from './recovery-models'
 import { pendingArgs, runPath, type StateChecks } from './machine-rig'
 
@@ -60,29 +60,20 @@ const checks: StateChecks = {
 }
 
 describe('trash machine, model-based', () => {
-  it.each(paths.map((path) => [describePath(trashModel, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      await runPath(
-        trashModel,
-        path,
-        coverage,
-        (rig) =>
-          createActor(provideTrash(rig.services), {
-            input: {},
-            inspect: coverage.inspect,
-          }).start(),
-        checks,
-        'oldest',
-      )
-    },
-  )
-
-  it('visits every state and takes every transition', () => {
-    const report = coverage.report()
-    console.info(formatCoverage(trashMachine, report))
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual([])
-    expect(report.transitions.taken).toBe(report.transitions.defined)
+  itTakesEachPath(trashModel, paths, async (path) => {
+    await runPath(
+      trashModel,
+      path,
+      coverage,
+      (rig) =>
+        createActor(provideTrash(rig.services), {
+          input: {},
+          inspect: coverage.inspect,
+        }).start(),
+      checks,
+      'oldest',
+    )
   })
+
+  it('visits every state and takes every transition', () => expectCoverage(coverage))
 })

@@ -4,9 +4,9 @@ import { articleMachine } from '@/ui/features/article/article.machine'
 import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
 import {
   CoverageRecorder,
-  describePath,
-  formatCoverage,
   type ModelPath,
+  itTakesEachPath,
+  expectCoverage,
 } from '../model/model-harness'
 import { articleModel, HARBOUR } from '../model/models'
 import {
@@ -120,17 +120,10 @@ const driver: ScreenDriver = {
 }
 
 describe('article: shows what each state of its machine means, along every path', () => {
-  it.each(paths.map((path) => [describePath(model, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      await runScreenPath(model, path, driver, coverage)
-    },
-  )
-
-  it('reaches every state and transition through the screen', () => {
-    const report = coverage.report()
-    console.info(`through the screen: ${formatCoverage(articleMachine, report)}`)
-    expect(report.states.missed).toEqual(LIVE_STATES)
-    expect(report.transitions.missed).toEqual(LIVE)
+  itTakesEachPath(model, paths, async (path) => {
+    await runScreenPath(model, path, driver, coverage)
   })
+
+  it('reaches every state and transition through the screen', () =>
+    expectCoverage(coverage, { states: LIVE_STATES, transitions: LIVE }, 'through the screen: '))
 })

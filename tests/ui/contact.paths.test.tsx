@@ -5,7 +5,7 @@ import { CONTACT_RULES } from '@/domain/rules/contact-message.rules'
 import { checkFields } from '@/domain/rules/field-rule'
 import { contactFormMachine } from '@/ui/features/contact/contact-form.machine'
 import { NOTICES } from '@/ui/shared/notices'
-import { CoverageRecorder, describePath, formatCoverage, payload } from '../model/model-harness'
+import { CoverageRecorder, payload, itTakesEachPath, expectCoverage } from '../model/model-harness'
 import { contactFormModel, EMPTY_MESSAGE, VALID_MESSAGE } from '../model/models'
 import {
   retype,
@@ -65,17 +65,10 @@ const driver: ScreenDriver = {
 }
 
 describe('contact: shows what each state of its machine means, along every path', () => {
-  it.each(paths.map((path) => [describePath(contactFormModel, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      await runScreenPath(contactFormModel, path, driver, coverage)
-    },
-  )
-
-  it('reaches every state, and every transition a valid form can take, through the screen', () => {
-    const report = coverage.report()
-    console.info(`through the screen: ${formatCoverage(contactFormMachine, report)}`)
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual(REFUSED_IN_THE_BROWSER)
+  itTakesEachPath(contactFormModel, paths, async (path) => {
+    await runScreenPath(contactFormModel, path, driver, coverage)
   })
+
+  it('reaches every state, and every transition a valid form can take, through the screen', () =>
+    expectCoverage(coverage, { transitions: REFUSED_IN_THE_BROWSER }, 'through the screen: '))
 })

@@ -9,6 +9,7 @@ import {
   findToast,
   renderApp,
   replace,
+  fillFields,
 } from './support/render-app'
 
 const message = {
@@ -247,9 +248,11 @@ describe('contact: submit', () => {
     const navigate = vi.fn()
     const { user } = renderApp({ app, path: '/contact', effects: { showToast, navigate } })
     await screen.findByRole('button', { name: 'Submit' })
-    await fill(user, screen.getByLabelText('Name'), message.name)
-    await fill(user, screen.getByLabelText('Email Address'), message.email)
-    await fill(user, screen.getByLabelText('Your Message'), message.message)
+    await fillFields(user, {
+      Name: message.name,
+      'Email Address': message.email,
+      'Your Message': message.message,
+    })
 
     await user.click(screen.getByRole('button', { name: 'Submit' }))
 

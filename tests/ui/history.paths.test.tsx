@@ -5,7 +5,7 @@ import type { MemoryApp } from '../support/memory-app'
 import { DEFAULT_HISTORY_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { historyMachine } from '@/ui/features/history/history.machine'
 import { NOTICES } from '@/ui/shared/notices'
-import { CoverageRecorder, describePath, formatCoverage, payload } from '../model/model-harness'
+import { CoverageRecorder, payload, itTakesEachPath, expectCoverage } from '../model/model-harness'
 import { historyModel } from '../model/recovery-models'
 import {
   runScreenPath,
@@ -143,17 +143,10 @@ const driver: ScreenDriver = {
 }
 
 describe('history: shows what each state of its machine means, along every path', () => {
-  it.each(paths.map((path) => [describePath(historyModel, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      await runScreenPath(historyModel, path, driver, coverage)
-    },
-  )
-
-  it('reaches every state and every transition through the screen', () => {
-    const report = coverage.report()
-    console.info(`through the screen: ${formatCoverage(historyMachine, report)}`)
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual([])
+  itTakesEachPath(historyModel, paths, async (path) => {
+    await runScreenPath(historyModel, path, driver, coverage)
   })
+
+  it('reaches every state and every transition through the screen', () =>
+    expectCoverage(coverage, {}, 'through the screen: '))
 })

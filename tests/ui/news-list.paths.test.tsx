@@ -2,7 +2,7 @@
 import { screen } from '@testing-library/react'
 import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { newsListMachine } from '@/ui/features/news-list/news-list.machine'
-import { CoverageRecorder, describePath, formatCoverage } from '../model/model-harness'
+import { CoverageRecorder, itTakesEachPath, expectCoverage } from '../model/model-harness'
 import { newsListModel } from '../model/models'
 import { runScreenPath, type ScreenDriver, screenPaths } from './support/screen-paths'
 import { manyNews } from './support/render-app'
@@ -55,17 +55,10 @@ const driver: ScreenDriver = {
 }
 
 describe('news list: shows what each state of its machine means, along every path', () => {
-  it.each(paths.map((path) => [describePath(newsListModel, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      await runScreenPath(newsListModel, path, driver, coverage)
-    },
-  )
-
-  it('reaches every state, and every transition a button can take, through the screen', () => {
-    const report = coverage.report()
-    console.info(`through the screen: ${formatCoverage(newsListMachine, report)}`)
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual(LIVE)
+  itTakesEachPath(newsListModel, paths, async (path) => {
+    await runScreenPath(newsListModel, path, driver, coverage)
   })
+
+  it('reaches every state, and every transition a button can take, through the screen', () =>
+    expectCoverage(coverage, { transitions: LIVE }, 'through the screen: '))
 })

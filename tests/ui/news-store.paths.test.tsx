@@ -3,7 +3,7 @@ import { screen, within } from '@testing-library/react'
 import type { NewsStoreContext } from '@/ui/store/news-store.types'
 import { newsStoreMachine } from '@/ui/store/news-store.machine'
 import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
-import { CoverageRecorder, describePath, formatCoverage } from '../model/model-harness'
+import { CoverageRecorder, itTakesEachPath, expectCoverage } from '../model/model-harness'
 import { EDIT_CHANGES, HARBOUR, newsStoreModel } from '../model/models'
 import {
   CHANGE_MEANWHILE,
@@ -106,17 +106,14 @@ const driver: ScreenDriver = {
 }
 
 describe('saving an edit: the edit form and the article show what each state of the store means', () => {
-  it.each(paths.map((path) => [describePath(newsStoreModel, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      await runScreenPath(newsStoreModel, path, driver, coverage)
-    },
-  )
-
-  it('reaches every state and the edit transitions through the screens', () => {
-    const report = coverage.report()
-    console.info(`through the screens: ${formatCoverage(newsStoreMachine, report)}`)
-    expect(report.states.missed).toEqual(UNDONE_ELSEWHERE)
-    expect(report.transitions.missed).toEqual(ELSEWHERE)
+  itTakesEachPath(newsStoreModel, paths, async (path) => {
+    await runScreenPath(newsStoreModel, path, driver, coverage)
   })
+
+  it('reaches every state and the edit transitions through the screens', () =>
+    expectCoverage(
+      coverage,
+      { states: UNDONE_ELSEWHERE, transitions: ELSEWHERE },
+      'through the screens: ',
+    ))
 })

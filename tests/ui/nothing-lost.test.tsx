@@ -5,7 +5,15 @@ import { draftKeys, memoryDraftStorage, thisPage } from '@/ui/shared/draft-stora
 import { readDraft } from '@/ui/shared/draft-values'
 import { NEWS_FIELDS } from '@/domain/news-item.entity'
 import { rateLimited } from '@/domain/domain-error'
-import { fill, findToast, newsItem, renderApp, replace, storedNews } from './support/render-app'
+import {
+  fill,
+  findToast,
+  newsItem,
+  renderApp,
+  replace,
+  storedNews,
+  fillFields,
+} from './support/render-app'
 
 const post = newsItem({ _id: 'harbour-1', title: 'Harbour reopens after the storm' })
 const other = newsItem({
@@ -16,6 +24,12 @@ const other = newsItem({
 })
 const theirs = { title: 'Harbour closes again for the winter' }
 const mine = { title: 'Harbour reopens for good' }
+/** A new post, as the add form's fields take it. */
+const bridge = {
+  Title: 'Bridge repairs finish early',
+  'Author Name': 'Dan Ellis',
+  Body: 'The old bridge opens on Monday.',
+}
 
 const DELETED = 'successfully deleted news post'
 const RESTORED = 'the news post is back'
@@ -292,9 +306,7 @@ describe('one post per submission', () => {
     const app = createMemoryApp()
     app.news.faults.loseNextAnswer('create')
     const { user } = renderApp({ app, path: '/news/new' })
-    await fill(user, await screen.findByLabelText('Title'), 'Bridge repairs finish early')
-    await fill(user, screen.getByLabelText('Author Name'), 'Dan Ellis')
-    await fill(user, screen.getByLabelText('Body'), 'The old bridge opens on Monday.')
+    await fillFields(user, bridge)
 
     await user.click(screen.getByRole('button', { name: 'Add news' }))
     await findToast('something went wrong while creating the news post, try again later')
@@ -311,9 +323,7 @@ describe('the write limit', () => {
     const app = createMemoryApp()
     app.news.faults.failWith(rateLimited(7), 'create')
     const { user } = renderApp({ app, path: '/news/new' })
-    await fill(user, await screen.findByLabelText('Title'), 'Bridge repairs finish early')
-    await fill(user, screen.getByLabelText('Author Name'), 'Dan Ellis')
-    await fill(user, screen.getByLabelText('Body'), 'The old bridge opens on Monday.')
+    await fillFields(user, bridge)
 
     await user.click(screen.getByRole('button', { name: 'Add news' }))
 
@@ -333,9 +343,11 @@ describe('the write limit', () => {
     else app.news.faults.failWith(rateLimited(1), write)
     const { user } = renderApp({ app, path })
     if (write === 'send') {
-      await fill(user, await screen.findByLabelText('Name'), 'Eve Ford')
-      await fill(user, screen.getByLabelText('Email Address'), 'eve@example.org')
-      await fill(user, screen.getByLabelText('Your Message'), 'Hello')
+      await fillFields(user, {
+        Name: 'Eve Ford',
+        'Email Address': 'eve@example.org',
+        'Your Message': 'Hello',
+      })
     }
     await user.click(await screen.findByRole('button', { name: button }))
 
@@ -348,9 +360,7 @@ describe('redirects', () => {
   it('replaces the add form in the history after a post is created, so Back skips it', async () => {
     const { user } = renderApp({ path: '/contact', browser: true })
     await user.click(await screen.findByRole('link', { name: 'New News' }))
-    await fill(user, await screen.findByLabelText('Title'), 'Bridge repairs finish early')
-    await fill(user, screen.getByLabelText('Author Name'), 'Dan Ellis')
-    await fill(user, screen.getByLabelText('Body'), 'The old bridge opens on Monday.')
+    await fillFields(user, bridge)
     await user.click(screen.getByRole('button', { name: 'Add news' }))
     await findToast('successfully added news post')
     await waitFor(() => expect(window.location.pathname).toBe('/'))

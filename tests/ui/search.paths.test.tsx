@@ -2,7 +2,7 @@
 import { screen, within } from '@testing-library/react'
 import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { searchMachine } from '@/ui/features/search/search.machine'
-import { CoverageRecorder, describePath, formatCoverage } from '../model/model-harness'
+import { CoverageRecorder, expectCoverage, itTakesEachPath } from '../model/model-harness'
 import { searchModel } from '../model/models'
 import { runScreenPath, type ScreenDriver, screenPaths } from './support/screen-paths'
 import { manyNews } from './support/render-app'
@@ -80,18 +80,16 @@ describe('search: shows what each state of its machine means, along every path',
   for (const { name, q } of QUERIES) {
     const model = searchModel(q)
     describe(name, () => {
-      it.each(
-        screenPaths(model, () => true).map((path) => [describePath(model, path), path] as const),
-      )('%s', async (_, path) => {
-        await runScreenPath(model, path, driver(q), coverage)
-      })
+      itTakesEachPath(
+        model,
+        screenPaths(model, () => true),
+        async (path) => {
+          await runScreenPath(model, path, driver(q), coverage)
+        },
+      )
     })
   }
 
-  it('reaches every state, and every transition a button can take, through the screen', () => {
-    const report = coverage.report()
-    console.info(`through the screen: ${formatCoverage(searchMachine, report)}`)
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual([])
-  })
+  it('reaches every state, and every transition a button can take, through the screen', () =>
+    expectCoverage(coverage, {}, 'through the screen: '))
 })

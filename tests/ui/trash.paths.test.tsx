@@ -4,7 +4,7 @@ import type { AnyEventObject } from 'xstate'
 import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { trashMachine } from '@/ui/features/trash/trash.machine'
 import { NOTICES } from '@/ui/shared/notices'
-import { CoverageRecorder, describePath, formatCoverage, payload } from '../model/model-harness'
+import { CoverageRecorder, payload, itTakesEachPath, expectCoverage } from '../model/model-harness'
 import { trashModel } from '../model/recovery-models'
 import { runScreenPath, type ScreenDriver, screenPaths, seeToast } from './support/screen-paths'
 import { manyNews } from './support/render-app'
@@ -97,17 +97,10 @@ const driver: ScreenDriver = {
 }
 
 describe('recently deleted: shows what each state of its machine means, along every path', () => {
-  it.each(paths.map((path) => [describePath(trashModel, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      await runScreenPath(trashModel, path, driver, coverage)
-    },
-  )
-
-  it('reaches every state and every transition through the screen', () => {
-    const report = coverage.report()
-    console.info(`through the screen: ${formatCoverage(trashMachine, report)}`)
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual([])
+  itTakesEachPath(trashModel, paths, async (path) => {
+    await runScreenPath(trashModel, path, driver, coverage)
   })
+
+  it('reaches every state and every transition through the screen', () =>
+    expectCoverage(coverage, {}, 'through the screen: '))
 })

@@ -74,6 +74,16 @@ export async function fill(user: UserEvent, field: HTMLElement, value: string): 
   if (value !== '') await user.paste(value)
 }
 
+/** Fills the fields by their labels, in order, each as a paste. */
+export async function fillFields(
+  user: UserEvent,
+  values: Readonly<Record<string, string>>,
+): Promise<void> {
+  for (const [label, value] of Object.entries(values)) {
+    await fill(user, await screen.findByLabelText(label), value)
+  }
+}
+
 /** Replaces the field's value, as a visitor selecting it all and pasting. */
 export async function replace(user: UserEvent, field: HTMLElement, value: string): Promise<void> {
   await user.clear(field)
