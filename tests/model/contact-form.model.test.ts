@@ -14,7 +14,7 @@ import {
   itTakesEachPath,
   expectCoverage,
 } from './model-harness'
-import { contactFormModel, RETRY_AFTER_SECONDS, VALID_MESSAGE } from './models'
+import { contactFormModel, failureToast, VALID_MESSAGE } from './models'
 
 const coverage = new CoverageRecorder(contactFormMachine)
 const paths = transitionPaths(contactFormModel)
@@ -34,15 +34,7 @@ const checks: StateChecks = {
     } else if (event.type.startsWith('xstate.error.')) {
       // What the visitor typed stays (docs/spec-deviations.md, decision 4).
       const error = payload<DomainError>(event, 'error')
-      expect(effects.toasts).toEqual([
-        {
-          kind: 'error',
-          message:
-            error.code === 'RateLimited'
-              ? NOTICES.rateLimited(RETRY_AFTER_SECONDS)
-              : NOTICES.tryAgainLater,
-        },
-      ])
+      expect(effects.toasts).toEqual([failureToast(error, NOTICES.tryAgainLater)])
       expect(effects.resets).toBe(0)
       expect(effects.clears).toBe(0)
       expect(snapshot.context.message).toEqual(VALID_MESSAGE)

@@ -20,7 +20,7 @@ import {
   HARBOUR,
   HARBOUR_RESTORED,
   newsFormModel,
-  RETRY_AFTER_SECONDS,
+  failureToast,
   SUBMISSION_KEY,
   VALID_DRAFT,
 } from './models'
@@ -59,15 +59,7 @@ const checks: StateChecks = {
       // A failed post keeps what the visitor typed and shows the server's field messages.
       const error = payload<DomainError>(event, 'error')
       // The write limit says when to try again; any other failure says so in general.
-      expect(effects.toasts).toEqual([
-        {
-          kind: 'error',
-          message:
-            error.code === 'RateLimited'
-              ? NOTICES.rateLimited(RETRY_AFTER_SECONDS)
-              : NOTICES.createFailed,
-        },
-      ])
+      expect(effects.toasts).toEqual([failureToast(error, NOTICES.createFailed)])
       expect(effects.resets).toBe(0)
       expect(effects.clears).toBe(0)
       // A retry of the same submission carries the same key.

@@ -15,7 +15,7 @@ import {
   itTakesEachPath,
   expectCoverage,
 } from './model-harness'
-import { HARBOUR, HARBOUR_CHANGED, newsStoreModel, RETRY_AFTER_SECONDS } from './models'
+import { failureToast, HARBOUR, HARBOUR_CHANGED, newsStoreModel } from './models'
 
 const coverage = new CoverageRecorder(newsStoreMachine)
 const paths = transitionPaths(newsStoreModel)
@@ -99,15 +99,7 @@ function checkEdits(step: StepContext) {
   for (const item of shown(context).filter((each) => each._id === failed?.id)) {
     expect(item).toEqual(failed?.stored)
   }
-  expect(effects.toasts).toEqual([
-    {
-      kind: 'error',
-      message:
-        error.code === 'RateLimited'
-          ? NOTICES.rateLimited(RETRY_AFTER_SECONDS)
-          : NOTICES.tryAgainLater,
-    },
-  ])
+  expect(effects.toasts).toEqual([failureToast(error, NOTICES.tryAgainLater)])
 }
 
 /** The restores region: the delete toast's Undo. */
@@ -127,15 +119,7 @@ function checkRestores(step: StepContext) {
     expect(effects.toasts).toEqual([{ kind: 'success', message: NOTICES.restored }])
   } else {
     const error = payload<DomainError>(event, 'error')
-    expect(effects.toasts).toEqual([
-      {
-        kind: 'error',
-        message:
-          error.code === 'RateLimited'
-            ? NOTICES.rateLimited(RETRY_AFTER_SECONDS)
-            : NOTICES.restoreFailed,
-      },
-    ])
+    expect(effects.toasts).toEqual([failureToast(error, NOTICES.restoreFailed)])
   }
 }
 

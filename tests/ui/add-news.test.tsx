@@ -7,8 +7,9 @@ import {
   fill,
   fillAndLeave,
   findToast,
+  itAcceptsEach,
+  itShowsEachRefusal,
   renderApp,
-  replace,
   storedNews,
 } from './support/render-app'
 
@@ -105,16 +106,7 @@ describe('add news: validation', () => {
       as: 'a body with a NUL',
     },
   ]
-  for (const { field, value, message, as } of refused) {
-    it(`shows '${message}' beside ${field} for ${as}`, async () => {
-      const { user } = await openForm()
-      const input = screen.getByLabelText(field)
-
-      await fillAndLeave(user, input, value)
-
-      await expectFieldError(input, message)
-    })
-  }
+  itShowsEachRefusal(openForm, refused)
 
   const accepted = [
     {
@@ -148,20 +140,14 @@ describe('add news: validation', () => {
       as: 'a body of 500 characters with a line break',
     },
   ]
-  for (const { field, value, tooLong, as } of accepted) {
-    it(`accepts ${as}`, async () => {
-      const { user } = await openForm()
-      const input = screen.getByLabelText(field)
-
-      await fillAndLeave(user, input, `${value}x`)
-      await expectFieldError(input, tooLong)
-
-      await replace(user, input, value)
-
-      await waitFor(() => expectNoFieldError(input))
-      expect(input).toHaveValue(value)
-    })
-  }
+  itAcceptsEach(
+    openForm,
+    accepted.map(({ tooLong, ...each }) => ({
+      ...each,
+      refusedFirst: `${each.value}x`,
+      refusal: tooLong,
+    })),
+  )
 
   it('shows every error, creates nothing and focuses Title when an empty form is submitted', async () => {
     const app = createMemoryApp()

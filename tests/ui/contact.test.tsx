@@ -5,11 +5,11 @@ import {
   expectFieldError,
   expectNoFieldError,
   fill,
-  fillAndLeave,
-  findToast,
-  renderApp,
-  replace,
   fillFields,
+  findToast,
+  itAcceptsEach,
+  itShowsEachRefusal,
+  renderApp,
 } from './support/render-app'
 
 const message = {
@@ -101,16 +101,7 @@ describe('contact: validation', () => {
       as: 'a message of 501 characters',
     },
   ]
-  for (const { field, value, message: error, as } of refused) {
-    it(`shows '${error}' beside ${field} for ${as}`, async () => {
-      const { user } = await openForm()
-      const input = screen.getByLabelText(field)
-
-      await fillAndLeave(user, input, value)
-
-      await expectFieldError(input, error)
-    })
-  }
+  itShowsEachRefusal(openForm, refused)
 
   const accepted = [
     {
@@ -135,19 +126,7 @@ describe('contact: validation', () => {
       as: 'a message of 500 characters',
     },
   ]
-  for (const { field, value, refusedFirst, refusal, as } of accepted) {
-    it(`accepts ${as}`, async () => {
-      const { user } = await openForm()
-      const input = screen.getByLabelText(field)
-
-      await fillAndLeave(user, input, refusedFirst)
-      await expectFieldError(input, refusal)
-
-      await replace(user, input, value)
-
-      await waitFor(() => expectNoFieldError(input))
-    })
-  }
+  itAcceptsEach(openForm, accepted)
 
   it('sends nothing and shows every error when an empty form is submitted', async () => {
     const app = createMemoryApp()

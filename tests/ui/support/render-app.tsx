@@ -128,3 +128,54 @@ export function expectNoFieldError(field: HTMLElement): void {
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
+
+/** A value a field refuses, with the message shown beside it. */
+export interface RefusedValue {
+  readonly field: string
+  readonly value: string
+  readonly message: string
+  readonly as: string
+}
+
+/** A value a field takes, though one a little different (`refusedFirst`) is refused. */
+export interface AcceptedValue {
+  readonly field: string
+  readonly value: string
+  readonly refusedFirst: string
+  readonly refusal: string
+  readonly as: string
+}
+
+type OpenForm = () => Promise<{ readonly user: UserEvent }>
+
+/** One test per refused value: typed into its field and left, the field shows its message. */
+export function itShowsEachRefusal(open: OpenForm, refused: readonly RefusedValue[]): void {
+  const named = refused.map(
+    (each) => [`shows '${each.message}' beside ${each.field} for ${each.as}`, each] as const,
+  )
+  it.each(named)('%s', async (_, { field, value, message }) => {
+    const { user } = await open()
+    const input = screen.getByLabelText(field)
+
+    await fillAndLeave(user, input, value)
+
+    await expectFieldError(input, message)
+  })
+}
+
+/** One test per accepted value: it clears the refusal of the value typed before it. */
+export function itAcceptsEach(open: OpenForm, accepted: readonly AcceptedValue[]): void {
+  const named = accepted.map((each) => [`accepts ${each.as}`, each] as const)
+  it.each(named)('%s', async (_, { field, value, refusedFirst, refusal }) => {
+    const { user } = await open()
+    const input = screen.getByLabelText(field)
+
+    await fillAndLeave(user, input, refusedFirst)
+    await expectFieldError(input, refusal)
+
+    await replace(user, input, value)
+
+    await waitFor(() => expectNoFieldError(input))
+    expect(input).toHaveValue(value)
+  })
+}
