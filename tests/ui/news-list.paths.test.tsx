@@ -39,6 +39,8 @@ const driver: ScreenDriver = {
       const shown = more ? DEFAULT_PAGE_SIZE : POSTS.length
       expect(await screen.findAllByRole('article')).toHaveLength(shown)
       expect(screen.getByRole('heading', { name: 'Post number 1' })).toBeInTheDocument()
+      // No failure is left on screen.
+      expect(screen.queryByText(/could not be loaded/)).not.toBeInTheDocument()
       if (more) expect(screen.getByRole('button', { name: 'Load more' })).toBeEnabled()
       else expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument()
     },

@@ -59,9 +59,11 @@ const driver: ScreenDriver = {
     failed: async () => {
       expect(screen.getByRole('alert')).toHaveTextContent('The trash could not be loaded.')
       expect(screen.getByRole('button', { name: 'Retry' })).toBeVisible()
+      expect(screen.queryByText('The trash is empty.')).not.toBeInTheDocument()
     },
     ready: async ({ event }) => {
       expect(screen.getByRole('heading', { level: 1, name: 'Recently deleted' })).toBeVisible()
+      expect(screen.queryByText(/could not be loaded/)).not.toBeInTheDocument()
       const error = payload<{ code: string; reason?: string } | undefined>(event, 'error')
       const output = payload<object | undefined>(event, 'output')
       const restored = output !== undefined && !('items' in output)
@@ -91,6 +93,8 @@ const driver: ScreenDriver = {
     },
     restoring: async () => {
       expect(restoreButton()).toHaveAttribute('aria-busy', 'true')
+      expect(restoreButton()).toHaveAccessibleName(`Restoring… ${NEWEST.title}`)
+      // It keeps the keyboard focus while it waits.
       expect(restoreButton()).toHaveFocus()
     },
   },
