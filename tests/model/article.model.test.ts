@@ -1,9 +1,8 @@
-import { createActor } from 'xstate'
 import { articleMachine } from '@/ui/features/article/article.machine'
 import { provideArticle } from '@/ui/features/article/article.provide'
 import type { DomainError } from '@/domain/domain-error'
 import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
-import { pendingArgs, runPath, type StateChecks } from './machine-rig'
+import { actorOf, pendingArgs, runPath, type StateChecks } from './machine-rig'
 import {
   CoverageRecorder,
   payload,
@@ -117,17 +116,7 @@ const checks: StateChecks = {
 
 describe('article machine, model-based', () => {
   itTakesEachPath(model, paths, async (path) => {
-    await runPath(
-      model,
-      path,
-      coverage,
-      (rig) =>
-        createActor(provideArticle(rig.services), {
-          input: { id: HARBOUR._id },
-          inspect: coverage.inspect,
-        }).start(),
-      checks,
-    )
+    await runPath(model, path, coverage, actorOf(model, coverage, provideArticle), checks)
   })
 
   it('visits every state and takes every transition', () => expectCoverage(coverage))

@@ -1,4 +1,3 @@
-import { createActor } from 'xstate'
 import type { ContactMessage } from '@/domain/contact-message.entity'
 import { CONTACT_RULES } from '@/domain/rules/contact-message.rules'
 import { checkFields } from '@/domain/rules/field-rule'
@@ -6,7 +5,7 @@ import { contactFormMachine } from '@/ui/features/contact/contact-form.machine'
 import { provideContactForm } from '@/ui/features/contact/contact-form.provide'
 import type { DomainError } from '@/domain/domain-error'
 import { NOTICES } from '@/ui/shared/notices'
-import { pendingArgs, runPath, type StateChecks } from './machine-rig'
+import { actorOf, formEffects, pendingArgs, runPath, type StateChecks } from './machine-rig'
 import {
   CoverageRecorder,
   transitionPaths,
@@ -52,16 +51,9 @@ describe('contact form machine, model-based', () => {
       contactFormModel,
       path,
       coverage,
-      (rig) =>
-        createActor(
-          provideContactForm(rig.services).provide({
-            actions: {
-              resetForm: () => void (rig.effects.resets += 1),
-              clearDraft: () => void (rig.effects.clears += 1),
-            },
-          }),
-          { inspect: coverage.inspect },
-        ).start(),
+      actorOf(contactFormModel, coverage, (services, rig) =>
+        provideContactForm(services).provide(formEffects(rig)),
+      ),
       checks,
     )
   })

@@ -1,4 +1,3 @@
-import { createActor } from 'xstate'
 import { DEFAULT_HISTORY_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { historyMachine, type HistoryContext } from '@/ui/features/history/history.machine'
 import { provideHistory } from '@/ui/features/history/history.provide'
@@ -13,7 +12,7 @@ import {
   RETRY_AFTER,
   REVISIONS,
 } from './recovery-models'
-import { pendingArgs, runPath, type StateChecks } from './machine-rig'
+import { actorOf, pendingArgs, runPath, type StateChecks } from './machine-rig'
 
 const coverage = new CoverageRecorder(historyMachine)
 const paths = transitionPaths(historyModel)
@@ -95,11 +94,7 @@ describe('history machine, model-based', () => {
       historyModel,
       path,
       coverage,
-      (rig) =>
-        createActor(provideHistory(rig.services), {
-          input: { id: POST_ID },
-          inspect: coverage.inspect,
-        }).start(),
+      actorOf(historyModel, coverage, provideHistory),
       checks,
       'oldest',
     )

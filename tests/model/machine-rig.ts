@@ -3,7 +3,13 @@
  * services and news store), with the real use cases on in-memory ports whose every call waits
  * until the path answers it (`faulty(...).faults.script()`).
  */
-import type { AnyActorRef, AnyEventObject, AnyMachineSnapshot } from 'xstate'
+import {
+  createActor,
+  type AnyActorRef,
+  type AnyEventObject,
+  type AnyMachineSnapshot,
+  type AnyStateMachine,
+} from 'xstate'
 import { createAppServices, type AppServices } from '@/ui/shared/app-services'
 import type { NavigateParams, ToastParams } from '@/ui/shared/machine-effects'
 import type { CoverageRecorder } from './model-harness'
@@ -72,6 +78,29 @@ export type StateChecks = Readonly<Record<string, (step: StepContext) => void>>
 
 /** Starts the actor under test; for the news store, the one the services already run. */
 export type Start = (rig: Rig) => AnyActorRef
+
+/** A form's own effects, counted in the rig: resetting its fields, forgetting its draft. */
+export function formEffects(rig: Rig) {
+  return {
+    actions: {
+      resetForm: () => void (rig.effects.resets += 1),
+      clearDraft: () => void (rig.effects.clears += 1),
+    },
+  }
+}
+
+/** Starts the machine `provide` makes of the rig, with the model's input, watched by `coverage`. */
+export function actorOf(
+  model: Model,
+  coverage: CoverageRecorder,
+  provide: (services: AppServices, rig: Rig) => AnyStateMachine,
+): Start {
+  return (rig) =>
+    createActor(provide(rig.services, rig), {
+      input: model.input ?? {},
+      inspect: coverage.inspect,
+    }).start()
+}
 
 function effectsSince(effects: Effects, before: Effects): Effects {
   return {

@@ -7,7 +7,7 @@ import { provideNewsForm } from '@/ui/features/news-form/news-form.provide'
 import { fieldErrorsOf } from '@/ui/shared/machine-effects'
 import { unavailable, type DomainError } from '@/domain/domain-error'
 import { NOTICES } from '@/ui/shared/notices'
-import { pendingArgs, runPath, type StateChecks } from './machine-rig'
+import { actorOf, formEffects, pendingArgs, runPath, type StateChecks } from './machine-rig'
 import {
   CoverageRecorder,
   transitionPaths,
@@ -120,16 +120,9 @@ describe.each(scenarios)('news form machine, model-based: $name', ({ model }) =>
       model,
       path,
       coverage,
-      (rig) =>
-        createActor(
-          provideNewsForm(rig.services).provide({
-            actions: {
-              resetForm: () => void (rig.effects.resets += 1),
-              clearDraft: () => void (rig.effects.clears += 1),
-            },
-          }),
-          { input: model.input as { id?: string }, inspect: coverage.inspect },
-        ).start(),
+      actorOf(model, coverage, (services, rig) =>
+        provideNewsForm(services).provide(formEffects(rig)),
+      ),
       checks,
     )
   })

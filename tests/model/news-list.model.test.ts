@@ -1,7 +1,6 @@
-import { createActor } from 'xstate'
 import { provideNewsList } from '@/ui/features/news-list/news-list.provide'
 import { newsListMachine } from '@/ui/features/news-list/news-list.machine'
-import { pendingArgs, runPath, type StateChecks } from './machine-rig'
+import { actorOf, pendingArgs, runPath, type StateChecks } from './machine-rig'
 import { CoverageRecorder, transitionPaths, itTakesEachPath, expectCoverage } from './model-harness'
 import { FIRST_PAGE, LAST_PAGE, newsListModel } from './models'
 
@@ -38,11 +37,7 @@ describe('news list machine, model-based', () => {
       newsListModel,
       path,
       coverage,
-      (rig) =>
-        createActor(provideNewsList(rig.services), {
-          input: {},
-          inspect: coverage.inspect,
-        }).start(),
+      actorOf(newsListModel, coverage, provideNewsList),
       checks,
     )
   })

@@ -3,7 +3,7 @@ import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { SEARCH_RULE } from '@/domain/rules/search-query.rules'
 import { searchMachine, type SearchContext } from '@/ui/features/search/search.machine'
 import { provideSearch } from '@/ui/features/search/search.provide'
-import { pendingArgs, createRig, runPath, type StateChecks } from './machine-rig'
+import { actorOf, pendingArgs, createRig, runPath, type StateChecks } from './machine-rig'
 import { CoverageRecorder, transitionPaths, itTakesEachPath, expectCoverage } from './model-harness'
 import { FIRST_PAGE, LAST_PAGE, searchModel } from './models'
 
@@ -52,23 +52,13 @@ describe('search machine, model-based', () => {
     const model = searchModel(q)
     describe(name, () => {
       itTakesEachPath(model, transitionPaths(model), async (path) => {
-        await runPath(
-          model,
-          path,
-          coverage,
-          (rig) =>
-            createActor(provideSearch(rig.services), {
-              input: { q },
-              inspect: coverage.inspect,
-            }).start(),
-          {
-            ...checks,
-            refused: (step) => {
-              checks.refused?.(step)
-              expect(context(step.snapshot).refusal).toContain(refusal)
-            },
+        await runPath(model, path, coverage, actorOf(model, coverage, provideSearch), {
+          ...checks,
+          refused: (step) => {
+            checks.refused?.(step)
+            expect(context(step.snapshot).refusal).toContain(refusal)
           },
-        )
+        })
       })
     })
   }

@@ -1,11 +1,10 @@
-import { createActor } from 'xstate'
 import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { trashMachine, type TrashContext } from '@/ui/features/trash/trash.machine'
 import { provideTrash } from '@/ui/features/trash/trash.provide'
 import { NOTICES } from '@/ui/shared/notices'
 import { CoverageRecorder, transitionPaths, itTakesEachPath, expectCoverage } from './model-harness'
 import { FIRST_TRASH_PAGE, LAST_TRASH_PAGE, PIER, RETRY_AFTER, trashModel } from './recovery-models'
-import { pendingArgs, runPath, type StateChecks } from './machine-rig'
+import { actorOf, pendingArgs, runPath, type StateChecks } from './machine-rig'
 
 const coverage = new CoverageRecorder(trashMachine)
 const paths = transitionPaths(trashModel)
@@ -65,11 +64,7 @@ describe('trash machine, model-based', () => {
       trashModel,
       path,
       coverage,
-      (rig) =>
-        createActor(provideTrash(rig.services), {
-          input: {},
-          inspect: coverage.inspect,
-        }).start(),
+      actorOf(trashModel, coverage, provideTrash),
       checks,
       'oldest',
     )

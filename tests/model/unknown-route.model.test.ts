@@ -1,8 +1,7 @@
-import { createActor } from 'xstate'
 import { unknownRouteMachine } from '@/ui/shared/not-available.machine'
 import { provideUnknownRoute } from '@/ui/shared/not-available.provide'
 import { NOTICES } from '@/ui/shared/notices'
-import { runPath } from './machine-rig'
+import { actorOf, runPath } from './machine-rig'
 import { CoverageRecorder, transitionPaths, itTakesEachPath, expectCoverage } from './model-harness'
 import { unknownRouteModel } from './models'
 
@@ -15,8 +14,7 @@ describe('unknown route machine, model-based', () => {
       unknownRouteModel,
       path,
       coverage,
-      (rig) =>
-        createActor(provideUnknownRoute(rig.services), { inspect: coverage.inspect }).start(),
+      actorOf(unknownRouteModel, coverage, provideUnknownRoute),
       {
         leaving: ({ effects }) => {
           expect(effects.toasts).toEqual([{ kind: 'error', message: NOTICES.notAvailable }])
