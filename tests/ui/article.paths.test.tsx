@@ -11,6 +11,7 @@ import {
 import { articleModel, HARBOUR } from '../model/models'
 import {
   CHANGE_MEANWHILE,
+  press,
   runScreenPath,
   type ScreenDriver,
   screenPaths,
@@ -58,12 +59,8 @@ const driver: ScreenDriver = {
     seed: [HARBOUR],
   }),
   act: {
-    'article.retry': async ({ screen: { user } }) => {
-      await user.click(screen.getByRole('button', { name: 'Retry' }))
-    },
-    'article.delete': async ({ screen: { user } }) => {
-      await user.click(screen.getByRole('button', { name: 'Delete' }))
-    },
+    'article.retry': press('Retry'),
+    'article.delete': press('Delete'),
   },
   see: {
     loading: async () => {

@@ -8,6 +8,7 @@ import { NOTICES } from '@/ui/shared/notices'
 import { CoverageRecorder, payload, itTakesEachPath, expectCoverage } from '../model/model-harness'
 import { historyModel } from '../model/recovery-models'
 import {
+  press,
   runScreenPath,
   type ScreenDriver,
   screenPaths,
@@ -60,9 +61,7 @@ const driver: ScreenDriver = {
     },
   },
   act: {
-    'history.retry': async ({ screen: { user } }) => {
-      await user.click(screen.getByRole('button', { name: 'Retry' }))
-    },
+    'history.retry': press('Retry'),
     'history.loadMore': async ({ screen: { user } }) => {
       // From the keyboard: the button is reachable and pressed with Enter.
       loadMore().focus()

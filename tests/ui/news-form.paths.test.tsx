@@ -15,6 +15,7 @@ import {
 } from '../model/model-harness'
 import { EMPTY_DRAFT, HARBOUR, newsFormModel, SERVER_REFUSAL } from '../model/models'
 import {
+  press,
   retype,
   runScreenPath,
   type ScreenDriver,
@@ -78,9 +79,7 @@ const driver = (id?: string): ScreenDriver => ({
     seed: [HARBOUR],
   }),
   act: {
-    'form.retry': async ({ screen: { user } }) => {
-      await user.click(screen.getByRole('button', { name: 'Retry' }))
-    },
+    'form.retry': press('Retry'),
     'form.submit': async (step) => {
       const values = payload<NewsDraft>(step.event, 'values')
       for (const [field, label] of Object.entries(FIELDS)) {

@@ -4,7 +4,7 @@ import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { newsListMachine } from '@/ui/features/news-list/news-list.machine'
 import { CoverageRecorder, itTakesEachPath, expectCoverage } from '../model/model-harness'
 import { newsListModel } from '../model/models'
-import { runScreenPath, type ScreenDriver, screenPaths } from './support/screen-paths'
+import { press, runScreenPath, type ScreenDriver, screenPaths } from './support/screen-paths'
 import { manyNews } from './support/render-app'
 
 // Two pages: a full first page, and the rest.
@@ -18,12 +18,8 @@ const paths = screenPaths(newsListModel, (_, event) => event.type !== 'news.relo
 const driver: ScreenDriver = {
   open: () => ({ url: '/', seed: POSTS }),
   act: {
-    'news.retry': async ({ screen: { user } }) => {
-      await user.click(screen.getByRole('button', { name: 'Retry' }))
-    },
-    'news.loadMore': async ({ screen: { user } }) => {
-      await user.click(screen.getByRole('button', { name: 'Load more' }))
-    },
+    'news.retry': press('Retry'),
+    'news.loadMore': press('Load more'),
   },
   see: {
     loading: async () => {

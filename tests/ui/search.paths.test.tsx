@@ -4,7 +4,7 @@ import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { searchMachine } from '@/ui/features/search/search.machine'
 import { CoverageRecorder, expectCoverage, itTakesEachPath } from '../model/model-harness'
 import { searchModel } from '../model/models'
-import { runScreenPath, type ScreenDriver, screenPaths } from './support/screen-paths'
+import { press, runScreenPath, type ScreenDriver, screenPaths } from './support/screen-paths'
 import { manyNews } from './support/render-app'
 
 // Every post's title holds 'Post': two pages of results, a full first page and the rest.
@@ -17,12 +17,8 @@ const status = () => screen.getByRole('status')
 const driver = (q: string): ScreenDriver => ({
   open: () => ({ url: `/search?q=${encodeURIComponent(q)}`, seed: POSTS }),
   act: {
-    'search.retry': async ({ screen: { user } }) => {
-      await user.click(screen.getByRole('button', { name: 'Retry' }))
-    },
-    'search.loadMore': async ({ screen: { user } }) => {
-      await user.click(screen.getByRole('button', { name: 'Load more' }))
-    },
+    'search.retry': press('Retry'),
+    'search.loadMore': press('Load more'),
   },
   see: {
     loading: async () => {

@@ -6,7 +6,13 @@ import { trashMachine } from '@/ui/features/trash/trash.machine'
 import { NOTICES } from '@/ui/shared/notices'
 import { CoverageRecorder, payload, itTakesEachPath, expectCoverage } from '../model/model-harness'
 import { trashModel } from '../model/recovery-models'
-import { runScreenPath, type ScreenDriver, screenPaths, seeToast } from './support/screen-paths'
+import {
+  press,
+  runScreenPath,
+  type ScreenDriver,
+  screenPaths,
+  seeToast,
+} from './support/screen-paths'
 import { manyNews } from './support/render-app'
 
 // Two pages of trash: a full first page, and the rest.
@@ -41,12 +47,8 @@ const driver: ScreenDriver = {
     },
   },
   act: {
-    'trash.retry': async ({ screen: { user } }) => {
-      await user.click(screen.getByRole('button', { name: 'Retry' }))
-    },
-    'trash.loadMore': async ({ screen: { user } }) => {
-      await user.click(screen.getByRole('button', { name: 'Load more' }))
-    },
+    'trash.retry': press('Retry'),
+    'trash.loadMore': press('Load more'),
     'trash.restore': async ({ screen: { user } }) => {
       await user.click(restoreButton())
     },

@@ -220,3 +220,10 @@ export async function seeLocation(pathname: string): Promise<void> {
 export async function retype(user: UserEvent, label: string, value: string): Promise<void> {
   await replace(user, page.getByLabelText(label), value)
 }
+
+/** The visitor presses the button named `name`. */
+export function press(name: string) {
+  return async ({ screen: { user } }: ScreenStep): Promise<void> => {
+    await user.click(page.getByRole('button', { name }))
+  }
+}
