@@ -69,8 +69,12 @@ const driver: ScreenDriver = {
     },
     failed: async () => {
       expect(screen.getByRole('alert')).toHaveTextContent('The article could not be loaded.')
+      // The page keeps a heading for screen readers, but shows nothing of the post.
+      expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Article')
+      expect(screen.queryByText(HARBOUR.title)).not.toBeInTheDocument()
     },
-    viewing: async ({ event }) => {
+    viewing: async ({ event, screen: { app } }) => {
+      expect(screen.queryByText('The article could not be loaded.')).not.toBeInTheDocument()
       const code = (event as { error?: { code?: string } }).error?.code
       if (code === 'Stale') {
         // Nothing was deleted: the article shows the stored post, and the toast offers a review.
@@ -99,7 +103,12 @@ const driver: ScreenDriver = {
         `/news/${HARBOUR._id}/history`,
       )
       expect(screen.getByRole('button', { name: 'Delete' })).toBeEnabled()
-      if (event.type.startsWith('xstate.error.')) await seeToast(NOTICES.deleteFailed)
+      if (event.type.startsWith('xstate.error.')) {
+        // The delete failed: the post stays, and the toast says so as an error.
+        expect(await findToast(NOTICES.deleteFailed)).toHaveClass('Toastify__toast--error')
+        expect(screen.queryByText(NOTICES.deleted)).not.toBeInTheDocument()
+        expect(await app.journal.get(HARBOUR._id)).toEqual(HARBOUR)
+      }
     },
     deleting: async () => {
       expect(screen.getByRole('button', { name: 'Delete' })).toBeDisabled()
