@@ -89,6 +89,8 @@ const driver: ScreenDriver = {
     failed: async () => {
       expect(screen.getByRole('alert')).toHaveTextContent('The history could not be loaded.')
       expect(screen.getByRole('button', { name: 'Retry' })).toBeVisible()
+      // The page keeps a heading for screen readers, but shows nothing of the post.
+      expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('History')
     },
     notAvailable: async () => {
       await seeToast(NOTICES.notAvailable)
@@ -105,9 +107,12 @@ const driver: ScreenDriver = {
       expect(screen.getByText(/^Older versions could not be loaded\./)).toBeVisible()
       expect(loadMore()).toHaveTextContent('Load more')
       expect(loadMore()).toHaveFocus()
+      // The versions shown stay.
+      expect(versions().getAllByRole('article')).toHaveLength(DEFAULT_HISTORY_PAGE_SIZE)
     },
     ready: async ({ event }) => {
       expect(screen.getByRole('heading', { level: 1, name: /^History of “/ })).toBeVisible()
+      expect(screen.queryByText(/could not be loaded/)).not.toBeInTheDocument()
       expect(restoreOlder()).toHaveAttribute('aria-busy', 'false')
       const shown = versions().getAllByRole('article')
       const oldest = shown.at(-1) as HTMLElement
