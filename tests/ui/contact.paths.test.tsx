@@ -7,6 +7,7 @@ import { contactFormMachine } from '@/ui/features/contact/contact-form.machine'
 import { NOTICES } from '@/ui/shared/notices'
 import { CoverageRecorder, payload, itTakesEachPath, expectCoverage } from '../model/model-harness'
 import { contactFormModel, EMPTY_MESSAGE, VALID_MESSAGE } from '../model/models'
+import { expectNoFieldError, findToast } from './support/render-app'
 import {
   retype,
   runScreenPath,
@@ -47,7 +48,9 @@ const driver: ScreenDriver = {
           expect(await screen.findByText(message)).toBeInTheDocument()
         }
       } else if (event.type.startsWith('xstate.done.')) {
-        await seeToast(NOTICES.contactSent)
+        expect(await findToast(NOTICES.contactSent)).toHaveClass('Toastify__toast--success')
+        expect(screen.getByRole('heading', { level: 1, name: 'Contact us' })).toBeVisible()
+        for (const label of Object.values(FIELDS)) expectNoFieldError(screen.getByLabelText(label))
         expect(app.mailer.sent).toEqual([VALID_MESSAGE])
         seeValues(EMPTY_MESSAGE)
       } else if (event.type.startsWith('xstate.error.')) {
@@ -58,7 +61,8 @@ const driver: ScreenDriver = {
         seeValues(EMPTY_MESSAGE)
       }
     },
-    sending: async () => {
+    sending: async ({ screen: { app } }) => {
+      expect(app.mailer.sent).toEqual([])
       expect(screen.getByRole('button', { name: 'Submit' })).toBeDisabled()
     },
   },

@@ -163,40 +163,6 @@ describe('contact: validation', () => {
 })
 
 describe('contact: submit', () => {
-  it('sends the message, says so, and empties the form', async () => {
-    const app = createMemoryApp()
-    const form = await openForm(app)
-    await fillMessage(form)
-
-    await form.user.click(form.submit)
-
-    const toast = await findToast('successfully sent the email')
-    expect(toast).toHaveClass('Toastify__toast--success')
-    expect(app.mailer.sent).toEqual([message])
-    await waitFor(() => expect(form.name).toHaveValue(''))
-    expect(form.email).toHaveValue('')
-    expect(form.text).toHaveValue('')
-    expectNoFieldError(form.name)
-    expectNoFieldError(form.email)
-    expectNoFieldError(form.text)
-    expect(screen.getByRole('heading', { level: 1, name: 'Contact us' })).toBeInTheDocument()
-  })
-
-  it('disables Submit while the message is being sent', async () => {
-    const app = createMemoryApp()
-    const form = await openForm(app)
-    await fillMessage(form)
-    const release = app.mailer.faults.hold()
-
-    await form.user.click(form.submit)
-
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Submit' })).toBeDisabled())
-    expect(app.mailer.sent).toEqual([])
-    release()
-    await findToast('successfully sent the email')
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Submit' })).toBeEnabled())
-  })
-
   it('keeps what was typed and says so when the message cannot be sent', async () => {
     const app = createMemoryApp()
     app.mailer.faults.failOn('send')
