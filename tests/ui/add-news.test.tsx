@@ -232,21 +232,6 @@ describe('add news: submit', () => {
     })
   })
 
-  it('disables Add news while the post is being created', async () => {
-    const app = createMemoryApp()
-    const { user, title, author, body, submit } = await openForm({ app })
-    await fill(user, title, 'Harbour reopens')
-    await fill(user, author, 'Ada Lovelace')
-    await fill(user, body, 'Boats are back.')
-    const release = app.news.faults.hold()
-
-    await user.click(submit)
-
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Add news' })).toBeDisabled())
-    release()
-    await findToast('successfully added news post')
-  })
-
   it('keeps what was typed, stays on the form and says so when the post cannot be created', async () => {
     const app = createMemoryApp()
     app.news.faults.failOn('create')

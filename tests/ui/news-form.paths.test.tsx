@@ -95,6 +95,7 @@ const driver = (id?: string): ScreenDriver => ({
     },
     failed: async () => {
       expect(screen.getByRole('alert')).toHaveTextContent('The post could not be loaded.')
+      expect(screen.queryByLabelText('Title')).not.toBeInTheDocument()
     },
     notAvailable: async () => {
       await seeToast(NOTICES.notAvailable)
@@ -103,6 +104,7 @@ const driver = (id?: string): ScreenDriver => ({
     editing: async (step) => {
       const { event } = step
       expect(submitButton(step)).toBeEnabled()
+      expect(screen.queryByText('The post could not be loaded.')).not.toBeInTheDocument()
       if (event.type === 'form.submit') {
         // Refused in the browser: each field says what is wrong.
         const values = payload<NewsDraft>(event, 'values')
