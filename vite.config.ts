@@ -120,7 +120,7 @@ function firstVisitChunk(id: string, bundle: Rolldown.ChunkingContext): string |
  * no build, no server process.
  */
 const CORE_TESTS = [
-  'tests/{domain,application,support,composition,ui-machines}/**/*.test.{ts,tsx}',
+  'tests/{domain,application,support,composition}/**/*.test.{ts,tsx}',
   'tests/model/*.model.test.ts',
   'tests/adapters/{memory,http}/**/*.test.{ts,tsx}',
   'tests/build/deferred-use-cases.test.ts',
@@ -129,7 +129,6 @@ const CORE_TESTS = [
 /** The screens in jsdom, on the in-memory composition root. */
 const SCREEN_TESTS = [
   'tests/ui/**/*.test.{ts,tsx}',
-  'tests/model/*.screen.test.tsx',
   'tests/adapters/emailjs/**/*.test.ts',
 ]
 

@@ -1,6 +1,6 @@
 import type { UseCases } from '@/application/use-cases'
 import { deferredUseCases } from '@/composition/browser/browser.use-cases'
-import { createMemoryApp, type MemoryApp } from '@/composition/browser/memory.container'
+import { createMemoryApp, type MemoryApp } from '../support/memory-app'
 import type { Result } from '@/domain/result'
 
 // The browser's entry hands the app use cases whose composition root is a separate chunk;

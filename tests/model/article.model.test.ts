@@ -1,15 +1,14 @@
-import { createActor } from 'xstate'
 import { articleMachine } from '@/ui/features/article/article.machine'
 import { provideArticle } from '@/ui/features/article/article.provide'
 import type { DomainError } from '@/domain/domain-error'
 import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
-import { runPath, type StateChecks } from './machine-rig'
+import { actorOf, pendingArgs, runPath, type StateChecks } from './machine-rig'
 import {
   CoverageRecorder,
-  describePath,
-  formatCoverage,
   payload,
   transitionPaths,
+  itTakesEachPath,
+  expectCoverage,
 } from './model-harness'
 import {
   articleModel,
@@ -24,8 +23,7 @@ const model = articleModel(HARBOUR._id)
 const paths = transitionPaths(model)
 
 const checks: StateChecks = {
-  loading: ({ rig }) =>
-    expect(rig.ports.pending('get').map((call) => call.input)).toEqual([HARBOUR._id]),
+  loading: ({ rig }) => expect(pendingArgs(rig.news, 'get')).toEqual([[HARBOUR._id]]),
   failed: ({ effects }) => expect(effects.toasts).toEqual([]),
   notAvailable: ({ effects }) => {
     expect(effects.toasts).toEqual([{ kind: 'error', message: NOTICES.notAvailable }])
@@ -82,12 +80,11 @@ const checks: StateChecks = {
     expect(effects.navigations).toEqual([])
   },
   // The post loads again, for its new version.
-  refreshing: ({ rig }) =>
-    expect(rig.ports.pending('get').map((call) => call.input)).toEqual([HARBOUR._id]),
+  refreshing: ({ rig }) => expect(pendingArgs(rig.news, 'get')).toEqual([[HARBOUR._id]]),
   deleting: ({ rig }) =>
     // Only the revision the article showed may be deleted.
-    expect(rig.ports.pending('remove').map((call) => call.input)).toEqual([
-      { id: HARBOUR._id, condition: { ifRevision: [HARBOUR.revision] } },
+    expect(pendingArgs(rig.news, 'remove')).toEqual([
+      [HARBOUR._id, { ifRevision: [HARBOUR.revision] }],
     ]),
   // The post is in the trash: the page says where, and offers Restore; nothing leaves for home.
   inTrash: ({ event, effects, snapshot }) => {
@@ -97,8 +94,7 @@ const checks: StateChecks = {
       event.type.includes('restoring') ? [{ kind: 'error', message: NOTICES.restoreFailed }] : [],
     )
   },
-  restoring: ({ rig }) =>
-    expect(rig.ports.pending('restore').map((call) => call.input)).toEqual([HARBOUR._id]),
+  restoring: ({ rig }) => expect(pendingArgs(rig.news, 'restore')).toEqual([[HARBOUR._id]]),
   deleted: ({ event, rig, effects }) => {
     if (event.type.includes('restoring')) {
       // Purged from the trash meanwhile: it cannot come back.
@@ -119,27 +115,9 @@ const checks: StateChecks = {
 }
 
 describe('article machine, model-based', () => {
-  it.each(paths.map((path) => [describePath(model, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      await runPath(
-        model,
-        path,
-        coverage,
-        (rig) =>
-          createActor(provideArticle(rig.services), {
-            input: { id: HARBOUR._id },
-            inspect: coverage.inspect,
-          }).start(),
-        checks,
-      )
-    },
-  )
-
-  it('visits every state and takes every transition', () => {
-    const report = coverage.report()
-    console.info(formatCoverage(articleMachine, report))
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual([])
+  itTakesEachPath(model, paths, async (path) => {
+    await runPath(model, path, coverage, actorOf(model, coverage, provideArticle), checks)
   })
+
+  it('visits every state and takes every transition', () => expectCoverage(coverage))
 })

@@ -1,4 +1,3 @@
-import { createActor } from 'xstate'
 import type { ContactMessage } from '@/domain/contact-message.entity'
 import { CONTACT_RULES } from '@/domain/rules/contact-message.rules'
 import { checkFields } from '@/domain/rules/field-rule'
@@ -6,15 +5,15 @@ import { contactFormMachine } from '@/ui/features/contact/contact-form.machine'
 import { provideContactForm } from '@/ui/features/contact/contact-form.provide'
 import type { DomainError } from '@/domain/domain-error'
 import { NOTICES } from '@/ui/shared/notices'
-import { runPath, type StateChecks } from './machine-rig'
+import { actorOf, formEffects, pendingArgs, runPath, type StateChecks } from './machine-rig'
 import {
   CoverageRecorder,
-  describePath,
-  formatCoverage,
   transitionPaths,
   payload,
+  itTakesEachPath,
+  expectCoverage,
 } from './model-harness'
-import { contactFormModel, RETRY_AFTER_SECONDS, VALID_MESSAGE } from './models'
+import { contactFormModel, failureToast, VALID_MESSAGE } from './models'
 
 const coverage = new CoverageRecorder(contactFormMachine)
 const paths = transitionPaths(contactFormModel)
@@ -25,7 +24,7 @@ const checks: StateChecks = {
       // Refused: each field says what is wrong, and nothing is sent.
       const values = payload<ContactMessage>(event, 'values')
       expect(snapshot.context.fieldErrors).toEqual(checkFields(CONTACT_RULES, values))
-      expect(rig.ports.pending('send')).toEqual([])
+      expect(rig.mail.pending('send')).toEqual([])
       expect(effects.toasts).toEqual([])
     } else if (event.type.startsWith('xstate.done.')) {
       expect(effects.toasts).toEqual([{ kind: 'success', message: NOTICES.contactSent }])
@@ -34,53 +33,30 @@ const checks: StateChecks = {
     } else if (event.type.startsWith('xstate.error.')) {
       // What the visitor typed stays (docs/spec-deviations.md, decision 4).
       const error = payload<DomainError>(event, 'error')
-      expect(effects.toasts).toEqual([
-        {
-          kind: 'error',
-          message:
-            error.code === 'RateLimited'
-              ? NOTICES.rateLimited(RETRY_AFTER_SECONDS)
-              : NOTICES.tryAgainLater,
-        },
-      ])
+      expect(effects.toasts).toEqual([failureToast(error, NOTICES.tryAgainLater)])
       expect(effects.resets).toBe(0)
       expect(effects.clears).toBe(0)
       expect(snapshot.context.message).toEqual(VALID_MESSAGE)
     }
   },
   sending: ({ snapshot, rig }) => {
-    expect(rig.ports.pending('send').map((call) => call.input)).toEqual([VALID_MESSAGE])
+    expect(pendingArgs(rig.mail, 'send')).toEqual([[VALID_MESSAGE]])
     expect(snapshot.context.fieldErrors).toEqual({})
   },
 }
 
 describe('contact form machine, model-based', () => {
-  it.each(paths.map((path) => [describePath(contactFormModel, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      await runPath(
-        contactFormModel,
-        path,
-        coverage,
-        (rig) =>
-          createActor(
-            provideContactForm(rig.services).provide({
-              actions: {
-                resetForm: () => void (rig.effects.resets += 1),
-                clearDraft: () => void (rig.effects.clears += 1),
-              },
-            }),
-            { inspect: coverage.inspect },
-          ).start(),
-        checks,
-      )
-    },
-  )
-
-  it('visits every state and takes every transition', () => {
-    const report = coverage.report()
-    console.info(formatCoverage(contactFormMachine, report))
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual([])
+  itTakesEachPath(contactFormModel, paths, async (path) => {
+    await runPath(
+      contactFormModel,
+      path,
+      coverage,
+      actorOf(contactFormModel, coverage, (services, rig) =>
+        provideContactForm(services).provide(formEffects(rig)),
+      ),
+      checks,
+    )
   })
+
+  it('visits every state and takes every transition', () => expectCoverage(coverage))
 })

@@ -1,8 +1,8 @@
-import { createActor } from 'xstate'
+import { DEFAULT_HISTORY_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { historyMachine, type HistoryContext } from '@/ui/features/history/history.machine'
 import { provideHistory } from '@/ui/features/history/history.provide'
 import { NOTICES } from '@/ui/shared/notices'
-import { CoverageRecorder, describePath, formatCoverage, transitionPaths } from './model-harness'
+import { CoverageRecorder, transitionPaths, itTakesEachPath, expectCoverage } from './model-harness'
 import {
   FIRST_HISTORY_PAGE,
   historyModel,
@@ -12,53 +12,53 @@ import {
   RETRY_AFTER,
   REVISIONS,
 } from './recovery-models'
-import { runRecoveryPath, type RecoveryChecks } from './scripted-recovery-rig'
+import { actorOf, pendingArgs, runPath, type StateChecks } from './machine-rig'
 
 const coverage = new CoverageRecorder(historyMachine)
 const paths = transitionPaths(historyModel)
 
 const errorOf = (event: object) => (event as { error?: { code: string; reason?: string } }).error
 
-const checks: RecoveryChecks = {
-  loading: ({ event, rig, toasts }) => {
+const checks: StateChecks = {
+  loading: ({ event, rig, effects }) => {
     // The newest page, with no cursor, also after a restore.
-    expect(rig.repository.pending('revisions').map((call) => call.input)).toEqual([
-      { id: POST_ID, cursor: undefined },
+    expect(pendingArgs(rig.news, 'revisions')).toEqual([
+      [POST_ID, { limit: DEFAULT_HISTORY_PAGE_SIZE }],
     ])
     // After a restore: its toast, and the article's copy in the store is the restored post.
     const afterRestore = event.type.startsWith('xstate.done.actor')
-    expect(toasts).toEqual(
+    expect(effects.toasts).toEqual(
       afterRestore ? [{ kind: 'success', message: NOTICES.versionRestored }] : [],
     )
     if (afterRestore) {
       expect(rig.services.store.getSnapshot().context.newsItem).toEqual(RESTORED_ITEM)
     }
   },
-  failed: ({ snapshot, toasts }) => {
-    expect(toasts).toEqual([])
+  failed: ({ snapshot, effects }) => {
+    expect(effects.toasts).toEqual([])
     expect((snapshot.context as HistoryContext).restoring).toBeUndefined()
   },
-  loadingMore: ({ snapshot, rig, toasts }) => {
+  loadingMore: ({ snapshot, rig, effects }) => {
     // The page after the one shown, which stays on screen meanwhile.
-    expect(rig.repository.pending('revisions').map((call) => call.input)).toEqual([
-      { id: POST_ID, cursor: FIRST_HISTORY_PAGE.next },
+    expect(pendingArgs(rig.news, 'revisions')).toEqual([
+      [POST_ID, { cursor: FIRST_HISTORY_PAGE.next, limit: DEFAULT_HISTORY_PAGE_SIZE }],
     ])
     expect((snapshot.context as HistoryContext).revisions).toEqual(FIRST_HISTORY_PAGE.items)
-    expect(toasts).toEqual([])
+    expect(effects.toasts).toEqual([])
   },
-  loadMoreFailed: ({ snapshot, toasts }) => {
+  loadMoreFailed: ({ snapshot, effects }) => {
     const context = snapshot.context as HistoryContext
     // Nothing shown is lost, and the same page can be asked for again.
     expect(context.revisions).toEqual(FIRST_HISTORY_PAGE.items)
     expect(context.next).toBe(FIRST_HISTORY_PAGE.next)
-    expect(toasts).toEqual([])
+    expect(effects.toasts).toEqual([])
   },
-  notAvailable: ({ toasts, navigations }) => {
-    expect(toasts).toEqual([{ kind: 'error', message: NOTICES.notAvailable }])
+  notAvailable: ({ effects }) => {
+    expect(effects.toasts).toEqual([{ kind: 'error', message: NOTICES.notAvailable }])
     // Home, in place of this page in the browser's history.
-    expect(navigations).toEqual([expect.objectContaining({ to: '/' })])
+    expect(effects.navigations).toEqual([expect.objectContaining({ to: '/' })])
   },
-  ready: ({ event, snapshot, toasts, rig }) => {
+  ready: ({ event, snapshot, rig, effects }) => {
     const context = snapshot.context as HistoryContext
     // The newest page, or every version once the older page came, each once and in order.
     expect([FIRST_HISTORY_PAGE.items, REVISIONS]).toContainEqual(context.revisions)
@@ -69,10 +69,9 @@ const checks: RecoveryChecks = {
     )
     expect(context.restoring).toBeUndefined()
     const error = errorOf(event)
-    const fromRestore =
-      error !== undefined && rig.repository.calls.at(-1)?.operation !== 'revisions'
+    const fromRestore = error !== undefined && rig.news.calls.at(-1)?.operation !== 'revisions'
     if (!fromRestore) {
-      expect(toasts).toEqual([])
+      expect(effects.toasts).toEqual([])
       return
     }
     const message =
@@ -81,33 +80,25 @@ const checks: RecoveryChecks = {
         : error.code === 'RateLimited'
           ? NOTICES.rateLimited(RETRY_AFTER)
           : NOTICES.restoreFailed
-    expect(toasts).toEqual([{ kind: 'error', message }])
+    expect(effects.toasts).toEqual([{ kind: 'error', message }])
   },
-  restoring: ({ rig, toasts }) => {
-    expect(rig.repository.pending('restoreRevision').map((call) => call.input)).toEqual([
-      { id: POST_ID, revision: 2 },
-    ])
-    expect(toasts).toEqual([])
+  restoring: ({ rig, effects }) => {
+    expect(pendingArgs(rig.news, 'restoreRevision')).toEqual([[POST_ID, 2]])
+    expect(effects.toasts).toEqual([])
   },
 }
 
 describe('history machine, model-based', () => {
-  it.each(paths.map((path) => [describePath(historyModel, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      await runRecoveryPath(
-        historyModel,
-        path,
-        coverage,
-        (rig) =>
-          createActor(provideHistory(rig.services), {
-            input: { id: POST_ID },
-            inspect: coverage.inspect,
-          }).start(),
-        checks,
-      )
-    },
-  )
+  itTakesEachPath(historyModel, paths, async (path) => {
+    await runPath(
+      historyModel,
+      path,
+      coverage,
+      actorOf(historyModel, coverage, provideHistory),
+      checks,
+      'oldest',
+    )
+  })
 
   it('never restores the current version', () => {
     const [snapshot] = paths
@@ -124,11 +115,5 @@ describe('history machine, model-based', () => {
     expect(snapshot?.can({ type: 'history.loadMore' })).toBe(false)
   })
 
-  it('visits every state and takes every transition', () => {
-    const report = coverage.report()
-    console.info(formatCoverage(historyMachine, report))
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual([])
-    expect(report.transitions.taken).toBe(report.transitions.defined)
-  })
+  it('visits every state and takes every transition', () => expectCoverage(coverage))
 })

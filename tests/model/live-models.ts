@@ -113,9 +113,9 @@ export const newsStoreLiveModel: Model = {
     },
   },
   // To keep the graph small: the list loads, then the article, and only then does the stream
-  // speak (tests/ui-machines covers the other orders); a change heard again, or older than one
-  // heard, does nothing; the arrivals are shown or reset once there are some; a post is found
-  // gone only before the stream said anything of it.
+  // speak (the screens take other orders, tests/ui/live-updates.test.tsx); a change heard
+  // again, or older than one heard, does nothing; the arrivals are shown or reset once there are
+  // some; a post is found gone only before the stream said anything of it.
   skip: (snapshot, event) => {
     const { news, newsItem, arrivals, latest } = storeContext(snapshot)
     const heardAny = Object.keys(latest).length > 0

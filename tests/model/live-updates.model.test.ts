@@ -1,7 +1,9 @@
 import { createActor, fromCallback, SimulatedClock, type AnyMachineSnapshot } from 'xstate'
 import type { NewsChange } from '@/domain/news-change.entity'
 import type { NewsChangeFeed, NewsChangeHandlers } from '@/domain/ports/news-changes.port'
+import { MemoryNewsChanges } from '@/adapters/memory/memory-news.changes'
 import {
+  backoffDelay,
   FIRST_BACKOFF_MS,
   liveUpdatesMachine,
   MAX_BACKOFF_MS,
@@ -14,13 +16,13 @@ import type { NewsStoreEvent } from '@/ui/store/news-store.types'
 import { BACKOFF_ELAPSED, liveUpdatesModel } from './live-models'
 import {
   CoverageRecorder,
-  describePath,
   eventName,
-  formatCoverage,
   payload,
   settle,
   transitionPaths,
   type ModelPath,
+  itTakesEachPath,
+  expectCoverage,
 } from './model-harness'
 
 const coverage = new CoverageRecorder(liveUpdatesMachine)
@@ -134,6 +136,14 @@ async function runLivePath(path: ModelPath): Promise<void> {
       } else {
         expect(feed.open_, label).toHaveLength(0)
       }
+      // It resumes from the position the stream last gave: a ready's, a reset's, a new change's.
+      const context = snapshot.context as LiveUpdatesContext
+      if (event.type === 'feed.ready' || event.type === 'feed.reset') {
+        expect(context.seq, label).toBe(payload<number>(event, 'seq'))
+      } else if (event.type === 'feed.change') {
+        const { seq } = payload<NewsChange>(event, 'change')
+        expect(context.seq, label).toBe(Math.max(seq, before.seq ?? seq))
+      }
       // The store hears each new change once, and a reset as a reload.
       const heard = told.slice(toldBefore)
       if (event.type === 'feed.change') {
@@ -155,17 +165,107 @@ async function runLivePath(path: ModelPath): Promise<void> {
 }
 
 describe('live updates machine, model-based', () => {
-  it.each(paths.map((path) => [describePath(liveUpdatesModel, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      await runLivePath(path)
-    },
-  )
+  itTakesEachPath(liveUpdatesModel, paths, async (path) => {
+    await runLivePath(path)
+  })
 
-  it('visits every state and takes every transition', () => {
-    const report = coverage.report()
-    console.info(formatCoverage(liveUpdatesMachine, report))
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual([])
+  it('visits every state and takes every transition', () => expectCoverage(coverage))
+})
+
+/** The live-updates machine on the in-memory feed, with a clock the test moves. */
+function follow(feed: MemoryNewsChanges, since?: number) {
+  const clock = new SimulatedClock()
+  const told: NewsStoreEvent[] = []
+  let page: (event: LiveUpdatesEvent) => void = () => undefined
+  const actor = createActor(
+    provideLiveUpdates(
+      feed,
+      (event) => told.push(event),
+      fromCallback<LiveUpdatesEvent>(({ sendBack }) => {
+        page = sendBack
+      }),
+    ),
+    { clock, input: { since } },
+  ).start()
+  const changes = () =>
+    told.flatMap((event) => (event.type === 'news.changed' ? [event.change.seq] : []))
+  return { actor, clock, changes, page: (event: LiveUpdatesEvent) => page(event) }
+}
+
+const edit = (id: string, revision: number) => ({ id, kind: 'edited' as const, revision })
+
+describe('live updates, beyond the model', () => {
+  it('waits 1 s, 2 s, 4 s … up to 30 s after drops in a row, at least half of each at random', () => {
+    const steps = [1000, 2000, 4000, 8000, 16000, 30000, 30000]
+    steps.forEach((whole, index) => {
+      expect(backoffDelay(index + 1, () => 0)).toBe(whole / 2)
+      expect(backoffDelay(index + 1, () => 0.999999)).toBe(whole)
+    })
+  })
+
+  it('backs off longer after each refused connection, and starts over once connected', async () => {
+    const feed = new MemoryNewsChanges()
+    feed.refuse(3)
+    vi.spyOn(Math, 'random').mockReturnValue(0)
+    const { actor, clock } = follow(feed)
+    try {
+      for (const wait of [500, 1000, 2000]) {
+        await settle()
+        expect(actor.getSnapshot().matches('waiting')).toBe(true)
+        clock.increment(wait - 1)
+        expect(actor.getSnapshot().matches('waiting')).toBe(true)
+        clock.increment(1)
+        expect(actor.getSnapshot().matches('connected')).toBe(true)
+      }
+      await settle()
+      expect(actor.getSnapshot().matches({ connected: 'live' })).toBe(true)
+      expect(feed.opens).toHaveLength(4)
+
+      feed.drop()
+      await settle()
+      clock.increment(499)
+      expect(actor.getSnapshot().matches('waiting')).toBe(true)
+      clock.increment(1)
+      expect(actor.getSnapshot().matches('connected')).toBe(true)
+    } finally {
+      actor.stop()
+    }
+  })
+
+  it('opens first from the version the page was rendered at, and tells what changed since', async () => {
+    const feed = new MemoryNewsChanges()
+    feed.publish(edit('before the render', 2))
+    feed.publish(edit('after the render', 2))
+    const { actor, changes } = follow(feed, 1)
+    await settle()
+
+    expect(feed.opens).toEqual([1])
+    expect(changes()).toEqual([2])
+    actor.stop()
+  })
+
+  it('counts the hidden minute again each time the page is hidden, and resumes where it left off', async () => {
+    const feed = new MemoryNewsChanges()
+    const { actor, clock, page, changes } = follow(feed)
+    await settle()
+    feed.publish(edit('a', 2))
+    await settle()
+
+    page({ type: 'page.hidden' })
+    clock.increment(PAUSE_AFTER_MS - 1)
+    page({ type: 'page.visible' })
+    page({ type: 'page.hidden' })
+    clock.increment(PAUSE_AFTER_MS - 1)
+    expect(feed.openFeeds).toBe(1)
+    clock.increment(1)
+    expect(actor.getSnapshot().matches('paused')).toBe(true)
+    expect(feed.openFeeds).toBe(0)
+
+    const missed: NewsChange = feed.publish(edit('b', 2))
+    page({ type: 'page.visible' })
+    await settle()
+    expect(feed.opens).toEqual([undefined, 1])
+    expect(changes()).toEqual([1, missed.seq])
+    actor.stop()
   })
 })

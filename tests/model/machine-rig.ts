@@ -1,8 +1,15 @@
 /**
  * Runs a model path against a machine as the app provides it (its `*.provide.ts`, the app's
- * services and news store), with the use cases on scripted in-memory ports.
+ * services and news store), with the real use cases on in-memory ports whose every call waits
+ * until the path answers it (`faulty(...).faults.script()`).
  */
-import type { AnyActorRef, AnyEventObject, AnyMachineSnapshot } from 'xstate'
+import {
+  createActor,
+  type AnyActorRef,
+  type AnyEventObject,
+  type AnyMachineSnapshot,
+  type AnyStateMachine,
+} from 'xstate'
 import { createAppServices, type AppServices } from '@/ui/shared/app-services'
 import type { NavigateParams, ToastParams } from '@/ui/shared/machine-effects'
 import type { CoverageRecorder } from './model-harness'
@@ -14,7 +21,27 @@ import {
   type Model,
   type ModelPath,
 } from './model-harness'
-import { OPERATION_OF, ScriptedPorts, scriptedUseCases } from './scripted-ports'
+import type { NewsRepository } from '@/domain/ports/news-repository.port'
+import type { OperationOf, Outcome, PortFaults } from '../support/faulty-port'
+import { createMemoryApp } from '../support/memory-app'
+
+export type NewsOperation = OperationOf<NewsRepository>
+export type Operation = NewsOperation | 'send'
+
+/** The port operation behind each use case the machines invoke (by actor name). */
+export const OPERATION_OF: Readonly<Record<string, Operation>> = {
+  listNews: 'list',
+  searchNews: 'search',
+  getNewsItem: 'get',
+  createNews: 'create',
+  editNews: 'update',
+  deleteNews: 'remove',
+  restoreNews: 'restore',
+  listRevisions: 'revisions',
+  restoreRevision: 'restoreRevision',
+  listTrash: 'trash',
+  sendContactMessage: 'send',
+}
 
 export interface Effects {
   readonly toasts: ToastParams[]
@@ -26,7 +53,10 @@ export interface Effects {
 }
 
 export interface Rig {
-  readonly ports: ScriptedPorts
+  /** The news repository's calls, each waiting for the path's answer. */
+  readonly news: PortFaults<NewsOperation>
+  /** The mailer's calls, likewise. */
+  readonly mail: PortFaults<'send'>
   readonly services: AppServices
   readonly effects: Effects
   readonly coverage: CoverageRecorder
@@ -49,6 +79,29 @@ export type StateChecks = Readonly<Record<string, (step: StepContext) => void>>
 /** Starts the actor under test; for the news store, the one the services already run. */
 export type Start = (rig: Rig) => AnyActorRef
 
+/** A form's own effects, counted in the rig: resetting its fields, forgetting its draft. */
+export function formEffects(rig: Rig) {
+  return {
+    actions: {
+      resetForm: () => void (rig.effects.resets += 1),
+      clearDraft: () => void (rig.effects.clears += 1),
+    },
+  }
+}
+
+/** Starts the machine `provide` makes of the rig, with the model's input, watched by `coverage`. */
+export function actorOf(
+  model: Model,
+  coverage: CoverageRecorder,
+  provide: (services: AppServices, rig: Rig) => AnyStateMachine,
+): Start {
+  return (rig) =>
+    createActor(provide(rig.services, rig), {
+      input: model.input ?? {},
+      inspect: coverage.inspect,
+    }).start()
+}
+
 function effectsSince(effects: Effects, before: Effects): Effects {
   return {
     toasts: effects.toasts.slice(before.toasts.length),
@@ -67,11 +120,28 @@ function copy(effects: Effects): Effects {
   }
 }
 
+/**
+ * The arguments of the calls of `operation` still waiting for an answer, oldest first, each
+ * without the optional arguments left out at its end.
+ */
+export function pendingArgs<Name extends string>(
+  faults: PortFaults<Name>,
+  operation: Name,
+): unknown[][] {
+  return faults.pending(operation).map((call) => {
+    const args = [...call.args]
+    while (args.length > 0 && args.at(-1) === undefined) args.pop()
+    return args
+  })
+}
+
 export function createRig(coverage: CoverageRecorder): Rig {
-  const ports = new ScriptedPorts()
+  const app = createMemoryApp()
+  app.news.faults.script()
+  app.mailer.faults.script()
   const effects: Effects = { toasts: [], navigations: [], resets: 0, clears: 0 }
   const services = createAppServices(
-    scriptedUseCases(ports),
+    app.useCases,
     {
       showToast: (params) => effects.toasts.push(params),
       navigate: (params) => effects.navigations.push(params),
@@ -79,7 +149,22 @@ export function createRig(coverage: CoverageRecorder): Rig {
     // The store reports to the recorder too, which counts only the machine under test.
     { inspect: coverage.inspect },
   )
-  return { ports, services, effects, coverage }
+  return { news: app.news.faults, mail: app.mailer.faults, services, effects, coverage }
+}
+
+/**
+ * Answers an open call of `operation` as the path's outcome says: by default the newest, since
+ * a transition may abandon a call and make it again (the list's reload), and the abandoned
+ * call's answer would reach no one.
+ */
+function answer(
+  rig: Rig,
+  operation: Operation,
+  outcome: Outcome,
+  which: 'newest' | 'oldest',
+): void {
+  if (operation === 'send') rig.mail.answer(operation, outcome, which)
+  else rig.news.answer(operation, outcome, which)
 }
 
 /**
@@ -93,6 +178,8 @@ export async function runPath(
   coverage: CoverageRecorder,
   start: Start,
   checks: StateChecks = {},
+  /** Which open call of an operation an outcome answers. */
+  which: 'newest' | 'oldest' = 'newest',
 ): Promise<void> {
   const rig = createRig(coverage)
   let before = copy(rig.effects)
@@ -108,7 +195,7 @@ export async function runPath(
         } else {
           const operation = OPERATION_OF[outcome.src]
           if (operation === undefined) throw new Error(`no port behind ${outcome.src}`)
-          rig.ports.answer(operation, outcome)
+          answer(rig, operation, outcome, which)
         }
       }
       await settle()

@@ -86,7 +86,7 @@ export class CoverageRecorder {
   private readonly states = new Set<string>()
   private readonly transitions = new Set<string>()
 
-  constructor(private readonly machine: AnyStateMachine) {}
+  constructor(readonly machine: AnyStateMachine) {}
 
   readonly inspect = (event: InspectionEvent): void => {
     if (event.type !== '@xstate.microstep' && event.type !== '@xstate.snapshot') return
@@ -117,6 +117,32 @@ export class CoverageRecorder {
       },
     }
   }
+}
+
+/** One test per path, named after the events that lead along it. */
+export function itTakesEachPath(
+  model: Model,
+  paths: readonly ModelPath[],
+  run: (path: ModelPath) => Promise<void>,
+): void {
+  it.each(paths.map((path) => [describePath(model, path), path] as const))('%s', (_, path) =>
+    run(path),
+  )
+}
+
+/**
+ * The paths run so far visited every state of the machine and took every transition, but the
+ * ones `missed` names, which something else reaches (each says what).
+ */
+export function expectCoverage(
+  coverage: CoverageRecorder,
+  missed: { readonly states?: readonly string[]; readonly transitions?: readonly string[] } = {},
+  where = '',
+): void {
+  const report = coverage.report()
+  console.info(`${where}${formatCoverage(coverage.machine, report)}`)
+  expect(report.states.missed).toEqual(missed.states ?? [])
+  expect(report.transitions.missed).toEqual(missed.transitions ?? [])
 }
 
 export function formatCoverage(machine: AnyStateMachine, report: CoverageReport): string {

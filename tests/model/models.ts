@@ -15,6 +15,7 @@ import {
   unavailable,
   validationFailed,
 } from '@/domain/domain-error'
+import type { DomainError } from '@/domain/domain-error'
 import type { NewsDraft, NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
 import type { NewsPage } from '@/domain/ports/news-repository.port'
 import { articleMachine } from '@/ui/features/article/article.machine'
@@ -23,6 +24,7 @@ import { newsFormMachine } from '@/ui/features/news-form/news-form.machine'
 import { newsListMachine } from '@/ui/features/news-list/news-list.machine'
 import { unknownRouteMachine } from '@/ui/shared/not-available.machine'
 import { searchMachine } from '@/ui/features/search/search.machine'
+import { NOTICES } from '@/ui/shared/notices'
 import type { NewsStoreContext } from '@/ui/store/news-store.types'
 import { newsStoreMachine } from '@/ui/store/news-store.machine'
 import { overlay } from '@/ui/store/news-store.logic'
@@ -116,6 +118,13 @@ export const EDIT_CHANGES = { title: 'Harbour reopens at dawn' }
 /** The write limit's answer: a 429 with Retry-After: 30. */
 export const RETRY_AFTER_SECONDS = 30
 export const WRITE_LIMIT = rateLimited(RETRY_AFTER_SECONDS)
+
+/** The toast a failed write shows: when to try again for the write limit, else `otherwise`. */
+export function failureToast(error: DomainError, otherwise: string) {
+  const message =
+    error.code === 'RateLimited' ? NOTICES.rateLimited(RETRY_AFTER_SECONDS) : otherwise
+  return { kind: 'error', message }
+}
 /** Someone saved HARBOUR meanwhile. */
 export const CHANGED_MEANWHILE = stale(HARBOUR_CHANGED)
 /** Someone deleted HARBOUR meanwhile: an edit of it finds no post. */

@@ -1,25 +1,26 @@
-import { createActor } from 'xstate'
-import type { NewsDraft } from '@/domain/news-item.entity'
+import { createActor, fromPromise, waitFor } from 'xstate'
+import type { NewsDraft, NewsItem } from '@/domain/news-item.entity'
 import { checkFields } from '@/domain/rules/field-rule'
 import { NEWS_RULES } from '@/domain/rules/news-item.rules'
-import { newsFormMachine } from '@/ui/features/news-form/news-form.machine'
+import { newsFormMachine, type CreateRequest } from '@/ui/features/news-form/news-form.machine'
 import { provideNewsForm } from '@/ui/features/news-form/news-form.provide'
 import { fieldErrorsOf } from '@/ui/shared/machine-effects'
-import type { DomainError } from '@/domain/domain-error'
+import { unavailable, type DomainError } from '@/domain/domain-error'
 import { NOTICES } from '@/ui/shared/notices'
-import { runPath, type StateChecks } from './machine-rig'
+import { actorOf, formEffects, pendingArgs, runPath, type StateChecks } from './machine-rig'
 import {
   CoverageRecorder,
-  describePath,
-  formatCoverage,
   transitionPaths,
   payload,
+  itTakesEachPath,
+  expectCoverage,
 } from './model-harness'
 import {
+  CREATED,
   HARBOUR,
   HARBOUR_RESTORED,
   newsFormModel,
-  RETRY_AFTER_SECONDS,
+  failureToast,
   SUBMISSION_KEY,
   VALID_DRAFT,
 } from './models'
@@ -32,7 +33,7 @@ const scenarios = [
 
 const checks: StateChecks = {
   loading: ({ rig }) => {
-    expect(rig.ports.pending('get').map((call) => call.input)).toEqual([HARBOUR._id])
+    expect(pendingArgs(rig.news, 'get')).toEqual([[HARBOUR._id]])
   },
   failed: ({ effects }) => expect(effects.toasts).toEqual([]),
   notAvailable: ({ effects }) => {
@@ -45,11 +46,12 @@ const checks: StateChecks = {
       expect(effects.toasts).toEqual([{ kind: 'error', message: NOTICES.restoreFailed }])
       expect(effects.navigations).toEqual([])
       expect(snapshot.context.draft).toEqual(previous.context.draft)
+      expect(rig.news.pending('update')).toEqual([])
     } else if ('values' in event) {
       // Refused before sending: each field says what is wrong.
       const values = payload<NewsDraft>(event, 'values')
       expect(snapshot.context.fieldErrors).toEqual(checkFields(NEWS_RULES, values))
-      expect(rig.ports.pending()).toEqual([])
+      expect(rig.news.pending()).toEqual([])
     } else if (event.type.startsWith('xstate.done.')) {
       // The post to edit is loaded, and the store holds it for the form's initial values.
       expect(rig.services.store.getSnapshot().context.newsItem).toEqual(HARBOUR)
@@ -57,15 +59,7 @@ const checks: StateChecks = {
       // A failed post keeps what the visitor typed and shows the server's field messages.
       const error = payload<DomainError>(event, 'error')
       // The write limit says when to try again; any other failure says so in general.
-      expect(effects.toasts).toEqual([
-        {
-          kind: 'error',
-          message:
-            error.code === 'RateLimited'
-              ? NOTICES.rateLimited(RETRY_AFTER_SECONDS)
-              : NOTICES.createFailed,
-        },
-      ])
+      expect(effects.toasts).toEqual([failureToast(error, NOTICES.createFailed)])
       expect(effects.resets).toBe(0)
       expect(effects.clears).toBe(0)
       // A retry of the same submission carries the same key.
@@ -77,12 +71,12 @@ const checks: StateChecks = {
     }
   },
   submitting: ({ rig }) => {
-    expect(rig.ports.pending('create').map((call) => call.input)).toEqual([
-      { draft: VALID_DRAFT, idempotencyKey: SUBMISSION_KEY },
+    expect(pendingArgs(rig.news, 'create')).toEqual([
+      [VALID_DRAFT, { idempotencyKey: SUBMISSION_KEY }],
     ])
   },
   created: ({ rig, effects }) => {
-    expect(rig.ports.calls.filter((call) => call.operation === 'create')).toHaveLength(1)
+    expect(rig.news.calls.filter((call) => call.operation === 'create')).toHaveLength(1)
     expect(effects.toasts).toEqual([{ kind: 'success', message: NOTICES.created }])
     expect(effects.resets).toBe(1)
     expect(effects.clears).toBe(1)
@@ -90,24 +84,21 @@ const checks: StateChecks = {
   },
   restoring: ({ rig, snapshot }) => {
     // The deleted post comes back first; the text waits in the form's context meanwhile.
-    expect(rig.ports.pending('restore').map((call) => call.input)).toEqual([HARBOUR._id])
+    expect(pendingArgs(rig.news, 'restore')).toEqual([[HARBOUR._id]])
     expect(snapshot.context.draft).toEqual(VALID_DRAFT)
-    expect(rig.ports.pending('update')).toEqual([])
+    expect(rig.news.pending('update')).toEqual([])
   },
   submitted: ({ rig, effects, previous }) => {
     if (previous.matches('restoring')) {
       // Restored: the edit is saved onto the version the restore made, and the article shows it.
       expect(effects.navigations).toEqual([{ to: `/news/${HARBOUR._id}` }])
+      expect(effects.toasts).toEqual([])
       expect(rig.services.store.getSnapshot().context.newsItem).toEqual({
         ...HARBOUR_RESTORED,
         ...VALID_DRAFT,
       })
-      expect(rig.ports.pending('update').map((call) => call.input)).toEqual([
-        {
-          id: HARBOUR._id,
-          changes: VALID_DRAFT,
-          condition: { ifRevision: [HARBOUR_RESTORED.revision] },
-        },
+      expect(pendingArgs(rig.news, 'update')).toEqual([
+        [HARBOUR._id, VALID_DRAFT, { ifRevision: [HARBOUR_RESTORED.revision] }],
       ])
       return
     }
@@ -116,42 +107,76 @@ const checks: StateChecks = {
     expect(effects.toasts).toEqual([])
     const store = rig.services.store.getSnapshot()
     expect(store.context.newsItem).toEqual({ ...HARBOUR, ...VALID_DRAFT })
-    expect(rig.ports.pending('update').map((call) => call.input)).toEqual([
+    expect(pendingArgs(rig.news, 'update')).toEqual([
       // The save replaces only the revision the form showed.
-      { id: HARBOUR._id, changes: VALID_DRAFT, condition: { ifRevision: [HARBOUR.revision] } },
+      [HARBOUR._id, VALID_DRAFT, { ifRevision: [HARBOUR.revision] }],
     ])
   },
 }
 
 describe.each(scenarios)('news form machine, model-based: $name', ({ model }) => {
-  it.each(transitionPaths(model).map((path) => [describePath(model, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      await runPath(
-        model,
-        path,
-        coverage,
-        (rig) =>
-          createActor(
-            provideNewsForm(rig.services).provide({
-              actions: {
-                resetForm: () => void (rig.effects.resets += 1),
-                clearDraft: () => void (rig.effects.clears += 1),
-              },
-            }),
-            { input: model.input as { id?: string }, inspect: coverage.inspect },
-          ).start(),
-        checks,
-      )
-    },
-  )
+  itTakesEachPath(model, transitionPaths(model), async (path) => {
+    await runPath(
+      model,
+      path,
+      coverage,
+      actorOf(model, coverage, (services, rig) =>
+        provideNewsForm(services).provide(formEffects(rig)),
+      ),
+      checks,
+    )
+  })
 })
 
 describe('news form machine, both forms together', () => {
-  it('visits every state and takes every transition', () => {
-    const report = coverage.report()
-    console.info(formatCoverage(newsFormMachine, report))
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual([])
+  it('visits every state and takes every transition', () => expectCoverage(coverage))
+})
+
+// The models send one key and the loaded revision with every submission; what the form does
+// with another key, other values or another revision is told here.
+describe('news form machine, beyond the model', () => {
+  it('sends one idempotency key per submission and the same key when the same post is retried', async () => {
+    const calls: CreateRequest[] = []
+    const answers = [unavailable(), unavailable(), undefined]
+    const createNews = fromPromise<NewsItem, CreateRequest>(async ({ input }) => {
+      calls.push(input)
+      const error = answers.shift()
+      if (error !== undefined) throw error
+      return CREATED
+    })
+    const actor = createActor(newsFormMachine.provide({ actors: { createNews } }), {
+      input: {},
+    }).start()
+    actor.send({ type: 'form.submit', values: VALID_DRAFT, idempotencyKey: 'key-1' })
+    await waitFor(actor, (s) => s.matches('editing'))
+    // A retry of the same post after a failure (a timeout, say) reuses the key.
+    actor.send({ type: 'form.submit', values: VALID_DRAFT, idempotencyKey: 'key-2' })
+    await waitFor(actor, (s) => s.matches('editing'))
+    // Other values are another submission, with its own key.
+    const changed = { ...VALID_DRAFT, title: 'Harbour reopens at dawn' }
+    actor.send({ type: 'form.submit', values: changed, idempotencyKey: 'key-3' })
+    await waitFor(actor, (s) => s.status === 'done')
+
+    expect(calls).toEqual([
+      { draft: VALID_DRAFT, idempotencyKey: 'key-1' },
+      { draft: VALID_DRAFT, idempotencyKey: 'key-1' },
+      { draft: changed, idempotencyKey: 'key-3' },
+    ])
+  })
+
+  it('hands the store an edit of the revision the form showed, not of the one it loaded', async () => {
+    const edits: unknown[] = []
+    const actor = createActor(
+      newsFormMachine.provide({
+        actors: { getNewsItem: fromPromise<NewsItem, string>(async () => HARBOUR) },
+        actions: { requestEdit: (_, params) => void edits.push(params) },
+      }),
+      { input: { id: HARBOUR._id } },
+    ).start()
+    await waitFor(actor, (s) => s.matches('editing'))
+    actor.send({ type: 'form.submit', values: VALID_DRAFT, revision: HARBOUR.revision + 4 })
+    expect(edits).toEqual([
+      { id: HARBOUR._id, changes: VALID_DRAFT, condition: { ifRevision: [HARBOUR.revision + 4] } },
+    ])
   })
 })

@@ -1,8 +1,7 @@
-import { createActor } from 'xstate'
 import { provideNewsList } from '@/ui/features/news-list/news-list.provide'
 import { newsListMachine } from '@/ui/features/news-list/news-list.machine'
-import { runPath, type StateChecks } from './machine-rig'
-import { CoverageRecorder, describePath, formatCoverage, transitionPaths } from './model-harness'
+import { actorOf, pendingArgs, runPath, type StateChecks } from './machine-rig'
+import { CoverageRecorder, transitionPaths, itTakesEachPath, expectCoverage } from './model-harness'
 import { FIRST_PAGE, LAST_PAGE, newsListModel } from './models'
 
 const coverage = new CoverageRecorder(newsListMachine)
@@ -12,7 +11,7 @@ const checks: StateChecks = {
   // A reload abandons the load in flight (its answer reaches no one) and asks for the first
   // page again.
   loading: ({ rig }) => {
-    expect(rig.ports.pending('list').at(-1)?.input).toEqual({ limit: 24 })
+    expect(pendingArgs(rig.news, 'list').at(-1)).toEqual([{ limit: 24 }])
   },
   // A failed load changes nothing the store shows: nothing, or the pages loaded before.
   failed: ({ rig }) =>
@@ -25,7 +24,7 @@ const checks: StateChecks = {
     expect(shown).toEqual(more ? FIRST_PAGE.items : [...FIRST_PAGE.items, ...LAST_PAGE.items])
   },
   loadingMore: ({ rig }) => {
-    expect(rig.ports.pending('list').at(-1)?.input).toEqual({ cursor: FIRST_PAGE.next, limit: 24 })
+    expect(pendingArgs(rig.news, 'list').at(-1)).toEqual([{ cursor: FIRST_PAGE.next, limit: 24 }])
   },
   loadMoreFailed: ({ rig }) => {
     expect(rig.services.store.getSnapshot().context.news).toEqual(FIRST_PAGE.items)
@@ -33,28 +32,15 @@ const checks: StateChecks = {
 }
 
 describe('news list machine, model-based', () => {
-  it.each(paths.map((path) => [describePath(newsListModel, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      await runPath(
-        newsListModel,
-        path,
-        coverage,
-        (rig) =>
-          createActor(provideNewsList(rig.services), {
-            input: {},
-            inspect: coverage.inspect,
-          }).start(),
-        checks,
-      )
-    },
-  )
-
-  it('visits every state and takes every transition', () => {
-    const report = coverage.report()
-    console.info(formatCoverage(newsListMachine, report))
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual([])
-    expect(report.transitions.taken).toBe(report.transitions.defined)
+  itTakesEachPath(newsListModel, paths, async (path) => {
+    await runPath(
+      newsListModel,
+      path,
+      coverage,
+      actorOf(newsListModel, coverage, provideNewsList),
+      checks,
+    )
   })
+
+  it('visits every state and takes every transition', () => expectCoverage(coverage))
 })

@@ -1,19 +1,21 @@
-import type { DomainError } from '@/domain/domain-error'
+import { createActor, fromPromise, waitFor } from 'xstate'
+import { stale, type DomainError } from '@/domain/domain-error'
 import type { NewsItem } from '@/domain/news-item.entity'
+import type { ToastParams } from '@/ui/shared/machine-effects'
 import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
-import type { NewsStoreContext } from '@/ui/store/news-store.types'
+import type { EditRequest, NewsStoreContext } from '@/ui/store/news-store.types'
 import { newsStoreMachine } from '@/ui/store/news-store.machine'
 import { overlay } from '@/ui/store/news-store.logic'
 import { newsStoreLiveModel } from './live-models'
-import { runPath, type Rig, type StepContext } from './machine-rig'
+import { pendingArgs, runPath, type Rig, type StepContext } from './machine-rig'
 import {
   CoverageRecorder,
-  describePath,
-  formatCoverage,
   payload,
   transitionPaths,
+  itTakesEachPath,
+  expectCoverage,
 } from './model-harness'
-import { HARBOUR, HARBOUR_CHANGED, newsStoreModel, RETRY_AFTER_SECONDS } from './models'
+import { failureToast, HARBOUR, HARBOUR_CHANGED, newsStoreModel } from './models'
 
 const coverage = new CoverageRecorder(newsStoreMachine)
 const paths = transitionPaths(newsStoreModel)
@@ -42,14 +44,14 @@ function checkEdits(step: StepContext) {
   if (snapshot.matches({ edits: 'saving' })) {
     // One edit at a time goes to the server: the oldest waiting one, with its condition.
     const [first] = context.pending
-    expect(rig.ports.pending('update').map((call) => call.input)).toEqual([
-      { id: first?.id, changes: first?.changes, condition: first?.condition },
+    expect(pendingArgs(rig.news, 'update')).toEqual([
+      [first?.id, first?.changes, ...(first?.condition ? [first.condition] : [])],
     ])
     showsPendingEdits(context)
     return
   }
   expect(context.pending).toEqual([])
-  expect(rig.ports.pending('update')).toEqual([])
+  expect(rig.news.pending('update')).toEqual([])
   if (!outcome(step, 'editNews')) return
   if (event.type.startsWith('xstate.done.')) {
     expect(effects.toasts).toEqual([{ kind: 'success', message: NOTICES.edited }])
@@ -117,15 +119,7 @@ function checkEdits(step: StepContext) {
   for (const item of shown(context).filter((each) => each._id === failed?.id)) {
     expect(item).toEqual(failed?.stored)
   }
-  expect(effects.toasts).toEqual([
-    {
-      kind: 'error',
-      message:
-        error.code === 'RateLimited'
-          ? NOTICES.rateLimited(RETRY_AFTER_SECONDS)
-          : NOTICES.tryAgainLater,
-    },
-  ])
+  expect(effects.toasts).toEqual([failureToast(error, NOTICES.tryAgainLater)])
 }
 
 /** The restores region: the delete toast's Undo. */
@@ -134,7 +128,7 @@ function checkRestores(step: StepContext) {
   const context = storeOf(step)
   if (snapshot.matches({ restores: 'restoring' })) {
     expect(context.restoring).toBe(HARBOUR._id)
-    expect(rig.ports.pending('restore').map((call) => call.input)).toEqual([HARBOUR._id])
+    expect(pendingArgs(rig.news, 'restore')).toEqual([[HARBOUR._id]])
     return
   }
   expect(context.restoring).toBeNull()
@@ -145,15 +139,7 @@ function checkRestores(step: StepContext) {
     expect(effects.toasts).toEqual([{ kind: 'success', message: NOTICES.restored }])
   } else {
     const error = payload<DomainError>(event, 'error')
-    expect(effects.toasts).toEqual([
-      {
-        kind: 'error',
-        message:
-          error.code === 'RateLimited'
-            ? NOTICES.rateLimited(RETRY_AFTER_SECONDS)
-            : NOTICES.restoreFailed,
-      },
-    ])
+    expect(effects.toasts).toEqual([failureToast(error, NOTICES.restoreFailed)])
   }
 }
 
@@ -200,7 +186,7 @@ function checkLive(step: StepContext) {
   }
   // One load at a time, of the first post queued.
   if (snapshot.matches({ refreshes: 'loading' })) {
-    expect(rig.ports.pending('get').at(-1)?.input).toBe(context.fetches[0]?.id)
+    expect(pendingArgs(rig.news, 'get').at(-1)).toEqual([context.fetches[0]?.id])
   }
   // Live changes never move what the reader looks at: the article's post stays, the list keeps
   // its order and only shows newer versions in place, and no toast pops up.
@@ -229,32 +215,230 @@ function checkLive(step: StepContext) {
 const liveChecks = Object.fromEntries(everyState().map((name) => [name, checkLive]))
 
 describe('news store machine, model-based', () => {
-  it.each(paths.map((path) => [describePath(newsStoreModel, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      await runPath(newsStoreModel, path, coverage, (rig) => rig.services.store, checks)
-    },
-  )
+  itTakesEachPath(newsStoreModel, paths, async (path) => {
+    await runPath(newsStoreModel, path, coverage, (rig) => rig.services.store, checks)
+  })
 })
 
 describe('news store machine, as the live stream drives it, model-based', () => {
-  it.each(livePaths.map((path) => [describePath(newsStoreLiveModel, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      const start = (rig: Rig) => {
-        rig.services.store.on('news.reload', () => reloads.set(rig, (reloads.get(rig) ?? 0) + 1))
-        return rig.services.store
-      }
-      await runPath(newsStoreLiveModel, path, coverage, start, liveChecks)
-    },
-  )
+  itTakesEachPath(newsStoreLiveModel, livePaths, async (path) => {
+    const start = (rig: Rig) => {
+      rig.services.store.on('news.reload', () => reloads.set(rig, (reloads.get(rig) ?? 0) + 1))
+      return rig.services.store
+    }
+    await runPath(newsStoreLiveModel, path, coverage, start, liveChecks)
+  })
 })
 
 describe('news store machine, coverage', () => {
-  it('visits every state and takes every transition', () => {
-    const report = coverage.report()
-    console.info(formatCoverage(newsStoreMachine, report))
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual([])
+  it('visits every state and takes every transition', () => expectCoverage(coverage))
+})
+
+// What the model paths cannot tell apart: list contents, loads racing saves, queued edits'
+// conditions, a base the form gives, and what a later save lets go of.
+
+const item = (id: string, title = `Title ${id}`, revision = 1): NewsItem => ({
+  _id: id,
+  title,
+  body: `Body ${id}`,
+  author: 'Ada',
+  createdAt: '2026-01-01T12:00:00.000Z',
+  updatedAt: '2026-01-01T12:00:00.000Z',
+  revision,
+})
+
+function deferred<T>() {
+  let resolve!: (value: T) => void
+  let reject!: (error: unknown) => void
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res
+    reject = rej
+  })
+  return { promise, resolve, reject }
+}
+
+function startStore() {
+  const saves: { input: EditRequest; outcome: ReturnType<typeof deferred<NewsItem>> }[] = []
+  const restores: { input: string; outcome: ReturnType<typeof deferred<NewsItem>> }[] = []
+  const toasts: ToastParams[] = []
+  const forgottenDrafts: string[] = []
+  const actor = createActor(
+    newsStoreMachine.provide({
+      actors: {
+        editNews: fromPromise<NewsItem, EditRequest>(({ input }) => {
+          const outcome = deferred<NewsItem>()
+          saves.push({ input, outcome })
+          return outcome.promise
+        }),
+        restoreNews: fromPromise<NewsItem, string>(({ input }) => {
+          const outcome = deferred<NewsItem>()
+          restores.push({ input, outcome })
+          return outcome.promise
+        }),
+      },
+      actions: {
+        showToast: (_, params) => void toasts.push(params),
+        forgetEditDraft: (_, id) => void forgottenDrafts.push(id),
+      },
+    }),
+  ).start()
+  return { actor, saves, restores, toasts, forgottenDrafts }
+}
+
+const idle = { edits: 'idle' } as const
+
+describe('news store, beyond the model', () => {
+  it('replaces the list with a first page and extends it with later pages', () => {
+    const { actor } = startStore()
+    actor.send({ type: 'get_news', items: [item('a'), item('b')], append: false })
+    actor.send({ type: 'get_news', items: [item('b', 'B again'), item('c')], append: true })
+    expect(actor.getSnapshot().context.news.map((n) => n.title)).toEqual([
+      'Title a',
+      'B again',
+      'Title c',
+    ])
+    actor.send({ type: 'get_news', items: [item('z')], append: false })
+    expect(actor.getSnapshot().context.news.map((n) => n._id)).toEqual(['z'])
+  })
+  it('holds a loaded item as newsItem and refreshes it in the list', () => {
+    const { actor } = startStore()
+    actor.send({ type: 'get_news', items: [item('a')], append: false })
+    actor.send({ type: 'get_news_by_id', item: item('a', 'Fresh') })
+    const { news, newsItem } = actor.getSnapshot().context
+    expect(newsItem?.title).toBe('Fresh')
+    expect(news[0]?.title).toBe('Fresh')
+  })
+  it('saves edits one after another, in the order they were made', async () => {
+    const { actor, saves } = startStore()
+    actor.send({ type: 'get_news_by_id', item: item('a') })
+    actor.send({ type: 'news.edit', id: 'a', changes: { title: 'First' } })
+    actor.send({ type: 'news.edit', id: 'a', changes: { body: 'Second' } })
+    expect(saves).toHaveLength(1)
+    expect(actor.getSnapshot().context.newsItem).toMatchObject({ title: 'First', body: 'Second' })
+
+    saves[0]?.outcome.resolve({ ...item('a'), title: 'First' })
+    await waitFor(actor, () => saves.length === 2)
+    expect(saves[1]?.input).toEqual({ id: 'a', changes: { body: 'Second' } })
+    expect(actor.getSnapshot().context.newsItem).toMatchObject({ title: 'First', body: 'Second' })
+  })
+  it('keeps a saved edit when a load sent before the save answers after it', async () => {
+    const { actor, saves } = startStore()
+    actor.send({ type: 'get_news', items: [item('a')], append: false })
+    actor.send({ type: 'get_news_by_id', item: item('a') })
+    const sentBeforeSave = actor.getSnapshot().context.saves
+    actor.send({ type: 'news.edit', id: 'a', changes: { title: 'New' } })
+    saves[0]?.outcome.resolve({ ...item('a'), title: 'New' })
+    await waitFor(actor, (snapshot) => snapshot.matches(idle))
+
+    actor.send({ type: 'get_news_by_id', item: item('a'), since: sentBeforeSave })
+    actor.send({ type: 'get_news', items: [item('a')], append: false, since: sentBeforeSave })
+    expect(actor.getSnapshot().context.newsItem?.title).toBe('New')
+    expect(actor.getSnapshot().context.news[0]?.title).toBe('New')
+
+    const sentAfterSave = actor.getSnapshot().context.saves
+    actor.send({
+      type: 'get_news_by_id',
+      item: item('a', 'Changed elsewhere'),
+      since: sentAfterSave,
+    })
+    expect(actor.getSnapshot().context.newsItem?.title).toBe('Changed elsewhere')
+  })
+  it('forgets a deleted item', () => {
+    const { actor } = startStore()
+    actor.send({ type: 'get_news', items: [item('a'), item('b')], append: false })
+    actor.send({ type: 'get_news_by_id', item: item('a') })
+    actor.send({ type: 'news.removed', id: 'a' })
+    expect(actor.getSnapshot().context.news.map((n) => n._id)).toEqual(['b'])
+    expect(actor.getSnapshot().context.newsItem).toBeNull()
+  })
+  it('saves an edit only over the revision the form showed, and forgets its draft once saved', async () => {
+    const { actor, saves, forgottenDrafts } = startStore()
+    actor.send({ type: 'get_news_by_id', item: item('a') })
+    actor.send({
+      type: 'news.edit',
+      id: 'a',
+      changes: { title: 'New' },
+      condition: { ifRevision: [1] },
+    })
+    expect(saves[0]?.input).toEqual({
+      id: 'a',
+      changes: { title: 'New' },
+      condition: { ifRevision: [1] },
+    })
+    expect(forgottenDrafts).toEqual([])
+
+    saves[0]?.outcome.resolve(item('a', 'New', 2))
+    await waitFor(actor, (snapshot) => snapshot.matches(idle))
+    expect(forgottenDrafts).toEqual(['a'])
+  })
+  it('keeps the text of an edit refused as stale in memory, against the version it started from', async () => {
+    const { actor, saves, forgottenDrafts } = startStore()
+    actor.send({ type: 'get_news_by_id', item: item('a') })
+    const mine = { title: 'Mine', author: 'Ada', body: 'Body a' }
+    const base = { title: 'Older', author: 'Ada', body: 'Body a' }
+    actor.send({ type: 'news.edit', id: 'a', changes: mine, condition: { ifRevision: [1] }, base })
+
+    saves[0]?.outcome.reject(stale(item('a', 'Theirs', 2)))
+    await waitFor(actor, (snapshot) => snapshot.matches(idle))
+
+    expect(actor.getSnapshot().context.unsaved).toEqual({
+      a: { values: mine, base, revision: 1, reason: 'stale' },
+    })
+    expect(forgottenDrafts).toEqual([])
+    // The edit form took it back: the memory lets go of it.
+    actor.send({ type: 'news.unsavedTaken', id: 'a' })
+    expect(actor.getSnapshot().context.unsaved).toEqual({})
+  })
+  it('lets go of the refused text once an edit of that post is saved', async () => {
+    const { actor, saves } = startStore()
+    actor.send({ type: 'get_news_by_id', item: item('a') })
+    actor.send({
+      type: 'news.edit',
+      id: 'a',
+      changes: { title: 'Mine' },
+      condition: { ifRevision: [1] },
+    })
+    saves[0]?.outcome.reject(stale(item('a', 'Theirs', 2)))
+    await waitFor(actor, (snapshot) => snapshot.matches(idle))
+    actor.send({
+      type: 'news.edit',
+      id: 'a',
+      changes: { title: 'Mine' },
+      condition: { ifRevision: [2] },
+    })
+
+    saves[1]?.outcome.resolve(item('a', 'Mine', 3))
+    await waitFor(actor, (snapshot) => snapshot.matches(idle))
+
+    expect(actor.getSnapshot().context.unsaved).toEqual({})
+  })
+  it('sends the visitor’s queued edits over the revision their own earlier edit saved', async () => {
+    const { actor, saves } = startStore()
+    actor.send({ type: 'get_news_by_id', item: item('a') })
+    const condition = { ifRevision: [1] }
+    actor.send({ type: 'news.edit', id: 'a', changes: { title: 'First' }, condition })
+    actor.send({ type: 'news.edit', id: 'a', changes: { body: 'Second' }, condition })
+
+    saves[0]?.outcome.resolve(item('a', 'First', 2))
+    await waitFor(actor, () => saves.length === 2)
+    expect(saves[1]?.input.condition).toEqual({ ifRevision: [2] })
+  })
+  it('brings a deleted post back into its place in the list, and says so', async () => {
+    const { actor, restores, toasts } = startStore()
+    const older = { ...item('c'), createdAt: '2025-12-01T12:00:00.000Z' }
+    const newer = { ...item('a'), createdAt: '2026-02-01T12:00:00.000Z' }
+    const middle = item('b')
+    actor.send({ type: 'get_news', items: [newer, middle, older], append: false })
+    actor.send({ type: 'news.removed', id: 'b' })
+    expect(actor.getSnapshot().context.news.map((n) => n._id)).toEqual(['a', 'c'])
+
+    actor.send({ type: 'news.restore', id: 'b' })
+    expect(actor.getSnapshot().matches({ restores: 'restoring' })).toBe(true)
+    expect(restores.map((call) => call.input)).toEqual(['b'])
+    restores[0]?.outcome.resolve({ ...middle, revision: 3 })
+    await waitFor(actor, (snapshot) => snapshot.matches({ restores: 'idle' }))
+
+    expect(actor.getSnapshot().context.news.map((n) => n._id)).toEqual(['a', 'b', 'c'])
+    expect(toasts).toEqual([{ kind: 'success', message: 'the news post is back' }])
   })
 })

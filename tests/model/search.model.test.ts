@@ -3,8 +3,8 @@ import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { SEARCH_RULE } from '@/domain/rules/search-query.rules'
 import { searchMachine, type SearchContext } from '@/ui/features/search/search.machine'
 import { provideSearch } from '@/ui/features/search/search.provide'
-import { createRig, runPath, type StateChecks } from './machine-rig'
-import { CoverageRecorder, describePath, formatCoverage, transitionPaths } from './model-harness'
+import { actorOf, pendingArgs, createRig, runPath, type StateChecks } from './machine-rig'
+import { CoverageRecorder, transitionPaths, itTakesEachPath, expectCoverage } from './model-harness'
 import { FIRST_PAGE, LAST_PAGE, searchModel } from './models'
 
 const coverage = new CoverageRecorder(searchMachine)
@@ -17,9 +17,7 @@ const context = (snapshot: { readonly context: unknown }) => snapshot.context as
 
 const checks: StateChecks = {
   loading: ({ rig }) => {
-    expect(rig.ports.pending('search').map((call) => call.input)).toEqual([
-      { query: ASKED, page: { limit: DEFAULT_PAGE_SIZE } },
-    ])
+    expect(pendingArgs(rig.news, 'search')).toEqual([[ASKED, { limit: DEFAULT_PAGE_SIZE }]])
   },
   failed: ({ snapshot }) => expect(context(snapshot).items).toEqual([]),
   ready: ({ snapshot }) => {
@@ -29,8 +27,8 @@ const checks: StateChecks = {
     )
   },
   loadingMore: ({ rig }) => {
-    expect(rig.ports.pending('search').map((call) => call.input)).toEqual([
-      { query: ASKED, page: { cursor: FIRST_PAGE.next, limit: DEFAULT_PAGE_SIZE } },
+    expect(pendingArgs(rig.news, 'search')).toEqual([
+      [ASKED, { cursor: FIRST_PAGE.next, limit: DEFAULT_PAGE_SIZE }],
     ])
   },
   loadMoreFailed: ({ snapshot }) => expect(context(snapshot).items).toEqual(FIRST_PAGE.items),
@@ -38,7 +36,7 @@ const checks: StateChecks = {
     // The reason comes from the domain's rules, and nothing is asked of the store.
     expect(context(snapshot).refusal).toBeDefined()
     expect(context(snapshot).items).toEqual([])
-    expect(rig.ports.calls).toEqual([])
+    expect(rig.news.calls).toEqual([])
   },
 }
 
@@ -53,38 +51,19 @@ describe('search machine, model-based', () => {
   for (const { name, q, refusal } of QUERIES) {
     const model = searchModel(q)
     describe(name, () => {
-      it.each(transitionPaths(model).map((path) => [describePath(model, path), path] as const))(
-        '%s',
-        async (_, path) => {
-          await runPath(
-            model,
-            path,
-            coverage,
-            (rig) =>
-              createActor(provideSearch(rig.services), {
-                input: { q },
-                inspect: coverage.inspect,
-              }).start(),
-            {
-              ...checks,
-              refused: (step) => {
-                checks.refused?.(step)
-                expect(context(step.snapshot).refusal).toContain(refusal)
-              },
-            },
-          )
-        },
-      )
+      itTakesEachPath(model, transitionPaths(model), async (path) => {
+        await runPath(model, path, coverage, actorOf(model, coverage, provideSearch), {
+          ...checks,
+          refused: (step) => {
+            checks.refused?.(step)
+            expect(context(step.snapshot).refusal).toContain(refusal)
+          },
+        })
+      })
     })
   }
 
-  it('visits every state and takes every transition', () => {
-    const report = coverage.report()
-    console.info(formatCoverage(searchMachine, report))
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual([])
-    expect(report.transitions.taken).toBe(report.transitions.defined)
-  })
+  it('visits every state and takes every transition', () => expectCoverage(coverage))
 })
 
 describe('search machine, beyond the model', () => {
@@ -96,7 +75,7 @@ describe('search machine, beyond the model', () => {
 
     expect(done.context).toMatchObject({ items: [], next: undefined, refusal: undefined })
     expect(done.context.query?.terms).toEqual([])
-    expect(rig.ports.calls).toEqual([])
+    expect(rig.news.calls).toEqual([])
     actor.stop()
     rig.services.store.stop()
   })

@@ -1,11 +1,10 @@
-import { createActor } from 'xstate'
 import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { trashMachine, type TrashContext } from '@/ui/features/trash/trash.machine'
 import { provideTrash } from '@/ui/features/trash/trash.provide'
 import { NOTICES } from '@/ui/shared/notices'
-import { CoverageRecorder, describePath, formatCoverage, transitionPaths } from './model-harness'
+import { CoverageRecorder, transitionPaths, itTakesEachPath, expectCoverage } from './model-harness'
 import { FIRST_TRASH_PAGE, LAST_TRASH_PAGE, PIER, RETRY_AFTER, trashModel } from './recovery-models'
-import { runRecoveryPath, type RecoveryChecks } from './scripted-recovery-rig'
+import { actorOf, pendingArgs, runPath, type StateChecks } from './machine-rig'
 
 const coverage = new CoverageRecorder(trashMachine)
 const paths = transitionPaths(trashModel)
@@ -23,31 +22,29 @@ function restoreToast(type: string, error?: { code: string; reason?: string }) {
   return [{ kind: 'error', message: NOTICES.restoreFailed }]
 }
 
-const checks: RecoveryChecks = {
+const checks: StateChecks = {
   loading: ({ rig }) => {
-    expect(rig.repository.pending('trash').map((call) => call.input)).toEqual([
-      { limit: DEFAULT_PAGE_SIZE },
-    ])
+    expect(pendingArgs(rig.news, 'trash')).toEqual([[{ limit: DEFAULT_PAGE_SIZE }]])
   },
-  failed: ({ snapshot, toasts }) => {
+  failed: ({ snapshot, effects }) => {
     expect((snapshot.context as TrashContext).items).toEqual([])
-    expect(toasts).toEqual([])
+    expect(effects.toasts).toEqual([])
   },
   loadingMore: ({ rig }) => {
-    expect(rig.repository.pending('trash').map((call) => call.input)).toEqual([
-      { cursor: FIRST_TRASH_PAGE.next, limit: DEFAULT_PAGE_SIZE },
+    expect(pendingArgs(rig.news, 'trash')).toEqual([
+      [{ cursor: FIRST_TRASH_PAGE.next, limit: DEFAULT_PAGE_SIZE }],
     ])
   },
-  restoring: ({ rig, toasts }) => {
-    expect(rig.repository.pending('restore').map((call) => call.input)).toEqual([PIER._id])
-    expect(toasts).toEqual([])
+  restoring: ({ rig, effects }) => {
+    expect(pendingArgs(rig.news, 'restore')).toEqual([[PIER._id]])
+    expect(effects.toasts).toEqual([])
   },
-  ready: ({ event, snapshot, toasts }) => {
+  ready: ({ event, snapshot, effects }) => {
     const context = snapshot.context as TrashContext
     const loaded = [...FIRST_TRASH_PAGE.items, ...(context.next ? [] : LAST_TRASH_PAGE.items)]
     const error = (event as { error?: { code: string; reason?: string } }).error
     const fromRestore = 'output' in event ? !('items' in (event.output as object)) : !!error
-    expect(toasts).toEqual(fromRestore ? restoreToast(event.type, error) : [])
+    expect(effects.toasts).toEqual(fromRestore ? restoreToast(event.type, error) : [])
     // Listed: the pages loaded so far, in order; only PIER may have left (back, or purged).
     expect(context.items).toEqual(
       loaded.filter((item) => item._id !== PIER._id || context.items.includes(item)),
@@ -62,28 +59,16 @@ const checks: RecoveryChecks = {
 }
 
 describe('trash machine, model-based', () => {
-  it.each(paths.map((path) => [describePath(trashModel, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      await runRecoveryPath(
-        trashModel,
-        path,
-        coverage,
-        (rig) =>
-          createActor(provideTrash(rig.services), {
-            input: {},
-            inspect: coverage.inspect,
-          }).start(),
-        checks,
-      )
-    },
-  )
-
-  it('visits every state and takes every transition', () => {
-    const report = coverage.report()
-    console.info(formatCoverage(trashMachine, report))
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual([])
-    expect(report.transitions.taken).toBe(report.transitions.defined)
+  itTakesEachPath(trashModel, paths, async (path) => {
+    await runPath(
+      trashModel,
+      path,
+      coverage,
+      actorOf(trashModel, coverage, provideTrash),
+      checks,
+      'oldest',
+    )
   })
+
+  it('visits every state and takes every transition', () => expectCoverage(coverage))
 })

@@ -63,4 +63,15 @@ describe('a faulty port', () => {
     expect(port.faults.pending()).toEqual([])
     expect((await port.list({})).items).toEqual([])
   })
+
+  it('lets a spy put on it see every call, failing ones too, with the faults applied once', async () => {
+    const port = news()
+    port.faults.failOn('list')
+    const list = vi.spyOn(port, 'list')
+    await expect(port.list({})).rejects.toEqual(rejection(unavailable()))
+    port.faults.recover()
+    await port.list({})
+    expect(list).toHaveBeenCalledTimes(2)
+    expect(port.faults.calls.map((call) => call.operation)).toEqual(['list', 'list'])
+  })
 })

@@ -134,21 +134,45 @@ export type Faulty<Port> = Omit<Port, 'faults'> & { readonly faults: PortFaults<
 /** `port`, each of its methods entered through `faults` first. */
 export function faulty<Port extends object>(port: Port): Faulty<Port> {
   const faults = new PortFaults<OperationOf<Port>>()
-  // Keyed by the method itself, so that a method replaced later (a spy) is wrapped in turn.
+  // Keyed by the method itself, so that a method the adapter replaces is wrapped in turn.
   const wrapped = new WeakMap<object, unknown>()
+  // A method a test puts on the wrapper (vi.spyOn) wraps the faulty one it found there, so it
+  // is not wrapped again: the spy sees every call, and the faults apply once, inside it.
+  const own = new Set<string | symbol>()
+  const methodOf = (target: Port, name: string, value: unknown): unknown => {
+    if (typeof value !== 'function' || own.has(name)) return value
+    let method = wrapped.get(value)
+    if (method === undefined) {
+      const call = value as (...args: unknown[]) => unknown
+      method = (...args: unknown[]) =>
+        faults.enter(name as OperationOf<Port>, args, async () => call.apply(target, args))
+      wrapped.set(value, method)
+    }
+    return method
+  }
   return new Proxy(port, {
+    defineProperty(target, name, descriptor) {
+      own.add(name)
+      return Reflect.defineProperty(target, name, descriptor)
+    },
+    // A spy looks for the method it replaces here: it finds the faulty one.
+    getOwnPropertyDescriptor(target, name) {
+      const descriptor = Reflect.getOwnPropertyDescriptor(target, name)
+      const value: unknown = Reflect.get(target, name)
+      if (typeof name !== 'string' || typeof value !== 'function' || descriptor?.get) {
+        return descriptor
+      }
+      return {
+        writable: true,
+        configurable: true,
+        ...descriptor,
+        value: methodOf(target, name, value),
+      }
+    },
     get(target, name, receiver) {
       if (name === 'faults') return faults
       const value: unknown = Reflect.get(target, name, receiver)
-      if (typeof value !== 'function' || typeof name !== 'string') return value
-      let method = wrapped.get(value)
-      if (method === undefined) {
-        const call = value as (...args: unknown[]) => unknown
-        method = (...args: unknown[]) =>
-          faults.enter(name as OperationOf<Port>, args, async () => call.apply(target, args))
-        wrapped.set(value, method)
-      }
-      return method
+      return typeof name === 'string' ? methodOf(target, name, value) : value
     },
   }) as Faulty<Port>
 }

@@ -1,14 +1,15 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react'
-import { createMemoryApp } from '@/composition/browser/memory.container'
+import { createMemoryApp } from '../support/memory-app'
 import {
   expectFieldError,
   expectNoFieldError,
   fill,
   fillAndLeave,
   findToast,
+  itAcceptsEach,
+  itShowsEachRefusal,
   renderApp,
-  replace,
   storedNews,
 } from './support/render-app'
 
@@ -105,16 +106,7 @@ describe('add news: validation', () => {
       as: 'a body with a NUL',
     },
   ]
-  for (const { field, value, message, as } of refused) {
-    it(`shows '${message}' beside ${field} for ${as}`, async () => {
-      const { user } = await openForm()
-      const input = screen.getByLabelText(field)
-
-      await fillAndLeave(user, input, value)
-
-      await expectFieldError(input, message)
-    })
-  }
+  itShowsEachRefusal(openForm, refused)
 
   const accepted = [
     {
@@ -148,20 +140,14 @@ describe('add news: validation', () => {
       as: 'a body of 500 characters with a line break',
     },
   ]
-  for (const { field, value, tooLong, as } of accepted) {
-    it(`accepts ${as}`, async () => {
-      const { user } = await openForm()
-      const input = screen.getByLabelText(field)
-
-      await fillAndLeave(user, input, `${value}x`)
-      await expectFieldError(input, tooLong)
-
-      await replace(user, input, value)
-
-      await waitFor(() => expectNoFieldError(input))
-      expect(input).toHaveValue(value)
-    })
-  }
+  itAcceptsEach(
+    openForm,
+    accepted.map(({ tooLong, ...each }) => ({
+      ...each,
+      refusedFirst: `${each.value}x`,
+      refusal: tooLong,
+    })),
+  )
 
   it('shows every error, creates nothing and focuses Title when an empty form is submitted', async () => {
     const app = createMemoryApp()
@@ -244,21 +230,6 @@ describe('add news: submit', () => {
       kind: 'success',
       message: 'successfully added news post',
     })
-  })
-
-  it('disables Add news while the post is being created', async () => {
-    const app = createMemoryApp()
-    const { user, title, author, body, submit } = await openForm({ app })
-    await fill(user, title, 'Harbour reopens')
-    await fill(user, author, 'Ada Lovelace')
-    await fill(user, body, 'Boats are back.')
-    const release = app.news.faults.hold()
-
-    await user.click(submit)
-
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Add news' })).toBeDisabled())
-    release()
-    await findToast('successfully added news post')
   })
 
   it('keeps what was typed, stays on the form and says so when the post cannot be created', async () => {

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react'
-import { createMemoryApp } from '@/composition/browser/memory.container'
+import { createMemoryApp } from '../support/memory-app'
 import { findByline, findToast, newsItem, renderApp, storedNews } from './support/render-app'
 import { declarationsOf } from './support/stylesheet'
 
@@ -30,24 +30,6 @@ describe('article: loading', () => {
 
     release()
     expect(await screen.findByRole('heading', { level: 1, name: post.title })).toBeInTheDocument()
-  })
-
-  it('shows an inline error with Retry when the article cannot load, and Retry loads it', async () => {
-    const app = createMemoryApp({ seed: [post] })
-    app.news.faults.failOn('get')
-    const { user } = renderApp({ app, path: '/news/harbour-1' })
-
-    const error = await screen.findByRole('alert')
-    expect(error).toHaveTextContent('The article could not be loaded.')
-    // The page keeps a heading for screen readers, but shows nothing of the post.
-    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Article')
-    expect(screen.queryByText(post.title)).not.toBeInTheDocument()
-
-    app.news.faults.recover()
-    await user.click(within(error).getByRole('button', { name: 'Retry' }))
-
-    expect(await screen.findByRole('heading', { level: 1, name: post.title })).toBeInTheDocument()
-    expect(screen.queryByText('The article could not be loaded.')).not.toBeInTheDocument()
   })
 
   it.each(['missing-post', 'not%20an%20id'])(
@@ -144,35 +126,6 @@ describe('article: delete', () => {
     expect(screen.queryByRole('article', { name: post.title })).not.toBeInTheDocument()
     expect(screen.queryByText(post.title)).not.toBeInTheDocument()
     expect((await storedNews(app)).map((item) => item._id)).toEqual(['lighthouse-2'])
-  })
-
-  it('disables Delete while the post is being deleted', async () => {
-    const app = createMemoryApp({ seed: [post] })
-    const { user } = renderApp({ app, path: '/news/harbour-1' })
-    await screen.findByRole('heading', { level: 1, name: post.title })
-    const release = app.news.faults.hold()
-
-    await user.click(screen.getByRole('button', { name: 'Delete' }))
-
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Delete' })).toBeDisabled())
-    release()
-    await findToast('successfully deleted news post')
-  })
-
-  it('stays on the article and says so when the delete fails', async () => {
-    const app = createMemoryApp({ seed: [post] })
-    app.news.faults.failOn('remove')
-    const { user } = renderApp({ app, path: '/news/harbour-1' })
-    await screen.findByRole('heading', { level: 1, name: post.title })
-
-    await user.click(screen.getByRole('button', { name: 'Delete' }))
-
-    const toast = await findToast('something went wrong while deleting the post, try again later')
-    expect(toast).toHaveClass('Toastify__toast--error')
-    expect(screen.getByRole('heading', { level: 1, name: post.title })).toBeInTheDocument()
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Delete' })).toBeEnabled())
-    expect(screen.queryByText('successfully deleted news post')).not.toBeInTheDocument()
-    expect(await storedNews(app)).toHaveLength(1)
   })
 
   it('asks for an error toast and no navigation when the delete fails', async () => {

@@ -1,14 +1,15 @@
 // @vitest-environment jsdom
 import { screen, waitFor } from '@testing-library/react'
-import { createMemoryApp } from '@/composition/browser/memory.container'
+import { createMemoryApp } from '../support/memory-app'
 import {
   expectFieldError,
   expectNoFieldError,
   fill,
-  fillAndLeave,
+  fillFields,
   findToast,
+  itAcceptsEach,
+  itShowsEachRefusal,
   renderApp,
-  replace,
 } from './support/render-app'
 
 const message = {
@@ -100,16 +101,7 @@ describe('contact: validation', () => {
       as: 'a message of 501 characters',
     },
   ]
-  for (const { field, value, message: error, as } of refused) {
-    it(`shows '${error}' beside ${field} for ${as}`, async () => {
-      const { user } = await openForm()
-      const input = screen.getByLabelText(field)
-
-      await fillAndLeave(user, input, value)
-
-      await expectFieldError(input, error)
-    })
-  }
+  itShowsEachRefusal(openForm, refused)
 
   const accepted = [
     {
@@ -134,19 +126,7 @@ describe('contact: validation', () => {
       as: 'a message of 500 characters',
     },
   ]
-  for (const { field, value, refusedFirst, refusal, as } of accepted) {
-    it(`accepts ${as}`, async () => {
-      const { user } = await openForm()
-      const input = screen.getByLabelText(field)
-
-      await fillAndLeave(user, input, refusedFirst)
-      await expectFieldError(input, refusal)
-
-      await replace(user, input, value)
-
-      await waitFor(() => expectNoFieldError(input))
-    })
-  }
+  itAcceptsEach(openForm, accepted)
 
   it('sends nothing and shows every error when an empty form is submitted', async () => {
     const app = createMemoryApp()
@@ -183,40 +163,6 @@ describe('contact: validation', () => {
 })
 
 describe('contact: submit', () => {
-  it('sends the message, says so, and empties the form', async () => {
-    const app = createMemoryApp()
-    const form = await openForm(app)
-    await fillMessage(form)
-
-    await form.user.click(form.submit)
-
-    const toast = await findToast('successfully sent the email')
-    expect(toast).toHaveClass('Toastify__toast--success')
-    expect(app.mailer.sent).toEqual([message])
-    await waitFor(() => expect(form.name).toHaveValue(''))
-    expect(form.email).toHaveValue('')
-    expect(form.text).toHaveValue('')
-    expectNoFieldError(form.name)
-    expectNoFieldError(form.email)
-    expectNoFieldError(form.text)
-    expect(screen.getByRole('heading', { level: 1, name: 'Contact us' })).toBeInTheDocument()
-  })
-
-  it('disables Submit while the message is being sent', async () => {
-    const app = createMemoryApp()
-    const form = await openForm(app)
-    await fillMessage(form)
-    const release = app.mailer.faults.hold()
-
-    await form.user.click(form.submit)
-
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Submit' })).toBeDisabled())
-    expect(app.mailer.sent).toEqual([])
-    release()
-    await findToast('successfully sent the email')
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Submit' })).toBeEnabled())
-  })
-
   it('keeps what was typed and says so when the message cannot be sent', async () => {
     const app = createMemoryApp()
     app.mailer.faults.failOn('send')
@@ -247,9 +193,11 @@ describe('contact: submit', () => {
     const navigate = vi.fn()
     const { user } = renderApp({ app, path: '/contact', effects: { showToast, navigate } })
     await screen.findByRole('button', { name: 'Submit' })
-    await fill(user, screen.getByLabelText('Name'), message.name)
-    await fill(user, screen.getByLabelText('Email Address'), message.email)
-    await fill(user, screen.getByLabelText('Your Message'), message.message)
+    await fillFields(user, {
+      Name: message.name,
+      'Email Address': message.email,
+      'Your Message': message.message,
+    })
 
     await user.click(screen.getByRole('button', { name: 'Submit' }))
 

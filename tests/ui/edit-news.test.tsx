@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { act, screen, waitFor } from '@testing-library/react'
-import { createMemoryApp, type MemoryApp } from '@/composition/browser/memory.container'
+import { createMemoryApp, type MemoryApp } from '../support/memory-app'
 import type { NewsItem } from '@/domain/news-item.entity'
 import {
   expectFieldError,
@@ -96,21 +96,6 @@ describe('edit news: the form', () => {
     await findToast('sorry, this page is not available')
     expect(await screen.findByRole('article', { name: other.title })).toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Edit news' })).not.toBeInTheDocument()
-  })
-
-  it('shows an inline error with Retry when the post cannot load, and Retry fills the form', async () => {
-    const app = createMemoryApp({ seed: [post] })
-    app.news.faults.failOn('get')
-    const { user } = renderApp({ app, path: '/news/harbour-1/edit' })
-
-    expect(await screen.findByRole('alert')).toHaveTextContent('The post could not be loaded.')
-    expect(screen.queryByLabelText('Title')).not.toBeInTheDocument()
-
-    app.news.faults.recover()
-    await user.click(screen.getByRole('button', { name: 'Retry' }))
-
-    expect(await screen.findByLabelText('Title')).toHaveValue(post.title)
-    expect(screen.queryByText('The post could not be loaded.')).not.toBeInTheDocument()
   })
 })
 

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react'
-import { createMemoryApp, type MemoryApp } from '@/composition/browser/memory.container'
+import { createMemoryApp, type MemoryApp } from '../support/memory-app'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { DEFAULT_HISTORY_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { NOTICES } from '@/ui/shared/notices'
@@ -130,25 +130,6 @@ describe('history: the versions', () => {
     ).toBeVisible()
   })
 
-  it('shows that it is loading, then a failure with Retry, and Retry loads the history', async () => {
-    const app = await editedTwice()
-    app.news.faults.failOn('revisions')
-    const release = app.news.faults.hold()
-    const { user } = renderApp({ app, path: '/news/harbour-1/history' })
-
-    expect(await screen.findByText('Loading the history…')).toBeInTheDocument()
-    release()
-    const failure = await screen.findByRole('alert')
-    expect(failure).toHaveTextContent('The history could not be loaded.')
-    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('History')
-
-    app.news.faults.recover()
-    await user.click(within(failure).getByRole('button', { name: 'Retry' }))
-
-    expect(await screen.findByRole('heading', { level: 1, name: /^History of/ })).toBeVisible()
-    expect(screen.queryByRole('alert')).not.toBeInTheDocument()
-  })
-
   it.each(['missing-post', 'not%20an%20id'])(
     'leads home with the not-available toast for the unknown id %s',
     async (id) => {
@@ -208,23 +189,6 @@ describe('history: older versions', () => {
     expect(version(1).querySelectorAll('ins, del')).toHaveLength(0)
     expect(version(1)).not.toHaveTextContent('Load more')
   })
-
-  it('keeps the versions shown when older ones fail to load, and Load more tries again', async () => {
-    const app = await longHistory()
-    const { user } = renderApp({ app, path: '/news/harbour-1/history' })
-    await screen.findByRole('heading', { level: 1 })
-
-    app.news.faults.failOn('revisions')
-    await user.click(screen.getByRole('button', { name: 'Load more' }))
-
-    expect(await screen.findByText(/^Older versions could not be loaded\./)).toBeVisible()
-    expect(versions().getAllByRole('article')).toHaveLength(DEFAULT_HISTORY_PAGE_SIZE)
-    app.news.faults.recover()
-    await user.click(screen.getByRole('button', { name: 'Load more' }))
-
-    await waitFor(() => expect(versions().getAllByRole('article')).toHaveLength(TOTAL))
-    expect(screen.queryByText(/^Older versions could not be loaded/)).not.toBeInTheDocument()
-  })
 })
 
 describe('history: restore a version', () => {
@@ -252,35 +216,6 @@ describe('history: restore a version', () => {
     expect(screen.getByText(harbour.body)).toBeVisible()
   })
 
-  it('marks the button busy while the restore runs', async () => {
-    const app = await editedTwice()
-    const { user } = renderApp({ app, path: '/news/harbour-1/history' })
-    await screen.findByRole('heading', { level: 1 })
-    const button = within(version(2)).getByRole('button', { name: 'Restore this version' })
-
-    const release = app.news.faults.hold()
-    await user.click(button)
-
-    expect(button).toHaveAttribute('aria-busy', 'true')
-    expect(button).toHaveTextContent('Restoring…')
-    expect(button).toHaveFocus()
-    release()
-    await findToast(NOTICES.versionRestored)
-  })
-
-  it('keeps the history and shows the error toast when the restore fails', async () => {
-    const app = await editedTwice()
-    const { user } = renderApp({ app, path: '/news/harbour-1/history' })
-    await screen.findByRole('heading', { level: 1 })
-
-    app.news.faults.failOn('restoreRevision')
-    await user.click(within(version(1)).getByRole('button', { name: 'Restore this version' }))
-
-    await findToast(NOTICES.restoreFailed)
-    expect(versions().getAllByRole('listitem')).toHaveLength(3)
-    expect((await app.news.get(harbour._id)).revision).toBe(3)
-  })
-
   it('says a post in the trash must come back from the trash first', async () => {
     const app = await editedTwice()
     await app.news.remove(harbour._id)
@@ -305,7 +240,7 @@ describe('history: restore a version', () => {
     await screen.findByRole('heading', { level: 1 })
     // Purged for good: trashed long ago, then the purge runs.
     await app.news.remove(harbour._id)
-    await app.news.purge(-1)
+    await app.journal.purge(-1)
 
     await user.click(within(version(1)).getByRole('button', { name: 'Restore this version' }))
 

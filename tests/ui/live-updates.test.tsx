@@ -2,7 +2,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { renderToString } from 'react-dom/server'
 import { MemoryRouter } from 'react-router-dom'
-import { createMemoryApp, type MemoryApp } from '@/composition/browser/memory.container'
+import { createMemoryApp, type MemoryApp } from '../support/memory-app'
 import type { NewsChanges, NewsDraft, NewsItem } from '@/domain/news-item.entity'
 import { NewsWireApp } from '@/ui/app/news-wire-app'
 import { memoryDraftStorage } from '@/ui/shared/draft-storage'
@@ -22,25 +22,25 @@ function liveApp(): MemoryApp {
 
 async function createElsewhere(app: MemoryApp, n: number): Promise<NewsItem> {
   const draft: NewsDraft = { title: `Fresh post ${n}`, author: `Writer ${n}`, body: `Body ${n}.` }
-  const item = await app.news.journal.create(draft)
+  const item = await app.journal.create(draft)
   app.changes.publish({ id: item._id, kind: 'created', revision: item.revision })
   return item
 }
 
 async function editElsewhere(app: MemoryApp, id: string, changes: NewsChanges) {
-  const item = await app.news.journal.update(id, changes)
+  const item = await app.journal.update(id, changes)
   app.changes.publish({ id, kind: 'edited', revision: item.revision })
   return item
 }
 
 async function deleteElsewhere(app: MemoryApp, id: string) {
-  const before = await app.news.journal.get(id)
-  await app.news.journal.remove(id)
+  const before = await app.journal.get(id)
+  await app.journal.remove(id)
   app.changes.publish({ id, kind: 'deleted', revision: before.revision + 1 })
 }
 
 async function restoreElsewhere(app: MemoryApp, id: string) {
-  const item = await app.news.journal.restore(id)
+  const item = await app.journal.restore(id)
   app.changes.publish({ id, kind: 'restored', revision: item.revision })
 }
 
@@ -133,7 +133,7 @@ describe('live updates: the list', () => {
     await connected(app)
 
     // Away too long: the changes it missed are no longer kept, so it cannot catch up on them.
-    await app.news.journal.create({ title: 'Missed post', author: 'Writer', body: 'Body.' })
+    await app.journal.create({ title: 'Missed post', author: 'Writer', body: 'Body.' })
     app.changes.publish({ id: 'unknown-elsewhere', kind: 'created', revision: 1 })
     app.changes.forget()
     app.changes.drop()
@@ -199,7 +199,7 @@ describe('live updates: an open article', () => {
 
     // …and after it: the article shows revision 2 by then.
     release()
-    await waitFor(async () => expect((await app.news.journal.get('post-1')).revision).toBe(2))
+    await waitFor(async () => expect((await app.journal.get('post-1')).revision).toBe(2))
     app.changes.publish({ id: 'post-1', kind: 'edited', revision: 2 })
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Post number 1, mine')

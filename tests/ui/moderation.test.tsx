@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react'
-import { createMemoryApp } from '@/composition/browser/memory.container'
+import { createMemoryApp } from '../support/memory-app'
 import { DomainErrorException, forbidden } from '@/domain/domain-error'
 import { PROTECTED_NOTE } from '@/ui/features/article/article.page'
 import { DRAFT_TEXTS } from '@/ui/shared/form-texts'

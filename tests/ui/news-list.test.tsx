@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { createMemoryApp } from '@/composition/browser/memory.container'
+import { createMemoryApp } from '../support/memory-app'
 import { manyNews, newsItem, renderApp } from './support/render-app'
 import { declarationsOf } from './support/stylesheet'
 
@@ -55,23 +55,6 @@ describe('news list: loading', () => {
 
     await screen.findByText('Post number 3')
     expect(listNews).toHaveBeenCalledTimes(1)
-  })
-
-  it('shows an inline error with Retry when the news cannot load, and Retry loads them', async () => {
-    const app = createMemoryApp({ seed: manyNews(2) })
-    app.news.faults.failOn('list')
-    const { user } = renderApp({ app })
-
-    const error = await screen.findByRole('alert')
-    expect(error).toHaveTextContent('The news could not be loaded.')
-    expect(cards()).toHaveLength(0)
-
-    app.news.faults.recover()
-    await user.click(within(error).getByRole('button', { name: 'Retry' }))
-
-    expect(await screen.findByText('Post number 1')).toBeInTheDocument()
-    expect(cards()).toHaveLength(2)
-    expect(screen.queryByText('The news could not be loaded.')).not.toBeInTheDocument()
   })
 
   it('says there are no posts yet and links to the add form when the list is empty', async () => {
@@ -328,37 +311,5 @@ describe('news list: paging', () => {
     await screen.findByText('Post number 24')
 
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument()
-  })
-
-  it('disables Load more while the next page loads', async () => {
-    const app = createMemoryApp({ seed: manyNews(30) })
-    const { user } = renderApp({ app })
-    await screen.findByText('Post number 24')
-    const release = app.news.faults.hold()
-
-    await user.click(screen.getByRole('button', { name: 'Load more' }))
-
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Loading…' })).toBeDisabled())
-    release()
-    expect(await screen.findByText('Post number 30')).toBeInTheDocument()
-  })
-
-  it('says when more posts cannot be loaded, and loads them when asked again', async () => {
-    const app = createMemoryApp({ seed: manyNews(30) })
-    const { user } = renderApp({ app })
-    await screen.findByText('Post number 24')
-    app.news.faults.failOn('list')
-
-    await user.click(screen.getByRole('button', { name: 'Load more' }))
-
-    expect(await screen.findByRole('alert')).toHaveTextContent('More news could not be loaded.')
-    expect(cards()).toHaveLength(24)
-
-    app.news.faults.recover()
-    await user.click(screen.getByRole('button', { name: 'Load more' }))
-
-    expect(await screen.findByText('Post number 30')).toBeInTheDocument()
-    expect(cards()).toHaveLength(30)
-    expect(screen.queryByText('More news could not be loaded.')).not.toBeInTheDocument()
   })
 })

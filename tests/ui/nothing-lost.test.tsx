@@ -1,11 +1,19 @@
 // @vitest-environment jsdom
 import { act, screen, waitFor, within } from '@testing-library/react'
-import { createMemoryApp, type MemoryApp } from '@/composition/browser/memory.container'
+import { createMemoryApp, type MemoryApp } from '../support/memory-app'
 import { draftKeys, memoryDraftStorage, thisPage } from '@/ui/shared/draft-storage'
 import { readDraft } from '@/ui/shared/draft-values'
 import { NEWS_FIELDS } from '@/domain/news-item.entity'
-import { Interposer } from './support/interposed-ports'
-import { fill, findToast, newsItem, renderApp, replace, storedNews } from './support/render-app'
+import { rateLimited } from '@/domain/domain-error'
+import {
+  fill,
+  findToast,
+  newsItem,
+  renderApp,
+  replace,
+  storedNews,
+  fillFields,
+} from './support/render-app'
 
 const post = newsItem({ _id: 'harbour-1', title: 'Harbour reopens after the storm' })
 const other = newsItem({
@@ -16,6 +24,12 @@ const other = newsItem({
 })
 const theirs = { title: 'Harbour closes again for the winter' }
 const mine = { title: 'Harbour reopens for good' }
+/** A new post, as the add form's fields take it. */
+const bridge = {
+  Title: 'Bridge repairs finish early',
+  'Author Name': 'Dan Ellis',
+  Body: 'The old bridge opens on Monday.',
+}
 
 const DELETED = 'successfully deleted news post'
 const RESTORED = 'the news post is back'
@@ -24,7 +38,7 @@ const DELETE_CONFLICT = 'this post was changed by someone else meanwhile, so it 
 
 /** Someone else saves the post through the API, past the screens. */
 async function changedElsewhere(app: MemoryApp, changes: { title: string }) {
-  await app.news.journal.update(post._id, changes)
+  await app.journal.update(post._id, changes)
 }
 
 /** The text a version of a field shows on screen: without its heading and what only screen readers hear. */
@@ -290,12 +304,9 @@ describe('drafts', () => {
 describe('one post per submission', () => {
   it('creates one post when a submission is retried after its answer was lost', async () => {
     const app = createMemoryApp()
-    const ports = new Interposer(app)
-    ports.loseNextAnswer('create')
-    const { user } = renderApp({ app, useCases: ports.useCases(), path: '/news/new' })
-    await fill(user, await screen.findByLabelText('Title'), 'Bridge repairs finish early')
-    await fill(user, screen.getByLabelText('Author Name'), 'Dan Ellis')
-    await fill(user, screen.getByLabelText('Body'), 'The old bridge opens on Monday.')
+    app.news.faults.loseNextAnswer('create')
+    const { user } = renderApp({ app, path: '/news/new' })
+    await fillFields(user, bridge)
 
     await user.click(screen.getByRole('button', { name: 'Add news' }))
     await findToast('something went wrong while creating the news post, try again later')
@@ -310,12 +321,9 @@ describe('one post per submission', () => {
 describe('the write limit', () => {
   it('says when to try again, from Retry-After, and keeps what was typed', async () => {
     const app = createMemoryApp()
-    const ports = new Interposer(app)
-    ports.limit('create', 7)
-    const { user } = renderApp({ app, useCases: ports.useCases(), path: '/news/new' })
-    await fill(user, await screen.findByLabelText('Title'), 'Bridge repairs finish early')
-    await fill(user, screen.getByLabelText('Author Name'), 'Dan Ellis')
-    await fill(user, screen.getByLabelText('Body'), 'The old bridge opens on Monday.')
+    app.news.faults.failWith(rateLimited(7), 'create')
+    const { user } = renderApp({ app, path: '/news/new' })
+    await fillFields(user, bridge)
 
     await user.click(screen.getByRole('button', { name: 'Add news' }))
 
@@ -331,13 +339,15 @@ describe('the write limit', () => {
     ['a contact message', 'send', '/contact', 'Submit'],
   ] as const)('says when to try again for %s', async (_, write, path, button) => {
     const app = createMemoryApp({ seed: [post] })
-    const ports = new Interposer(app)
-    ports.limit(write, 1)
-    const { user } = renderApp({ app, useCases: ports.useCases(), path })
+    if (write === 'send') app.mailer.faults.failWith(rateLimited(1), write)
+    else app.news.faults.failWith(rateLimited(1), write)
+    const { user } = renderApp({ app, path })
     if (write === 'send') {
-      await fill(user, await screen.findByLabelText('Name'), 'Eve Ford')
-      await fill(user, screen.getByLabelText('Email Address'), 'eve@example.org')
-      await fill(user, screen.getByLabelText('Your Message'), 'Hello')
+      await fillFields(user, {
+        Name: 'Eve Ford',
+        'Email Address': 'eve@example.org',
+        'Your Message': 'Hello',
+      })
     }
     await user.click(await screen.findByRole('button', { name: button }))
 
@@ -350,9 +360,7 @@ describe('redirects', () => {
   it('replaces the add form in the history after a post is created, so Back skips it', async () => {
     const { user } = renderApp({ path: '/contact', browser: true })
     await user.click(await screen.findByRole('link', { name: 'New News' }))
-    await fill(user, await screen.findByLabelText('Title'), 'Bridge repairs finish early')
-    await fill(user, screen.getByLabelText('Author Name'), 'Dan Ellis')
-    await fill(user, screen.getByLabelText('Body'), 'The old bridge opens on Monday.')
+    await fillFields(user, bridge)
     await user.click(screen.getByRole('button', { name: 'Add news' }))
     await findToast('successfully added news post')
     await waitFor(() => expect(window.location.pathname).toBe('/'))

@@ -2,7 +2,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react'
 import { act } from 'react'
 import { MemoryRouter } from 'react-router-dom'
-import { createMemoryApp } from '@/composition/browser/memory.container'
+import { createMemoryApp } from '../support/memory-app'
 import { NewsWireApp } from '@/ui/app/news-wire-app'
 import { HighlightedText } from '@/ui/shared/highlighted-text'
 import { memoryDraftStorage } from '@/ui/shared/draft-storage'

@@ -1,9 +1,10 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { createMemoryApp } from '@/composition/browser/memory.container'
-import { fill, findToast, newsItem, renderApp } from './support/render-app'
+import { createMemoryApp } from '../support/memory-app'
+import { fillFields, findToast, newsItem, renderApp } from './support/render-app'
 
 const NOT_AVAILABLE = 'sorry, this page is not available'
+const message = { Name: 'Ada', 'Email Address': 'ada@example.org', 'Your Message': 'Hello' }
 
 /** jsdom runs no CSS animations; these stand for the browser's end of an animation. */
 function endAnimation(element: Element) {
@@ -41,9 +42,7 @@ describe('toasts', () => {
     const app = createMemoryApp()
     app.mailer.faults.failOn('send')
     const { user } = renderApp({ app, path: '/contact' })
-    await fill(user, await screen.findByLabelText('Name'), 'Ada')
-    await fill(user, screen.getByLabelText('Email Address'), 'ada@example.org')
-    await fill(user, screen.getByLabelText('Your Message'), 'Hello')
+    await fillFields(user, message)
 
     await user.click(screen.getByRole('button', { name: 'Submit' }))
     const failure = await findToast('something went wrong, please try again later')
@@ -107,9 +106,7 @@ describe('toasts', () => {
     const app = createMemoryApp()
     app.mailer.faults.failOn('send')
     const { user } = renderApp({ app, path: '/contact' })
-    await fill(user, await screen.findByLabelText('Name'), 'Ada')
-    await fill(user, screen.getByLabelText('Email Address'), 'ada@example.org')
-    await fill(user, screen.getByLabelText('Your Message'), 'Hello')
+    await fillFields(user, message)
     const send = vi.spyOn(app.mailer, 'send')
 
     await user.click(screen.getByRole('button', { name: 'Submit' }))

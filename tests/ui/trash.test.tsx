@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react'
-import { createMemoryApp, type MemoryApp } from '@/composition/browser/memory.container'
+import { createMemoryApp, type MemoryApp } from '../support/memory-app'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { NOTICES } from '@/ui/shared/notices'
@@ -105,23 +105,6 @@ describe('recently deleted: the list', () => {
     )
   })
 
-  it('shows a failure with Retry, and Retry loads the trash', async () => {
-    const app = site([harbour])
-    await trash(app, harbour)
-    app.news.faults.failOn('trash')
-    const { user } = renderApp({ app, path: '/trash' })
-
-    const failure = await screen.findByRole('alert')
-    expect(failure).toHaveTextContent('The trash could not be loaded.')
-    expect(screen.queryByText('The trash is empty.')).not.toBeInTheDocument()
-
-    app.news.faults.recover()
-    await user.click(within(failure).getByRole('button', { name: 'Retry' }))
-
-    expect(await screen.findByRole('heading', { level: 2, name: harbour.title })).toBeVisible()
-    expect(screen.queryByRole('alert')).not.toBeInTheDocument()
-  })
-
   it('loads more deleted posts with Load more', async () => {
     const posts = manyNews(DEFAULT_PAGE_SIZE + 3)
     const app = site(posts)
@@ -164,24 +147,6 @@ describe('recently deleted: restore', () => {
 
     await user.click(link)
     expect(await screen.findByRole('heading', { level: 1, name: harbour.title })).toBeVisible()
-  })
-
-  it('marks the button busy while the restore runs', async () => {
-    const app = site([harbour])
-    await trash(app, harbour)
-    const { user } = renderApp({ app, path: '/trash' })
-    const button = await screen.findByRole('button', { name: `Restore ${harbour.title}` })
-
-    const release = app.news.faults.hold()
-    await user.click(button)
-
-    expect(button).toHaveAttribute('aria-busy', 'true')
-    expect(button).toHaveAccessibleName(`Restoring… ${harbour.title}`)
-    // It keeps the keyboard focus while it waits.
-    expect(button).toHaveFocus()
-    release()
-    await findToast(NOTICES.restored)
-    expect(await screen.findByText('The trash is empty.')).toBeVisible()
   })
 
   it('keeps the post and shows the error toast when the restore fails', async () => {

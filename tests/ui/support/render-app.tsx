@@ -1,7 +1,6 @@
 import { configure, render, screen, waitFor, within } from '@testing-library/react'
 import userEvent, { type UserEvent } from '@testing-library/user-event'
-import type { UseCases } from '@/application/use-cases'
-import { createMemoryApp, type MemoryApp } from '@/composition/browser/memory.container'
+import { createMemoryApp, type MemoryApp } from '../../support/memory-app'
 import type { NewsItem } from '@/domain/news-item.entity'
 import type { AppEffects } from '@/ui/shared/app-services'
 import { MemoryRouter } from 'react-router-dom'
@@ -11,33 +10,14 @@ import { memoryDraftStorage, type DraftStorage } from '@/ui/shared/draft-storage
 // Screens other than '/' and react-toastify load lazily; the first import in a file takes a moment.
 configure({ asyncUtilTimeout: 4000 })
 
-/** The shared post builder (tests/support/news-item.ts), as the screen tests import it. */
-export { newsItem } from '../../support/news-item'
-import { newsItem } from '../../support/news-item'
-
-/** `count` posts, newest first: post-1 is the newest. */
-export function manyNews(count: number): NewsItem[] {
-  return Array.from({ length: count }, (_, index) => {
-    const n = index + 1
-    const day = new Date(Date.UTC(2024, 0, 1, 12) - index * 86_400_000)
-    return newsItem({
-      _id: `post-${n}`,
-      title: `Post number ${n}`,
-      body: `Body of post ${n}.`,
-      author: `Author ${n}`,
-      createdAt: day.toISOString(),
-      updatedAt: day.toISOString(),
-    })
-  })
-}
+/** The shared post builders (tests/support/news-item.ts), as the screen tests import them. */
+export { manyNews, newsItem } from '../../support/news-item'
 
 export interface RenderAppOptions {
   readonly path?: string
   readonly seed?: readonly NewsItem[]
   readonly app?: MemoryApp
   readonly effects?: Partial<AppEffects>
-  /** The use cases, when a test puts something between them and `app` (see write-limit.ts). */
-  readonly useCases?: UseCases
   /** Where the forms keep drafts: one per test unless a test shares one, as a reload does. */
   readonly drafts?: DraftStorage
   /** Route with jsdom's address bar and history (Back), instead of in memory. */
@@ -52,7 +32,6 @@ export function renderApp({
   seed = [],
   app,
   effects,
-  useCases,
   drafts = memoryDraftStorage(),
   browser = false,
   live = false,
@@ -62,7 +41,7 @@ export function renderApp({
   if (browser) window.history.replaceState(null, '', path)
   const result = render(
     <NewsWireApp
-      useCases={useCases ?? memory.useCases}
+      useCases={memory.useCases}
       router={
         browser
           ? undefined
@@ -93,6 +72,16 @@ export async function storedNews(app: MemoryApp): Promise<readonly NewsItem[]> {
 export async function fill(user: UserEvent, field: HTMLElement, value: string): Promise<void> {
   await user.click(field)
   if (value !== '') await user.paste(value)
+}
+
+/** Fills the fields by their labels, in order, each as a paste. */
+export async function fillFields(
+  user: UserEvent,
+  values: Readonly<Record<string, string>>,
+): Promise<void> {
+  for (const [label, value] of Object.entries(values)) {
+    await fill(user, await screen.findByLabelText(label), value)
+  }
 }
 
 /** Replaces the field's value, as a visitor selecting it all and pasting. */
@@ -138,4 +127,55 @@ export function expectNoFieldError(field: HTMLElement): void {
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+/** A value a field refuses, with the message shown beside it. */
+export interface RefusedValue {
+  readonly field: string
+  readonly value: string
+  readonly message: string
+  readonly as: string
+}
+
+/** A value a field takes, though one a little different (`refusedFirst`) is refused. */
+export interface AcceptedValue {
+  readonly field: string
+  readonly value: string
+  readonly refusedFirst: string
+  readonly refusal: string
+  readonly as: string
+}
+
+type OpenForm = () => Promise<{ readonly user: UserEvent }>
+
+/** One test per refused value: typed into its field and left, the field shows its message. */
+export function itShowsEachRefusal(open: OpenForm, refused: readonly RefusedValue[]): void {
+  const named = refused.map(
+    (each) => [`shows '${each.message}' beside ${each.field} for ${each.as}`, each] as const,
+  )
+  it.each(named)('%s', async (_, { field, value, message }) => {
+    const { user } = await open()
+    const input = screen.getByLabelText(field)
+
+    await fillAndLeave(user, input, value)
+
+    await expectFieldError(input, message)
+  })
+}
+
+/** One test per accepted value: it clears the refusal of the value typed before it. */
+export function itAcceptsEach(open: OpenForm, accepted: readonly AcceptedValue[]): void {
+  const named = accepted.map((each) => [`accepts ${each.as}`, each] as const)
+  it.each(named)('%s', async (_, { field, value, refusedFirst, refusal }) => {
+    const { user } = await open()
+    const input = screen.getByLabelText(field)
+
+    await fillAndLeave(user, input, refusedFirst)
+    await expectFieldError(input, refusal)
+
+    await replace(user, input, value)
+
+    await waitFor(() => expectNoFieldError(input))
+    expect(input).toHaveValue(value)
+  })
 }

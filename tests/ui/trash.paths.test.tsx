@@ -4,13 +4,19 @@ import type { AnyEventObject } from 'xstate'
 import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { trashMachine } from '@/ui/features/trash/trash.machine'
 import { NOTICES } from '@/ui/shared/notices'
-import { CoverageRecorder, describePath, formatCoverage, payload } from './model-harness'
-import { trashModel } from './recovery-models'
-import { runRecoveryScreenPath, type RecoveryScreenDriver } from './recovery-screen-rig'
-import { manyPosts, screenPaths, seeToast } from './screen-rig'
+import { CoverageRecorder, payload, itTakesEachPath, expectCoverage } from '../model/model-harness'
+import { trashModel } from '../model/recovery-models'
+import {
+  press,
+  runScreenPath,
+  type ScreenDriver,
+  screenPaths,
+  seeToast,
+} from './support/screen-paths'
+import { manyNews } from './support/render-app'
 
 // Two pages of trash: a full first page, and the rest.
-const POSTS = manyPosts(DEFAULT_PAGE_SIZE + 2)
+const POSTS = manyNews(DEFAULT_PAGE_SIZE + 2)
 /** Deleted last, so first in the trash: the post the visitor restores. */
 const NEWEST = POSTS[0]
 if (NEWEST === undefined) throw new Error('no posts')
@@ -27,27 +33,22 @@ const restoreButton = () =>
 const listed = () =>
   within(screen.getByRole('list', { name: 'Recently deleted' })).getAllByRole('listitem')
 
-const driver: RecoveryScreenDriver = {
-  url: '/trash',
-  seed: POSTS,
+const driver: ScreenDriver = {
+  open: () => ({ url: '/trash', seed: POSTS }),
   arrange: async (app) => {
     for (const post of [...POSTS].reverse()) await app.news.remove(post._id)
   },
   answer: {
     listTrash: async ({ news }, error) => news.open(error === undefined ? undefined : 'trash'),
     restoreNews: async ({ app, news }, error) => {
-      if (error?.code === 'Conflict') await app.news.journal.restore(NEWEST._id)
-      if (error?.code === 'NotFound') await app.news.journal.purge(-1)
+      if (error?.code === 'Conflict') await app.journal.restore(NEWEST._id)
+      if (error?.code === 'NotFound') await app.journal.purge(-1)
       news.open(error?.code === 'Unavailable' ? 'restore' : undefined)
     },
   },
   act: {
-    'trash.retry': async ({ screen: { user } }) => {
-      await user.click(screen.getByRole('button', { name: 'Retry' }))
-    },
-    'trash.loadMore': async ({ screen: { user } }) => {
-      await user.click(screen.getByRole('button', { name: 'Load more' }))
-    },
+    'trash.retry': press('Retry'),
+    'trash.loadMore': press('Load more'),
     'trash.restore': async ({ screen: { user } }) => {
       await user.click(restoreButton())
     },
@@ -60,9 +61,11 @@ const driver: RecoveryScreenDriver = {
     failed: async () => {
       expect(screen.getByRole('alert')).toHaveTextContent('The trash could not be loaded.')
       expect(screen.getByRole('button', { name: 'Retry' })).toBeVisible()
+      expect(screen.queryByText('The trash is empty.')).not.toBeInTheDocument()
     },
     ready: async ({ event }) => {
       expect(screen.getByRole('heading', { level: 1, name: 'Recently deleted' })).toBeVisible()
+      expect(screen.queryByText(/could not be loaded/)).not.toBeInTheDocument()
       const error = payload<{ code: string; reason?: string } | undefined>(event, 'error')
       const output = payload<object | undefined>(event, 'output')
       const restored = output !== undefined && !('items' in output)
@@ -92,23 +95,18 @@ const driver: RecoveryScreenDriver = {
     },
     restoring: async () => {
       expect(restoreButton()).toHaveAttribute('aria-busy', 'true')
+      expect(restoreButton()).toHaveAccessibleName(`Restoring… ${NEWEST.title}`)
+      // It keeps the keyboard focus while it waits.
       expect(restoreButton()).toHaveFocus()
     },
   },
 }
 
-describe('trash screen, driven by the model', () => {
-  it.each(paths.map((path) => [describePath(trashModel, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      await runRecoveryScreenPath(trashModel, path, driver, coverage)
-    },
-  )
-
-  it('reaches every state and every transition through the screen', () => {
-    const report = coverage.report()
-    console.info(`through the screen: ${formatCoverage(trashMachine, report)}`)
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual([])
+describe('recently deleted: shows what each state of its machine means, along every path', () => {
+  itTakesEachPath(trashModel, paths, async (path) => {
+    await runScreenPath(trashModel, path, driver, coverage)
   })
+
+  it('reaches every state and every transition through the screen', () =>
+    expectCoverage(coverage, {}, 'through the screen: '))
 })

@@ -2,12 +2,13 @@
 import { screen } from '@testing-library/react'
 import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { newsListMachine } from '@/ui/features/news-list/news-list.machine'
-import { CoverageRecorder, describePath, formatCoverage } from './model-harness'
-import { newsListModel } from './models'
-import { manyPosts, runScreenPath, screenPaths, type ScreenDriver } from './screen-rig'
+import { CoverageRecorder, itTakesEachPath, expectCoverage } from '../model/model-harness'
+import { newsListModel } from '../model/models'
+import { press, runScreenPath, type ScreenDriver, screenPaths } from './support/screen-paths'
+import { manyNews } from './support/render-app'
 
 // Two pages: a full first page, and the rest.
-const POSTS = manyPosts(DEFAULT_PAGE_SIZE + 6)
+const POSTS = manyNews(DEFAULT_PAGE_SIZE + 6)
 const coverage = new CoverageRecorder(newsListMachine)
 // A reload follows a reset of the live stream, not a button: tests/ui/live-updates.test.tsx
 // takes it through the screen.
@@ -17,12 +18,8 @@ const paths = screenPaths(newsListModel, (_, event) => event.type !== 'news.relo
 const driver: ScreenDriver = {
   open: () => ({ url: '/', seed: POSTS }),
   act: {
-    'news.retry': async ({ screen: { user } }) => {
-      await user.click(screen.getByRole('button', { name: 'Retry' }))
-    },
-    'news.loadMore': async ({ screen: { user } }) => {
-      await user.click(screen.getByRole('button', { name: 'Load more' }))
-    },
+    'news.retry': press('Retry'),
+    'news.loadMore': press('Load more'),
   },
   see: {
     loading: async () => {
@@ -38,6 +35,8 @@ const driver: ScreenDriver = {
       const shown = more ? DEFAULT_PAGE_SIZE : POSTS.length
       expect(await screen.findAllByRole('article')).toHaveLength(shown)
       expect(screen.getByRole('heading', { name: 'Post number 1' })).toBeInTheDocument()
+      // No failure is left on screen.
+      expect(screen.queryByText(/could not be loaded/)).not.toBeInTheDocument()
       if (more) expect(screen.getByRole('button', { name: 'Load more' })).toBeEnabled()
       else expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument()
     },
@@ -53,18 +52,11 @@ const driver: ScreenDriver = {
   },
 }
 
-describe('news list screen, driven by the model', () => {
-  it.each(paths.map((path) => [describePath(newsListModel, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      await runScreenPath(newsListModel, path, driver, coverage)
-    },
-  )
-
-  it('reaches every state, and every transition a button can take, through the screen', () => {
-    const report = coverage.report()
-    console.info(`through the screen: ${formatCoverage(newsListMachine, report)}`)
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual(LIVE)
+describe('news list: shows what each state of its machine means, along every path', () => {
+  itTakesEachPath(newsListModel, paths, async (path) => {
+    await runScreenPath(newsListModel, path, driver, coverage)
   })
+
+  it('reaches every state, and every transition a button can take, through the screen', () =>
+    expectCoverage(coverage, { transitions: LIVE }, 'through the screen: '))
 })

@@ -2,12 +2,13 @@
 import { screen, within } from '@testing-library/react'
 import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { searchMachine } from '@/ui/features/search/search.machine'
-import { CoverageRecorder, describePath, formatCoverage } from './model-harness'
-import { searchModel } from './models'
-import { manyPosts, runScreenPath, screenPaths, type ScreenDriver } from './screen-rig'
+import { CoverageRecorder, expectCoverage, itTakesEachPath } from '../model/model-harness'
+import { searchModel } from '../model/models'
+import { press, runScreenPath, type ScreenDriver, screenPaths } from './support/screen-paths'
+import { manyNews } from './support/render-app'
 
 // Every post's title holds 'Post': two pages of results, a full first page and the rest.
-const POSTS = manyPosts(DEFAULT_PAGE_SIZE + 6)
+const POSTS = manyNews(DEFAULT_PAGE_SIZE + 6)
 const coverage = new CoverageRecorder(searchMachine)
 
 const results = () => within(screen.getByRole('list', { name: /^Results for/ }))
@@ -16,12 +17,8 @@ const status = () => screen.getByRole('status')
 const driver = (q: string): ScreenDriver => ({
   open: () => ({ url: `/search?q=${encodeURIComponent(q)}`, seed: POSTS }),
   act: {
-    'search.retry': async ({ screen: { user } }) => {
-      await user.click(screen.getByRole('button', { name: 'Retry' }))
-    },
-    'search.loadMore': async ({ screen: { user } }) => {
-      await user.click(screen.getByRole('button', { name: 'Load more' }))
-    },
+    'search.retry': press('Retry'),
+    'search.loadMore': press('Load more'),
   },
   see: {
     loading: async () => {
@@ -75,22 +72,20 @@ const QUERIES = [
   { name: 'a blank query', q: '' },
 ] as const
 
-describe('search screen, driven by the model', () => {
+describe('search: shows what each state of its machine means, along every path', () => {
   for (const { name, q } of QUERIES) {
     const model = searchModel(q)
     describe(name, () => {
-      it.each(
-        screenPaths(model, () => true).map((path) => [describePath(model, path), path] as const),
-      )('%s', async (_, path) => {
-        await runScreenPath(model, path, driver(q), coverage)
-      })
+      itTakesEachPath(
+        model,
+        screenPaths(model, () => true),
+        async (path) => {
+          await runScreenPath(model, path, driver(q), coverage)
+        },
+      )
     })
   }
 
-  it('reaches every state, and every transition a button can take, through the screen', () => {
-    const report = coverage.report()
-    console.info(`through the screen: ${formatCoverage(searchMachine, report)}`)
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual([])
-  })
+  it('reaches every state, and every transition a button can take, through the screen', () =>
+    expectCoverage(coverage, {}, 'through the screen: '))
 })

@@ -5,9 +5,16 @@ import { CONTACT_RULES } from '@/domain/rules/contact-message.rules'
 import { checkFields } from '@/domain/rules/field-rule'
 import { contactFormMachine } from '@/ui/features/contact/contact-form.machine'
 import { NOTICES } from '@/ui/shared/notices'
-import { CoverageRecorder, describePath, formatCoverage, payload } from './model-harness'
-import { contactFormModel, EMPTY_MESSAGE, VALID_MESSAGE } from './models'
-import { retype, runScreenPath, screenPaths, seeToast, type ScreenDriver } from './screen-rig'
+import { CoverageRecorder, payload, itTakesEachPath, expectCoverage } from '../model/model-harness'
+import { contactFormModel, EMPTY_MESSAGE, VALID_MESSAGE } from '../model/models'
+import { expectNoFieldError, findToast } from './support/render-app'
+import {
+  retype,
+  runScreenPath,
+  type ScreenDriver,
+  screenPaths,
+  seeToast,
+} from './support/screen-paths'
 
 const coverage = new CoverageRecorder(contactFormMachine)
 const paths = screenPaths(contactFormModel, () => true)
@@ -41,7 +48,9 @@ const driver: ScreenDriver = {
           expect(await screen.findByText(message)).toBeInTheDocument()
         }
       } else if (event.type.startsWith('xstate.done.')) {
-        await seeToast(NOTICES.contactSent)
+        expect(await findToast(NOTICES.contactSent)).toHaveClass('Toastify__toast--success')
+        expect(screen.getByRole('heading', { level: 1, name: 'Contact us' })).toBeVisible()
+        for (const label of Object.values(FIELDS)) expectNoFieldError(screen.getByLabelText(label))
         expect(app.mailer.sent).toEqual([VALID_MESSAGE])
         seeValues(EMPTY_MESSAGE)
       } else if (event.type.startsWith('xstate.error.')) {
@@ -52,24 +61,18 @@ const driver: ScreenDriver = {
         seeValues(EMPTY_MESSAGE)
       }
     },
-    sending: async () => {
+    sending: async ({ screen: { app } }) => {
+      expect(app.mailer.sent).toEqual([])
       expect(screen.getByRole('button', { name: 'Submit' })).toBeDisabled()
     },
   },
 }
 
-describe('contact screen, driven by the model', () => {
-  it.each(paths.map((path) => [describePath(contactFormModel, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      await runScreenPath(contactFormModel, path, driver, coverage)
-    },
-  )
-
-  it('reaches every state, and every transition a valid form can take, through the screen', () => {
-    const report = coverage.report()
-    console.info(`through the screen: ${formatCoverage(contactFormMachine, report)}`)
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual(REFUSED_IN_THE_BROWSER)
+describe('contact: shows what each state of its machine means, along every path', () => {
+  itTakesEachPath(contactFormModel, paths, async (path) => {
+    await runScreenPath(contactFormModel, path, driver, coverage)
   })
+
+  it('reaches every state, and every transition a valid form can take, through the screen', () =>
+    expectCoverage(coverage, { transitions: REFUSED_IN_THE_BROWSER }, 'through the screen: '))
 })

@@ -1,39 +1,40 @@
 /**
- * Runs a model path through the rendered app in jsdom: the visitor's events become clicks and
- * typing, each use case's answer is let through (or made to fail) on the in-memory adapters,
- * and after each step the screen must show what its state means.
+ * Runs a machine's model path (tests/model) through the rendered app in jsdom: the visitor's
+ * events become clicks and typing, each use case's answer is let through, made to fail, or made
+ * real on the in-memory adapters first, and after each step the screen must show what its
+ * state means.
  */
-import { configure, render, screen, waitFor } from '@testing-library/react'
+import { render, screen as page, waitFor } from '@testing-library/react'
 import userEvent, { type UserEvent } from '@testing-library/user-event'
 import type { AnyEventObject, AnyMachineSnapshot, AnyStateMachine, StateValue } from 'xstate'
-import type { Faults } from '@/adapters/memory/faults'
-import { createMemoryApp, type MemoryApp } from '@/composition/browser/memory.container'
+import type { DomainError } from '@/domain/domain-error'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { NewsWireApp } from '@/ui/app/news-wire-app'
 import { memoryDraftStorage } from '@/ui/shared/draft-storage'
 import type { Inspect } from '@/ui/shared/inspection'
-import type { CoverageRecorder } from './model-harness'
+import { OPERATION_OF, type NewsOperation } from '../../model/machine-rig'
 import {
   eventName,
   outcomeOf,
   stateName,
   transitionPaths,
+  type CoverageRecorder,
   type Model,
   type ModelPath,
-} from './model-harness'
-import { OPERATION_OF, type Operation } from './scripted-ports'
-
-// Screens other than '/' and react-toastify load lazily; the first import takes a moment.
-configure({ asyncUtilTimeout: 4000 })
+} from '../../model/model-harness'
+import type { PortFaults } from '../../support/faulty-port'
+import { createMemoryApp, type MemoryApp } from '../../support/memory-app'
+// Also sets the screens' wait for lazily loaded screens and toasts.
+import { findToast, replace } from './render-app'
 
 /**
- * Holds every call of one adapter until the path says how it answers. Faults keeps one hold
+ * Holds every call of one adapter until the path says how it answers. The faults keep one hold
  * at a time, so the next is armed as soon as the last is released, before anything resumes.
  */
 export class Gate<Name extends string> {
   private release: () => void
 
-  constructor(private readonly faults: Faults<Name>) {
+  constructor(private readonly faults: PortFaults<Name>) {
     this.release = faults.hold()
   }
 
@@ -52,22 +53,15 @@ export class Gate<Name extends string> {
 }
 
 /** Watches the machines of the rendered app: their latest snapshots, and the coverage. */
-class Watcher {
-  private readonly latest = new Map<string, AnyMachineSnapshot>()
-  readonly inspect: Inspect
-
-  constructor(readonly coverage: CoverageRecorder) {
-    this.inspect = (event) => {
-      coverage.inspect(event)
-      const snapshot =
-        event.type === '@xstate.snapshot' ? (event.snapshot as AnyMachineSnapshot) : undefined
-      if (snapshot?.machine !== undefined) this.latest.set(snapshot.machine.id, snapshot)
-    }
+function watch(coverage: CoverageRecorder) {
+  const latest = new Map<string, StateValue>()
+  const inspect: Inspect = (event) => {
+    coverage.inspect(event)
+    const snapshot =
+      event.type === '@xstate.snapshot' ? (event.snapshot as AnyMachineSnapshot) : undefined
+    if (snapshot?.machine !== undefined) latest.set(snapshot.machine.id, snapshot.value)
   }
-
-  value(machineId: string): StateValue | undefined {
-    return this.latest.get(machineId)?.value
-  }
+  return { inspect, value: (machineId: string) => latest.get(machineId) }
 }
 
 export interface Screen {
@@ -77,8 +71,6 @@ export interface Screen {
   readonly news: Gate<NewsOperation>
   readonly mail: Gate<'send'>
 }
-
-type NewsOperation = Exclude<Operation, 'send'>
 
 export interface ScreenStep {
   readonly event: AnyEventObject
@@ -90,6 +82,15 @@ export interface ScreenStep {
 export interface ScreenDriver {
   /** Where the screen lives, and what the adapters hold, for this path. */
   readonly open: (path: ModelPath) => { readonly url: string; readonly seed: readonly NewsItem[] }
+  /** What the site holds besides, arranged through the repository before the page opens. */
+  readonly arrange?: (app: MemoryApp) => Promise<void>
+  /**
+   * Lets the held call of a use case through as the path's outcome says, by actor name, where
+   * the default will not do: an outage fails it, and other errors are made real first.
+   */
+  readonly answer?: Readonly<
+    Record<string, (screen: Screen, error: DomainError | undefined) => Promise<void>>
+  >
   /** What the visitor does for each event the machine receives from the screen. */
   readonly act: Readonly<Record<string, (step: ScreenStep) => Promise<void>>>
   /** What the visitor must see in each state, by the state's name. */
@@ -125,10 +126,28 @@ export function screenPaths(
 
 /**
  * The in-memory adapters have no write limit. Its answer takes the same transition as any
- * other failure, which these paths take; tests/ui checks the 429 texts on screen.
+ * other failure, which these paths take; the screens' own tests check the 429 texts.
  */
 function writeLimited(event: AnyEventObject): boolean {
   return (event as { error?: { code?: string } }).error?.code === 'RateLimited'
+}
+
+/**
+ * The default answer: a missing post is one the adapters do not hold; a stale write is one
+ * whose post someone else saved meanwhile; any other failure is an outage.
+ */
+async function answerAs(
+  screen: Screen,
+  src: string,
+  error: DomainError | undefined,
+  changedMeanwhile: string | readonly NewsItem[],
+): Promise<void> {
+  const operation = OPERATION_OF[src]
+  if (operation === undefined) throw new Error(`no adapter behind ${src}`)
+  if (error?.code === 'Stale') await changeMeanwhile(screen.app, changedMeanwhile)
+  const fails = error !== undefined && error.code !== 'NotFound' && error.code !== 'Stale'
+  if (operation === 'send') screen.mail.open(fails ? 'send' : undefined)
+  else screen.news.open(fails ? operation : undefined)
 }
 
 export async function runScreenPath(
@@ -139,19 +158,25 @@ export async function runScreenPath(
   machine: AnyStateMachine = model.machine,
 ): Promise<void> {
   const { url, seed } = driver.open(path)
-  const app = createMemoryApp({ seed, now: () => new Date('2025-03-05T12:00:00.000Z') })
-  const news = new Gate(app.news.faults)
-  const mail = new Gate(app.mailer.faults)
-  const watcher = new Watcher(coverage)
+  // A minute on with each change, so that the order of versions and deletions is clear.
+  let minute = 0
+  const app = createMemoryApp({ seed, now: () => new Date(Date.UTC(2025, 2, 5, 12, minute++)) })
+  await driver.arrange?.(app)
+  const screen: Screen = {
+    user: userEvent.setup(),
+    app,
+    news: new Gate(app.news.faults),
+    mail: new Gate(app.mailer.faults),
+  }
+  const watcher = watch(coverage)
   window.history.replaceState(null, '', url)
-  const rendered: Screen = { user: userEvent.setup(), app, news, mail }
   const view = render(
     <NewsWireApp useCases={app.useCases} inspect={watcher.inspect} drafts={memoryDraftStorage()} />,
   )
   try {
     for (const [index, step] of path.steps.entries()) {
       const label = `step ${index}, ${eventName(model, step.event)}`
-      const screenStep = { event: step.event, expected: step.state, screen: rendered }
+      const screenStep = { event: step.event, expected: step.state, screen }
       if (index > 0) {
         const outcome = outcomeOf(model.machine, step.event)
         if (outcome === undefined) {
@@ -159,23 +184,18 @@ export async function runScreenPath(
           if (act === undefined) throw new Error(`${label}: the screen cannot send this event`)
           await act(screenStep)
         } else {
-          const operation: Operation | undefined = OPERATION_OF[outcome.src]
-          if (operation === undefined) throw new Error(`${label}: no adapter behind ${outcome.src}`)
-          // A missing post is one the adapters do not hold; a stale write is one whose post
-          // someone else saved meanwhile; any other failure is an outage.
-          const code = outcome.ok ? undefined : outcome.error.code
-          if (code === 'Stale') await changeMeanwhile(app, driver.changedMeanwhile ?? seed)
-          const fails = code !== undefined && code !== 'NotFound' && code !== 'Stale'
-          if (operation === 'send') mail.open(fails ? 'send' : undefined)
-          else news.open(fails ? operation : undefined)
+          const error = outcome.ok ? undefined : outcome.error
+          const answer = driver.answer?.[outcome.src]
+          if (answer !== undefined) await answer(screen, error)
+          else await answerAs(screen, outcome.src, error, driver.changedMeanwhile ?? seed)
         }
       }
       await waitFor(() => expect(watcher.value(machine.id), label).toEqual(step.state.value))
       await driver.see[stateName(step.state.value)]?.(screenStep)
     }
   } finally {
-    news.close()
-    mail.close()
+    screen.news.close()
+    screen.mail.close()
     view.unmount()
   }
 }
@@ -184,48 +204,26 @@ export async function runScreenPath(
 async function changeMeanwhile(app: MemoryApp, post: string | readonly NewsItem[]) {
   const id = typeof post === 'string' ? post : post[0]?._id
   if (id === undefined) throw new Error('a stale write needs a post to change')
-  await app.news.journal.update(id, CHANGE_MEANWHILE)
+  await app.journal.update(id, CHANGE_MEANWHILE)
 }
-
-// ---------------------------------------------------------------------------------------------
-// What the visitor sees
 
 /** A toast as react-toastify shows it. */
 export async function seeToast(message: string): Promise<void> {
   await findToast(message)
 }
 
-/** The toast that shows `message`, to look inside it (its button). */
-export async function findToast(message: string): Promise<HTMLElement> {
-  const text = await screen.findByText(message)
-  const toast = text.closest<HTMLElement>('.Toastify__toast')
-  expect(toast).not.toBeNull()
-  return toast as HTMLElement
-}
-
 export async function seeLocation(pathname: string): Promise<void> {
   await waitFor(() => expect(window.location.pathname).toBe(pathname))
 }
 
-/** Replaces what a field holds, as a visitor selecting it all and pasting. */
+/** Replaces what the field labelled `label` holds, as a visitor selecting it all and pasting. */
 export async function retype(user: UserEvent, label: string, value: string): Promise<void> {
-  const field = screen.getByLabelText(label)
-  await user.clear(field)
-  if (value !== '') {
-    await user.click(field)
-    await user.paste(value)
-  }
+  await replace(user, page.getByLabelText(label), value)
 }
 
-/** `count` posts, newest first: post-1 is the newest. */
-export function manyPosts(count: number): NewsItem[] {
-  return Array.from({ length: count }, (_, index) => ({
-    _id: `post-${index + 1}`,
-    title: `Post number ${index + 1}`,
-    body: `Body of post ${index + 1}.`,
-    author: `Author ${index + 1}`,
-    createdAt: new Date(Date.UTC(2025, 0, 31, 12) - index * 86_400_000).toISOString(),
-    updatedAt: new Date(Date.UTC(2025, 0, 31, 12) - index * 86_400_000).toISOString(),
-    revision: 1,
-  }))
+/** The visitor presses the button named `name`. */
+export function press(name: string) {
+  return async ({ screen: { user } }: ScreenStep): Promise<void> => {
+    await user.click(page.getByRole('button', { name }))
+  }
 }

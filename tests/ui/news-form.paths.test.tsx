@@ -8,21 +8,22 @@ import { newsFormMachine } from '@/ui/features/news-form/news-form.machine'
 import { NOTICES } from '@/ui/shared/notices'
 import {
   CoverageRecorder,
-  describePath,
-  formatCoverage,
+  expectCoverage,
+  itTakesEachPath,
   type ModelPath,
   payload,
-} from './model-harness'
-import { EMPTY_DRAFT, HARBOUR, newsFormModel, SERVER_REFUSAL } from './models'
+} from '../model/model-harness'
+import { EMPTY_DRAFT, HARBOUR, newsFormModel, SERVER_REFUSAL } from '../model/models'
 import {
+  press,
   retype,
   runScreenPath,
+  type ScreenDriver,
   screenPaths,
+  type ScreenStep,
   seeLocation,
   seeToast,
-  type ScreenDriver,
-  type ScreenStep,
-} from './screen-rig'
+} from './support/screen-paths'
 
 const coverage = new CoverageRecorder(newsFormMachine)
 /**
@@ -78,9 +79,7 @@ const driver = (id?: string): ScreenDriver => ({
     seed: [HARBOUR],
   }),
   act: {
-    'form.retry': async ({ screen: { user } }) => {
-      await user.click(screen.getByRole('button', { name: 'Retry' }))
-    },
+    'form.retry': press('Retry'),
     'form.submit': async (step) => {
       const values = payload<NewsDraft>(step.event, 'values')
       for (const [field, label] of Object.entries(FIELDS)) {
@@ -96,6 +95,7 @@ const driver = (id?: string): ScreenDriver => ({
     },
     failed: async () => {
       expect(screen.getByRole('alert')).toHaveTextContent('The post could not be loaded.')
+      expect(screen.queryByLabelText('Title')).not.toBeInTheDocument()
     },
     notAvailable: async () => {
       await seeToast(NOTICES.notAvailable)
@@ -104,6 +104,7 @@ const driver = (id?: string): ScreenDriver => ({
     editing: async (step) => {
       const { event } = step
       expect(submitButton(step)).toBeEnabled()
+      expect(screen.queryByText('The post could not be loaded.')).not.toBeInTheDocument()
       if (event.type === 'form.submit') {
         // Refused in the browser: each field says what is wrong.
         const values = payload<NewsDraft>(event, 'values')
@@ -144,23 +145,24 @@ const scenarios = [
   { name: 'edit form', id: HARBOUR._id },
 ]
 
-describe.each(scenarios)('news form screen, driven by the model: $name', ({ id }) => {
-  const model = newsFormModel(id)
-  it.each(
-    screenPaths(model, reproducible).map((path) => [describePath(model, path), path] as const),
-  )('%s', async (_, path) => {
-    await runScreenPath(model, path, driver(id), coverage)
-  })
-})
+describe.each(scenarios)(
+  '$name: shows what each state of the form machine means, along every path',
+  ({ id }) => {
+    const model = newsFormModel(id)
+    itTakesEachPath(model, screenPaths(model, reproducible), async (path) => {
+      await runScreenPath(model, path, driver(id), coverage)
+    })
+  },
+)
 
-describe('news form screen, both forms together', () => {
-  it('reaches every state, and every transition a valid form can take, through the screen', () => {
-    const report = coverage.report()
-    console.info(`through the screen: ${formatCoverage(newsFormMachine, report)}`)
-    expect(report.states.missed).toEqual(REACHED_IN_CHROMIUM.states)
-    expect(report.transitions.missed).toEqual([
-      ...REFUSED_IN_THE_BROWSER,
-      ...REACHED_IN_CHROMIUM.transitions,
-    ])
-  })
+describe('the add and the edit form together', () => {
+  it('reaches every state, and every transition a valid form can take, through the screen', () =>
+    expectCoverage(
+      coverage,
+      {
+        states: REACHED_IN_CHROMIUM.states,
+        transitions: [...REFUSED_IN_THE_BROWSER, ...REACHED_IN_CHROMIUM.transitions],
+      },
+      'through the screen: ',
+    ))
 })

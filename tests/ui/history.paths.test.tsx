@@ -1,16 +1,23 @@
 // @vitest-environment jsdom
 import { screen, within } from '@testing-library/react'
 import type { AnyEventObject } from 'xstate'
-import type { MemoryApp } from '@/composition/browser/memory.container'
+import type { MemoryApp } from '../support/memory-app'
 import { DEFAULT_HISTORY_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { historyMachine } from '@/ui/features/history/history.machine'
 import { NOTICES } from '@/ui/shared/notices'
-import { CoverageRecorder, describePath, formatCoverage, payload } from './model-harness'
-import { historyModel } from './recovery-models'
-import { runRecoveryScreenPath, type RecoveryScreenDriver } from './recovery-screen-rig'
-import { manyPosts, screenPaths, seeLocation, seeToast } from './screen-rig'
+import { CoverageRecorder, payload, itTakesEachPath, expectCoverage } from '../model/model-harness'
+import { historyModel } from '../model/recovery-models'
+import {
+  press,
+  runScreenPath,
+  type ScreenDriver,
+  screenPaths,
+  seeLocation,
+  seeToast,
+} from './support/screen-paths'
+import { manyNews } from './support/render-app'
 
-const [POST] = manyPosts(1)
+const [POST] = manyNews(1)
 if (POST === undefined) throw new Error('no post')
 
 const coverage = new CoverageRecorder(historyMachine)
@@ -21,8 +28,8 @@ const paths = screenPaths(historyModel, reproducible)
 
 /** Gone for good: moved to the trash, then purged. */
 const purge = async (app: MemoryApp): Promise<void> => {
-  await app.news.journal.remove(POST._id)
-  await app.news.journal.purge(-1)
+  await app.journal.remove(POST._id)
+  await app.journal.purge(-1)
 }
 
 /** More versions than one page holds, so that the older ones wait behind 'Load more'. */
@@ -34,9 +41,8 @@ const olderVersion = () => versions().getAllByRole('article')[1] as HTMLElement
 const restoreOlder = () => within(olderVersion()).getByRole('button')
 const loadMore = () => screen.getByRole('button', { name: /^(Load more|Loading…)$/ })
 
-const driver: RecoveryScreenDriver = {
-  url: `/news/${POST._id}/history`,
-  seed: [POST],
+const driver: ScreenDriver = {
+  open: () => ({ url: `/news/${POST._id}/history`, seed: [POST] }),
   arrange: async (app) => {
     for (let revision = 2; revision < VERSIONS; revision += 1) {
       await app.news.update(POST._id, { title: `The title, edit ${revision}` })
@@ -49,15 +55,13 @@ const driver: RecoveryScreenDriver = {
       news.open(error?.code === 'Unavailable' ? 'revisions' : undefined)
     },
     restoreRevision: async ({ app, news }, error) => {
-      if (error?.code === 'Conflict') await app.news.journal.remove(POST._id)
+      if (error?.code === 'Conflict') await app.journal.remove(POST._id)
       if (error?.code === 'NotFound') await purge(app)
       news.open(error?.code === 'Unavailable' ? 'restoreRevision' : undefined)
     },
   },
   act: {
-    'history.retry': async ({ screen: { user } }) => {
-      await user.click(screen.getByRole('button', { name: 'Retry' }))
-    },
+    'history.retry': press('Retry'),
     'history.loadMore': async ({ screen: { user } }) => {
       // From the keyboard: the button is reachable and pressed with Enter.
       loadMore().focus()
@@ -85,6 +89,8 @@ const driver: RecoveryScreenDriver = {
     failed: async () => {
       expect(screen.getByRole('alert')).toHaveTextContent('The history could not be loaded.')
       expect(screen.getByRole('button', { name: 'Retry' })).toBeVisible()
+      // The page keeps a heading for screen readers, but shows nothing of the post.
+      expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('History')
     },
     notAvailable: async () => {
       await seeToast(NOTICES.notAvailable)
@@ -101,9 +107,12 @@ const driver: RecoveryScreenDriver = {
       expect(screen.getByText(/^Older versions could not be loaded\./)).toBeVisible()
       expect(loadMore()).toHaveTextContent('Load more')
       expect(loadMore()).toHaveFocus()
+      // The versions shown stay.
+      expect(versions().getAllByRole('article')).toHaveLength(DEFAULT_HISTORY_PAGE_SIZE)
     },
     ready: async ({ event }) => {
       expect(screen.getByRole('heading', { level: 1, name: /^History of “/ })).toBeVisible()
+      expect(screen.queryByText(/could not be loaded/)).not.toBeInTheDocument()
       expect(restoreOlder()).toHaveAttribute('aria-busy', 'false')
       const shown = versions().getAllByRole('article')
       const oldest = shown.at(-1) as HTMLElement
@@ -137,18 +146,11 @@ const driver: RecoveryScreenDriver = {
   },
 }
 
-describe('history screen, driven by the model', () => {
-  it.each(paths.map((path) => [describePath(historyModel, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      await runRecoveryScreenPath(historyModel, path, driver, coverage)
-    },
-  )
-
-  it('reaches every state and every transition through the screen', () => {
-    const report = coverage.report()
-    console.info(`through the screen: ${formatCoverage(historyMachine, report)}`)
-    expect(report.states.missed).toEqual([])
-    expect(report.transitions.missed).toEqual([])
+describe('history: shows what each state of its machine means, along every path', () => {
+  itTakesEachPath(historyModel, paths, async (path) => {
+    await runScreenPath(historyModel, path, driver, coverage)
   })
+
+  it('reaches every state and every transition through the screen', () =>
+    expectCoverage(coverage, {}, 'through the screen: '))
 })

@@ -3,18 +3,18 @@ import { screen, within } from '@testing-library/react'
 import type { NewsStoreContext } from '@/ui/store/news-store.types'
 import { newsStoreMachine } from '@/ui/store/news-store.machine'
 import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
-import { CoverageRecorder, describePath, formatCoverage } from './model-harness'
-import { EDIT_CHANGES, HARBOUR, newsStoreModel } from './models'
+import { CoverageRecorder, itTakesEachPath, expectCoverage } from '../model/model-harness'
+import { EDIT_CHANGES, HARBOUR, newsStoreModel } from '../model/models'
 import {
   CHANGE_MEANWHILE,
-  findToast,
   retype,
   runScreenPath,
+  type ScreenDriver,
   screenPaths,
   seeLocation,
   seeToast,
-  type ScreenDriver,
-} from './screen-rig'
+} from './support/screen-paths'
+import { findToast } from './support/render-app'
 
 const coverage = new CoverageRecorder(newsStoreMachine)
 
@@ -107,18 +107,15 @@ const driver: ScreenDriver = {
   },
 }
 
-describe('news store, driven by the model through the edit form and the article', () => {
-  it.each(paths.map((path) => [describePath(newsStoreModel, path), path] as const))(
-    '%s',
-    async (_, path) => {
-      await runScreenPath(newsStoreModel, path, driver, coverage)
-    },
-  )
-
-  it('reaches every state and the edit transitions through the screens', () => {
-    const report = coverage.report()
-    console.info(`through the screens: ${formatCoverage(newsStoreMachine, report)}`)
-    expect(report.states.missed).toEqual(UNDONE_ELSEWHERE)
-    expect(report.transitions.missed).toEqual(ELSEWHERE)
+describe('saving an edit: the edit form and the article show what each state of the store means', () => {
+  itTakesEachPath(newsStoreModel, paths, async (path) => {
+    await runScreenPath(newsStoreModel, path, driver, coverage)
   })
+
+  it('reaches every state and the edit transitions through the screens', () =>
+    expectCoverage(
+      coverage,
+      { states: UNDONE_ELSEWHERE, transitions: ELSEWHERE },
+      'through the screens: ',
+    ))
 })
