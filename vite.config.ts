@@ -127,10 +127,7 @@ const CORE_TESTS = [
 ]
 
 /** The screens in jsdom, on the in-memory composition root. */
-const SCREEN_TESTS = [
-  'tests/ui/**/*.test.{ts,tsx}',
-  'tests/adapters/emailjs/**/*.test.ts',
-]
+const SCREEN_TESTS = ['tests/ui/**/*.test.{ts,tsx}', 'tests/adapters/emailjs/**/*.test.ts']
 
 /** What builds the app or runs the generators: the bundle budget and the statecharts. */
 const BUILD_TESTS = ['tests/build/home-bundle.test.ts', 'tests/statecharts/*.test.ts']

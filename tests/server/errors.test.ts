@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify'
 import type { NewsItem } from '@/domain/news-item.entity'
 import type { NewsRepository } from '@/domain/ports/news-repository.port'
 import { MAX_REVISION } from '@/domain/rules/news-history.rules'
-import { MemoryNewsRepository } from '@/adapters/memory/memory-news.repository'
+import { JournaledNewsRepository } from '@/application/journaled-news.repository'
+import { MemoryNewsStore } from '@/adapters/memory/memory-news.store'
 import { SqlOutboxMailer } from '@/adapters/outbox/sql-outbox.mailer'
 import { encodeCursor, encodeRevisionCursor } from '@/adapters/shared/keyset-cursor'
 import type { ComposedServer } from '@/composition/server/server.composition'
@@ -270,7 +271,11 @@ describe('unknown API paths', () => {
 describe('server failures', () => {
   const SECRET = 'SQLITE_CORRUPT at /srv/secret/newswire.db line 42'
 
-  class BrokenRepository extends MemoryNewsRepository implements NewsRepository {
+  class BrokenRepository extends JournaledNewsRepository implements NewsRepository {
+    constructor() {
+      super(new MemoryNewsStore())
+    }
+
     override async list(): Promise<never> {
       throw new Error(SECRET)
     }
