@@ -1,4 +1,5 @@
 import { editorName } from '@/domain/editor'
+import { HIDDEN_REVISION_TEXT } from '@/domain/moderation.entity'
 import { useParams } from 'react-router-dom'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import type { RevisionPage } from '@/domain/ports/news-repository.port'
@@ -132,7 +133,11 @@ interface VersionProps {
 function Version(props: VersionProps) {
   const { postId, revision, previous, previousPending, current, busy, waiting, onRestore } = props
   const headingId = versionId(postId, revision.revision)
-  const { changed, unchanged } = versionDiff(revision, previous)
+  // A version the operator hid has no text to show, nor to compare the next one with.
+  const hidden = revision.hidden === true
+  const { changed, unchanged } = hidden
+    ? { changed: [], unchanged: [] }
+    : versionDiff(revision, previous?.hidden === true ? undefined : previous)
   return (
     <li className="history-version">
       <article aria-labelledby={headingId}>
@@ -149,7 +154,12 @@ function Version(props: VersionProps) {
           <time dateTime={revision.at}>{formatDayAndTime(revision.at)}</time> · by{' '}
           <bdi>{editorName(revision.editor)}</bdi>
         </p>
-        {previousPending && (
+        {hidden && (
+          <p className="history-unchanged">
+            Its title, body and author were {HIDDEN_REVISION_TEXT}.
+          </p>
+        )}
+        {previousPending && !hidden && (
           <p className="history-unchanged">
             Load more to see what this version changed; until then its whole text shows.
           </p>
@@ -173,7 +183,7 @@ function Version(props: VersionProps) {
               : `Unchanged: ${unchanged.join(', ').toLowerCase()}.`}
           </p>
         )}
-        {!current && (
+        {!current && !hidden && (
           // Not `disabled`: a disabled button drops the keyboard focus while the restore runs.
           <button
             type="button"
