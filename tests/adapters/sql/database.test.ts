@@ -15,6 +15,8 @@ import {
   EVENT_STREAM_LEASE_EXPIRES_INDEX,
   EVENT_STREAM_LEASE_HOLDER_INDEX,
   IDEMPOTENCY_KEY_CREATED_AT_INDEX,
+  NEWS_CHANGE_AT_INDEX,
+  NEWS_CHANGE_REVISION_INDEX,
   NEWS_LIST_INDEX,
   NEWS_REVISION_AT_INDEX,
   NEWS_REVISION_EDITOR_INDEX,
@@ -155,6 +157,8 @@ describe('openDatabase on SQLite', () => {
           EVENT_STREAM_LEASE_CLIENT_INDEX,
           EVENT_STREAM_LEASE_HOLDER_INDEX,
           EVENT_STREAM_LEASE_EXPIRES_INDEX,
+          NEWS_CHANGE_REVISION_INDEX,
+          NEWS_CHANGE_AT_INDEX,
         ].sort(),
       )
       const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(
@@ -173,6 +177,7 @@ describe('openDatabase on SQLite', () => {
         '0010-site-secrets',
         '0011-editors',
         '0012-moderation',
+        '0013-recent-changes',
       ])
     } finally {
       await database.close()
