@@ -1,4 +1,4 @@
-import { assign, cancel, fromCallback, raise, setup } from 'xstate'
+import { assertEvent, assign, cancel, fromCallback, raise, setup } from 'xstate'
 import type { NewsChange } from '@/domain/news-change.entity'
 
 /** The first wait after a drop; each drop in a row doubles it, up to MAX_BACKOFF_MS. */
@@ -76,8 +76,10 @@ export const liveUpdatesMachine = setup({
   },
   guards: {
     /** Not told before: a feed resumed after a change never repeats it, but a reset may. */
-    isNew: ({ context, event }) =>
-      event.type === 'feed.change' && (context.seq === undefined || event.change.seq > context.seq),
+    isNew: ({ context, event }) => {
+      assertEvent(event, 'feed.change')
+      return context.seq === undefined || event.change.seq > context.seq
+    },
   },
 }).createMachine({
   id: 'liveUpdates',

@@ -1,4 +1,4 @@
-import { assign, emit, setup } from 'xstate'
+import { assertEvent, assign, emit, setup } from 'xstate'
 import type { NewsItem } from '@/domain/news-item.entity'
 import {
   effectStubs,
@@ -73,9 +73,12 @@ export const newsStoreMachine = setup({
     isStale: ({ event }) => 'error' in event && isStale(event.error),
     isNotFound: ({ event }) => 'error' in event && isNotFound(event.error),
     isForbidden: ({ event }) => 'error' in event && isForbidden(event.error),
-    knowsItem: ({ context, event }) =>
-      event.type === 'news.edit' &&
-      storedValues(event.id, context.pending, [context.newsItem, ...context.news]) !== undefined,
+    knowsItem: ({ context, event }) => {
+      assertEvent(event, 'news.edit')
+      return (
+        storedValues(event.id, context.pending, [context.newsItem, ...context.news]) !== undefined
+      )
+    },
   },
 }).createMachine({
   id: 'newsStore',

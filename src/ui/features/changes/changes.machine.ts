@@ -1,4 +1,4 @@
-import { assign, setup } from 'xstate'
+import { assertEvent, assign, setup } from 'xstate'
 import type { NewsChange, RecentChange } from '@/domain/news-change.entity'
 import type { ChangePage, ChangesQuery } from '@/domain/ports/news-repository.port'
 import { undoOfChange, type ChangeUndo } from '@/domain/rules/undo.rules'
@@ -90,7 +90,10 @@ export const changesMachine = setup({
       return { items: [...context.items, ...fresh], next, arrived: 0 }
     }),
     noteUndoing: assign({
-      undoing: ({ event }) => (event.type === 'changes.undo' ? event.seq : undefined),
+      undoing: ({ event }) => {
+        assertEvent(event, 'changes.undo')
+        return event.seq
+      },
     }),
   },
   guards: {
@@ -101,7 +104,7 @@ export const changesMachine = setup({
       return error?.code === 'ValidationFailed' && 'editor' in error.fields
     },
     isUndoable: ({ context, event }) => {
-      if (event.type !== 'changes.undo') return false
+      assertEvent(event, 'changes.undo')
       const change = context.items.find((each) => each.seq === event.seq)
       return change !== undefined && canUndo(context.items, change)
     },

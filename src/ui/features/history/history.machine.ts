@@ -1,4 +1,4 @@
-import { assign, setup } from 'xstate'
+import { assertEvent, assign, setup } from 'xstate'
 import type { NewsItem } from '@/domain/news-item.entity'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import type { RevisionPage } from '@/domain/ports/news-repository.port'
@@ -63,9 +63,10 @@ export const historyMachine = setup({
     isNotFound: ({ event }) => 'error' in event && isNotFound(event.error),
     hasMore: ({ context }) => context.next !== undefined,
     /** Any listed version but the current one can be restored. */
-    isOlderVersion: ({ context, event }) =>
-      event.type === 'history.restore' &&
-      context.revisions.slice(1).some((each) => each.revision === event.revision),
+    isOlderVersion: ({ context, event }) => {
+      assertEvent(event, 'history.restore')
+      return context.revisions.slice(1).some((each) => each.revision === event.revision)
+    },
     isInTrash: ({ event }) => 'error' in event && isConflict(event.error, 'InTrash'),
   },
 }).createMachine({

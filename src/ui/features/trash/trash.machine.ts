@@ -1,4 +1,4 @@
-import { assign, setup } from 'xstate'
+import { assertEvent, assign, setup } from 'xstate'
 import type { NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
 import type { NewsPageQuery, TrashPage } from '@/domain/ports/news-repository.port'
 import {
@@ -64,8 +64,10 @@ export const trashMachine = setup({
   },
   guards: {
     hasMore: ({ context }) => context.next !== undefined,
-    isListed: ({ context, event }) =>
-      event.type === 'trash.restore' && context.items.some((item) => item._id === event.id),
+    isListed: ({ context, event }) => {
+      assertEvent(event, 'trash.restore')
+      return context.items.some((item) => item._id === event.id)
+    },
     isBackAlready: ({ event }) => 'error' in event && isConflict(event.error, 'NotInTrash'),
     isPurged: ({ event }) => 'error' in event && isNotFound(event.error),
   },
