@@ -1,5 +1,8 @@
 import type { NewsChanges, NewsDraft, NewsItem } from '@/domain/news-item.entity'
 import type { WriteCondition } from '@/domain/rules/news-history.rules'
+import type { ToastParams } from '@/ui/shared/machine-effects'
+import { TOAST_ACTIONS } from '@/ui/shared/notices'
+import { paths } from '@/ui/shared/paths'
 
 /** An edit sent to the server and not yet answered, with the last values the server confirmed. */
 export interface PendingEdit {
@@ -114,4 +117,16 @@ export function insertInOrder(list: readonly NewsItem[], item: NewsItem): NewsIt
   const others = list.filter((each) => each._id !== item._id)
   const at = others.findIndex((each) => newestFirst(item, each) < 0)
   return at === -1 ? [...others, item] : [...others.slice(0, at), item, ...others.slice(at)]
+}
+
+/** An edit's error toast whose Review opens the post's edit form, where the text waits. */
+export function reviewToast(message: string, id: string | undefined): ToastParams {
+  return {
+    kind: 'error',
+    message,
+    action: {
+      label: TOAST_ACTIONS.review,
+      intent: { type: 'navigate', to: paths.editNews(id ?? '') },
+    },
+  }
 }

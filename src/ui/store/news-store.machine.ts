@@ -4,16 +4,20 @@ import {
   effectStubs,
   failureNotice,
   failureToast,
-  type ToastParams,
   isForbidden,
   isNotFound,
   isStale,
   stubUseCase,
 } from '@/ui/shared/machine-effects'
-import { insertInOrder, overlay, storedValues, without } from '@/ui/store/news-store.logic'
+import {
+  insertInOrder,
+  overlay,
+  reviewToast,
+  storedValues,
+  without,
+} from '@/ui/store/news-store.logic'
 import { notListed } from '@/ui/store/live-updates.logic'
-import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
-import { paths } from '@/ui/shared/paths'
+import { NOTICES } from '@/ui/shared/notices'
 
 import {
   currentOf,
@@ -287,15 +291,3 @@ export const newsStoreMachine = setup({
     },
   },
 })
-
-/** An edit's error toast whose Review opens the post's edit form, where the text waits. */
-function reviewToast(message: string, id: string | undefined): ToastParams {
-  return {
-    kind: 'error',
-    message,
-    action: {
-      label: TOAST_ACTIONS.review,
-      intent: { type: 'navigate', to: paths.editNews(id ?? '') },
-    },
-  }
-}
