@@ -156,7 +156,12 @@ export class JournaledNewsRepository implements NewsRepository {
     })
   }
 
-  restoreRevision(id: string, revision: number, editor?: Editor): Promise<NewsItem> {
+  restoreRevision(
+    id: string,
+    revision: number,
+    editor?: Editor,
+    condition?: WriteCondition,
+  ): Promise<NewsItem> {
     return this.store.transaction(async (tx) => {
       const stored = await tx.find(id)
       if (stored === undefined) throw new DomainErrorException(notFound())
@@ -166,6 +171,7 @@ export class JournaledNewsRepository implements NewsRepository {
         throw new DomainErrorException(notFound())
       }
       if (stored.deletedAt !== null) throw new DomainErrorException(conflict('InTrash'))
+      assertWritable(stored, condition)
       const stamp = this.stamp(editor)
       assertMayChange(stored, stamp.editor)
       return liveItem(await write(tx, reverted(stored, target, stamp)))

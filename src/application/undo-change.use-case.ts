@@ -32,8 +32,10 @@ export class UndoChange {
       const [newest] = (await this.news.revisions(id, { limit: 1 })).items
       if (newest?.revision !== revision) await this.changedSince(id)
       const condition = { ifRevision: [revision] }
-      if (undo.kind === 'revert') await this.news.restoreRevision(id, undo.toRevision, editor)
-      else if (undo.kind === 'trash') await this.news.remove(id, condition, editor)
+      // Each write names the revision the change made: a change made meanwhile is Stale.
+      if (undo.kind === 'revert') {
+        await this.news.restoreRevision(id, undo.toRevision, editor, condition)
+      } else if (undo.kind === 'trash') await this.news.remove(id, condition, editor)
       else await this.news.restore(id, editor)
       return undo
     })

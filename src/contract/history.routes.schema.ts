@@ -9,6 +9,8 @@ import {
   tooMany,
   page,
   refused,
+  stale,
+  IF_MATCH_HEADERS,
 } from '@/contract/route-parts.schema'
 
 /** The history routes: a post's versions and their restore, and the trash and its restore. */
@@ -34,13 +36,16 @@ export const RESTORE_REVISION_SCHEMA = {
   summary: 'Make an old version of a post current',
   description:
     'The version becomes current as a new revision (action `restore`, `restoredFrom` naming ' +
-    'the old one): history only grows. No body is needed.',
+    'the old one): history only grows. No body is needed. An If-Match makes it conditional on ' +
+    'the post’s current version, as for an edit.',
   params: REVISION_PARAMS_SCHEMA,
+  headers: IF_MATCH_HEADERS,
   response: {
     200: item,
     403: refused,
     404: problemResponse('No post has this id, or it has no revision of this number.'),
     409: problemResponse('The post is in the trash; restore it first.'),
+    412: stale,
     429: tooMany,
   },
 } as const

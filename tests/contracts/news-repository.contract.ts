@@ -182,6 +182,20 @@ export function newsRepositoryContract(kind: NewsStoreKind): void {
   })
 
   describe('history, trash and restore', () => {
+    it('restores an old version only while the post is at a revision its condition names', async () => {
+      const { repository } = await open(clock())
+      const item = await repository.create(draft)
+      const edited = await repository.update(item._id, { title: 'Second title' })
+      await expect(
+        repository.restoreRevision(item._id, 1, undefined, { ifRevision: [1] }),
+      ).rejects.toEqual(rejection(stale(edited)))
+      expect(await repository.get(item._id)).toEqual(edited)
+      const reverted = await repository.restoreRevision(item._id, 1, undefined, {
+        ifRevision: [2],
+      })
+      expect(reverted).toMatchObject({ title: draft.title, revision: 3 })
+    })
+
     it('records every change as the next revision, newest first, and only ever adds', async () => {
       const { repository } = await open(clock())
       const item = await repository.create(draft)

@@ -205,6 +205,19 @@ describe('the browser adapters against the real server', () => {
     expect([...first.items, ...second.items].slice(0, 3).map((item) => item._id)).toEqual(ids)
   })
 
+  it('restore an old version only while the post is at the revision named, else Stale with it', async () => {
+    const created = await repository.create({ title: 'First', body: 'Body.', author: 'Ada' })
+    const defaced = await repository.update(created._id, { title: 'Defaced' })
+
+    expect(
+      await rejectionOf(repository.restoreRevision(created._id, 1, undefined, { ifRevision: [1] })),
+    ).toEqual({ code: 'Stale', current: defaced })
+    const restored = await repository.restoreRevision(created._id, 1, undefined, {
+      ifRevision: [2],
+    })
+    expect(restored).toMatchObject({ title: 'First', revision: 3 })
+  })
+
   it('list every revision newest first, and restore an old one as a new revision', async () => {
     const created = await repository.create({ title: 'First', body: 'Body.', author: 'Ada' })
     await repository.update(created._id, { title: 'Defaced' })

@@ -1,4 +1,5 @@
 import { DomainErrorException, notFound, unavailable } from '@/domain/domain-error'
+import type { Editor } from '@/domain/editor'
 import {
   NEWS_FIELDS,
   type NewsChanges,
@@ -142,14 +143,22 @@ export class HttpNewsRepository implements NewsRepository {
     return this.page(url, query, ON_ITEM, newsRevisionOf)
   }
 
-  restoreRevision(id: string, revision: number): Promise<NewsItem> {
+  restoreRevision(
+    id: string,
+    revision: number,
+    _editor?: Editor,
+    condition?: WriteCondition,
+  ): Promise<NewsItem> {
     return withDomainErrors(async () => {
       // No post has a revision that is not a whole number from 1; none is worth a request.
       if (!Number.isSafeInteger(revision) || revision < 1) {
         throw new DomainErrorException(notFound())
       }
       const url = this.itemUrl(id, `/revisions/${revision}/restore`)
-      const response = await this.http.send(url, { method: 'POST' })
+      const response = await this.http.send(url, {
+        method: 'POST',
+        headers: ifMatchOf(condition),
+      })
       const call: Call = { addressed: 'item', conflict: 'InTrash' }
       return expectItem(await expectJson(response, 200, call))
     })

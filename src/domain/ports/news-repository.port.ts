@@ -86,8 +86,16 @@ export interface NewsRepository {
    * every version. NotFound if it never existed (or was purged), whatever the cursor.
    */
   revisions(id: string, query: NewsPageQuery): Promise<RevisionPage>
-  /** Makes an old version of a live post current, as a new revision. */
-  restoreRevision(id: string, revision: number, editor?: Editor): Promise<NewsItem>
+  /**
+   * Makes an old version of a live post current, as a new revision; with a `condition`, only
+   * while the post is at one of its revisions (Stale otherwise, nothing changed).
+   */
+  restoreRevision(
+    id: string,
+    revision: number,
+    editor?: Editor,
+    condition?: WriteCondition,
+  ): Promise<NewsItem>
   trash(query: NewsPageQuery): Promise<TrashPage>
   /**
    * A page of the change log: every change still logged (CHANGE_LOG_RETENTION_MS), newest

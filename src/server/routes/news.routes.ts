@@ -199,6 +199,7 @@ export const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
           id,
           revision: Number(revision),
           editor: app.editorOf(request),
+          condition: writeConditionOf(request.headers['if-match']),
         })
         if (!result.ok && result.error.code === 'NotFound') refuse(404, DETAILS.noRevision)
         return sendItem(reply, valueOf(result))
