@@ -4,7 +4,6 @@ import type { ComposedServer } from '@/composition/server/server.composition'
 import type { NewsItem } from '@/domain/news-item.entity'
 import * as renderer from '@/ui/app/server-render'
 import {
-  JSON_HEADERS,
   TEST_DATABASES,
   TEST_POSTGRES_URL,
   composeTestServer,
@@ -12,6 +11,7 @@ import {
   templateDistDir,
   type TestDatabase,
 } from './server-fixture'
+import { sendFrom as send } from './support/proxied-servers'
 import { news } from './support/news-command'
 
 /*
@@ -38,15 +38,6 @@ describe.each(TEST_DATABASES)('the server-rendered /changes on $name', (kind) =>
   let bob: string
   let edited: NewsItem
   let spam: NewsItem
-
-  function send(server: ComposedServer, from: string, method: string, url: string, body?: object) {
-    return server.app.inject({
-      method: method as 'GET',
-      url,
-      headers: { ...(body === undefined ? {} : JSON_HEADERS), 'x-forwarded-for': from },
-      ...(body === undefined ? {} : { payload: body }),
-    })
-  }
 
   beforeAll(async () => {
     database = await kind.create()

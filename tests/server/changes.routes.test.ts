@@ -4,12 +4,12 @@ import { INVALID_EDITOR_MESSAGE } from '@/domain/editor'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import {
   composeTestServer,
-  JSON_HEADERS,
   removeTempDirs,
   TEST_DATABASES,
   TEST_POSTGRES_URL,
   type TestDatabase,
 } from './server-fixture'
+import { sendFrom as send } from './support/proxied-servers'
 import { news } from './support/news-command'
 
 afterAll(removeTempDirs)
@@ -42,15 +42,6 @@ describe.each(TEST_DATABASES)('GET /api/changes on $name', (kind) => {
     await b.close()
     await database.dispose()
   })
-
-  function send(server: ComposedServer, from: string, method: string, url: string, body?: object) {
-    return server.app.inject({
-      method: method as 'GET',
-      url,
-      headers: { ...(body === undefined ? {} : JSON_HEADERS), 'x-forwarded-for': from },
-      ...(body === undefined ? {} : { payload: body }),
-    })
-  }
 
   async function create(server: ComposedServer, from: string, title: string): Promise<NewsItem> {
     const answer = await send(server, from, 'POST', '/api/news', {
