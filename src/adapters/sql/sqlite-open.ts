@@ -68,6 +68,10 @@ export function openSqlite(
   }
 }
 
+function isFolder(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true
+}
+
 /**
  * `mkdir -p` one level at a time, from the nearest folder that exists, so that every failure
  * names the level at fault and none can loop (see KERNEL_FILE_SYSTEMS). Then checks that the
@@ -89,6 +93,8 @@ function makeFolder(folder: string, failed: Failure): void {
     try {
       mkdirSync(level)
     } catch (error) {
+      // Another server starting on the same database made it meanwhile: it is there, as asked.
+      if (errorCode(error) === 'EEXIST' && isFolder(level)) continue
       throw failed(`cannot create the folder ${level} (${errorCode(error)})`, SQLITE_FIX, error)
     }
   }
