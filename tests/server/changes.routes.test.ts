@@ -2,14 +2,8 @@ import type { NewsItem } from '@/domain/news-item.entity'
 import type { RecentChange } from '@/domain/news-change.entity'
 import { INVALID_EDITOR_MESSAGE } from '@/domain/editor'
 import type { ComposedServer } from '@/composition/server/server.composition'
-import {
-  composeTestServer,
-  removeTempDirs,
-  TEST_DATABASES,
-  TEST_POSTGRES_URL,
-  type TestDatabase,
-} from './server-fixture'
-import { sendFrom as send } from './support/proxied-servers'
+import { removeTempDirs, TEST_DATABASES, TEST_POSTGRES_URL } from './server-fixture'
+import { proxiedServers, sendFrom as send } from './support/proxied-servers'
 import { news } from './support/news-command'
 
 afterAll(removeTempDirs)
@@ -27,21 +21,7 @@ const BOB = '127.0.0.3'
  * by both, newest first, with the editor who made it.
  */
 describe.each(TEST_DATABASES)('GET /api/changes on $name', (kind) => {
-  let database: TestDatabase
-  let a: ComposedServer
-  let b: ComposedServer
-
-  beforeEach(async () => {
-    database = await kind.create()
-    a = await composeTestServer({ DATABASE_URL: database.url, TRUST_PROXY: 'loopback' })
-    b = await composeTestServer({ DATABASE_URL: database.url, TRUST_PROXY: 'loopback' })
-  })
-
-  afterEach(async () => {
-    await a.close()
-    await b.close()
-    await database.dispose()
-  })
+  const servers = proxiedServers(kind)
 
   async function create(server: ComposedServer, from: string, title: string): Promise<NewsItem> {
     const answer = await send(server, from, 'POST', '/api/news', {
@@ -60,12 +40,13 @@ describe.each(TEST_DATABASES)('GET /api/changes on $name', (kind) => {
   }
 
   async function pseudonymOf(address: string): Promise<string> {
-    const who = await news(database.url, 'who', address)
+    const who = await news(servers.database.url, 'who', address)
     expect(who.code, who.stderr).toBe(0)
     return who.stdout.trim()
   }
 
   it('lists every change made through either server, newest first, with its editor and title', async () => {
+    const { a, b } = servers
     const post = await create(a, ALICE, 'Harbour reopens')
     const edit = await send(b, BOB, 'PATCH', `/api/news/${post._id}`, { title: 'Harbour shut' })
     expect(edit.statusCode).toBe(200)
@@ -86,6 +67,7 @@ describe.each(TEST_DATABASES)('GET /api/changes on $name', (kind) => {
   })
 
   it('lists one editor’s changes, and pages with a Link that keeps the editor', async () => {
+    const { a, b } = servers
     for (let index = 0; index < 5; index += 1) {
       await create(index % 2 === 0 ? a : b, index % 2 === 0 ? ALICE : BOB, `Post ${index}`)
     }
@@ -101,6 +83,7 @@ describe.each(TEST_DATABASES)('GET /api/changes on $name', (kind) => {
   })
 
   it('names the operator as the editor of a change made with the command line', async () => {
+    const { a, b, database } = servers
     const post = await create(a, ALICE, 'Spam')
     const rolledBack = await news(database.url, 'rollback', '--editor', await pseudonymOf(ALICE))
     expect(rolledBack.code, rolledBack.stderr).toBe(0)
@@ -110,6 +93,7 @@ describe.each(TEST_DATABASES)('GET /api/changes on $name', (kind) => {
   })
 
   it('answers 400 for an editor no one can be, a bad limit or a cursor it did not make', async () => {
+    const { a } = servers
     await create(a, ALICE, 'Harbour')
     for (const query of ['?editor=127.0.0.2', '?editor=Visitor', '?editor=']) {
       const answer = await a.app.inject(`/api/changes${query}`)
