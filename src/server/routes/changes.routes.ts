@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { LIST_CHANGES_SCHEMA } from '@/contract/changes.routes.schema'
+import { nextLink } from '@/server/services/next-link'
 import { valueOf } from '@/server/services/problem'
 
 const CHANGES_PATH = '/api/changes'
@@ -15,13 +16,10 @@ export const changesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await useCases.listChanges.execute({ editor, limit, cursor }),
       400,
     )
-    if (next !== undefined) {
-      // As every paged list's Link, with the editor kept in front.
-      const query = new URLSearchParams(editor === undefined ? {} : { editor })
-      query.set('limit', String(limit))
-      query.set('cursor', next)
-      reply.header('link', `<${CHANGES_PATH}?${query}>; rel="next"`)
-    }
+    // As every paged list's Link, with the editor kept in front.
+    const kept = editor === undefined ? '' : `editor=${encodeURIComponent(editor)}&`
+    const link = nextLink(CHANGES_PATH, limit, next, kept)
+    if (link !== undefined) reply.header('link', link)
     return items
   })
 }

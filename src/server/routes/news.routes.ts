@@ -31,6 +31,7 @@ import { etagOf, matchesIfNoneMatch, writeConditionOf } from '@/server/services/
 import { DETAILS, problem, ProblemError, refuse, valueOf } from '@/server/services/problem'
 import { refuseSearch } from '@/server/plugins/search-limit'
 import { CREATE_LIMITED, WRITE_LIMITED } from '@/server/plugins/write-limit'
+import { nextLink } from '@/server/services/next-link'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 // Below this size compression costs more than it saves (as in @fastify/compress).
@@ -211,20 +212,6 @@ export const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 /** A post with its version as ETag. */
 function sendItem(reply: FastifyReply, item: { readonly revision: number }): FastifyReply {
   return reply.header('etag', etagOf(item)).send(item)
-}
-
-/**
- * The `Link` to the following page, shaped alike for every paged list; `query` is what else
- * the page's URL carries (a search's `q=…&`), kept in front.
- */
-function nextLink(
-  path: string,
-  limit: number,
-  next: string | undefined,
-  query = '',
-): string | undefined {
-  if (next === undefined) return undefined
-  return `<${path}?${query}limit=${limit}&cursor=${encodeURIComponent(next)}>; rel="next"`
 }
 
 /** 415 unless the body is declared JSON, before Fastify would try another parser. */
