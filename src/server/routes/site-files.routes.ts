@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { attempt } from '@/domain/result'
 import { cacheableRead, sendNotModified } from '@/server/plugins/http-caching'
-import { preferredEncoding } from '@/server/services/first-page.cache'
+import { sendCachedPage } from '@/server/services/page-cache'
 import { API_CACHE_CONTROL } from '@/contract/api-cache-control'
 import { FEED_CONTENT_TYPE, FEED_PATH, FEED_SIZE, newsFeedXml } from '@/server/services/news-feed'
 import { matchesIfNoneMatch, pageEtagOf } from '@/server/services/preconditions'
@@ -68,9 +68,7 @@ export const siteFilesRoutes: FastifyPluginAsync = async (app) => {
     })
     if ('answer' in found) refuse(404, NO_SUCH_SITEMAP, UNCACHED)
     cacheableRead(reply, tag, originCacheControl.read).type(type)
-    const encoding = preferredEncoding(request.headers['accept-encoding'])
-    if (encoding === undefined) reply.send(found.body)
-    else reply.header('content-encoding', encoding).send(found.encoded[encoding])
+    sendCachedPage(request, reply, found)
     return true
   }
 

@@ -2,13 +2,30 @@ import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import { LRUCache } from 'lru-cache'
 import type { ChangeSignal } from '@/application/ports/change-signal.port'
-import { VersionCheck, versionOrNone, type Encoding } from '@/server/services/first-page.cache'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import {
+  preferredEncoding,
+  VersionCheck,
+  versionOrNone,
+  type Encoding,
+} from '@/server/services/first-page.cache'
 
 /** A rendered page as it goes on the wire, in each encoding it may be sent in. */
 export interface CachedPage {
   readonly status: number
   readonly body: Buffer
   readonly encoded: Readonly<Record<Encoding, Buffer>>
+}
+
+/** Sends a kept page in the encoding the client prefers, as it was compressed when it came in. */
+export function sendCachedPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  page: CachedPage,
+): FastifyReply {
+  const encoding = preferredEncoding(request.headers['accept-encoding'])
+  if (encoding === undefined) return reply.send(page.body)
+  return reply.header('content-encoding', encoding).send(page.encoded[encoding])
 }
 
 /** What a render gives: a page to keep, or an answer that must not be kept (a redirect, a failed render). */

@@ -7,7 +7,7 @@ import type { PageData, PageNeed } from '@/application/page-data'
 import { loadPageData, NO_SUCH_PAGE } from '@/server/services/page-data.loader'
 import { refuseSearch } from '@/server/plugins/search-limit'
 import { cacheableRead, sendNotModified } from '@/server/plugins/http-caching'
-import { preferredEncoding } from '@/server/services/first-page.cache'
+import { sendCachedPage } from '@/server/services/page-cache'
 import { matchesIfNoneMatch } from '@/server/services/preconditions'
 import type { InlineSources } from '@/server/plugins/security'
 
@@ -199,9 +199,7 @@ export async function sendRenderedPage(
     return sendHtml(reply, page.status, page.body)
   }
   cacheableRead(reply, etag, cacheControl).code(found.status).type(HTML)
-  const encoding = preferredEncoding(request.headers['accept-encoding'])
-  if (encoding === undefined) return reply.send(found.body)
-  return reply.header('content-encoding', encoding).send(found.encoded[encoding])
+  return sendCachedPage(request, reply, found)
 }
 
 const HTML = 'text/html; charset=utf-8'
