@@ -1,15 +1,10 @@
 import { expectNoSeriousAxeViolations } from './support/axe'
-import { expect, test, visitorAddress } from './support/fixtures'
+import { expect, test, visitorOf } from './support/fixtures'
 import { draft } from './support/news-api'
 import { operator } from './support/operator'
 import { toast } from './support/toasts'
 
 const PROTECTED_NOTE = 'Protected by the operator: only the operator can edit or delete this post.'
-
-/** The address this test's browser comes from (fixtures.ts gives each test its own). */
-function thisVisitor(testInfo: { workerIndex: number; testId: string; repeatEachIndex: number }) {
-  return visitorAddress(testInfo.workerIndex, `${testInfo.testId}/${testInfo.repeatEachIndex}`)
-}
 
 test.describe('the operator’s tools, as a visitor meets them', () => {
   test('the history names each editor by pseudonym, and a protected post offers no Edit or Delete', async ({
@@ -18,7 +13,7 @@ test.describe('the operator’s tools, as a visitor meets them', () => {
     newsWire,
   }, testInfo) => {
     const post = await api.create(draft(1, { title: 'Harbour reopens' }))
-    const me = (await operator(newsWire.databaseUrl, 'who', thisVisitor(testInfo))).trim()
+    const me = (await operator(newsWire.databaseUrl, 'who', visitorOf(testInfo))).trim()
     const server = (await operator(newsWire.databaseUrl, 'who', '127.0.0.1')).trim()
 
     await page.goto(`/news/${post._id}/edit`)
@@ -56,7 +51,7 @@ test.describe('the operator’s tools, as a visitor meets them', () => {
     api,
     newsWire,
   }, testInfo) => {
-    const me = (await operator(newsWire.databaseUrl, 'who', thisVisitor(testInfo))).trim()
+    const me = (await operator(newsWire.databaseUrl, 'who', visitorOf(testInfo))).trim()
     const said = await operator(newsWire.databaseUrl, 'block', me, '--reason', 'spam wave')
     expect(said).toContain(`Blocked editor ${me}`)
 

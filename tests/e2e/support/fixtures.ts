@@ -67,12 +67,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   // Playwright reads a fixture's dependencies from this pattern: this one has none.
   // eslint-disable-next-line no-empty-pattern
   extraHTTPHeaders: async ({}, provide, testInfo) =>
-    provide({
-      'x-forwarded-for': visitorAddress(
-        testInfo.workerIndex,
-        `${testInfo.testId}/${testInfo.repeatEachIndex}`,
-      ),
-    }),
+    provide({ 'x-forwarded-for': visitorOf(testInfo) }),
 
   waitForApp: [true, { option: true }],
 
@@ -150,6 +145,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { auto: true },
   ],
 })
+
+/** The address a test's browser comes from. */
+export function visitorOf(testInfo: {
+  readonly workerIndex: number
+  readonly testId: string
+  readonly repeatEachIndex: number
+}): string {
+  return visitorAddress(testInfo.workerIndex, `${testInfo.testId}/${testInfo.repeatEachIndex}`)
+}
 
 /** A private address for one test of one worker: 10.<worker>.<two bytes of the test's id and repeat>. */
 export function visitorAddress(workerIndex: number, test: string): string {
