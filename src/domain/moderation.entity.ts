@@ -39,11 +39,6 @@ export interface OperatorAction {
   readonly detail: string
 }
 
-/** Whether a block still holds at `now`. */
-export function isBlockActive(block: ClientBlock, now: Date): boolean {
-  return block.expiresAt === null || Date.parse(block.expiresAt) > now.getTime()
-}
-
 /** The editor a block by pseudonym names, if it is one. */
 export function blockedEditor(block: ClientBlock): Editor | undefined {
   return block.kind === 'editor' ? block.target : undefined

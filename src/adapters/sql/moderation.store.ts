@@ -4,7 +4,6 @@ import type { Kysely } from 'kysely'
 import type { ModerationStore, HideOutcome } from '@/application/ports/moderation.port'
 import type { Editor } from '@/domain/editor'
 import {
-  isBlockActive,
   type ClientBlock,
   type OperatorAction,
   type OperatorActionName,
@@ -80,13 +79,12 @@ export class SqlModerationStore implements ModerationStore {
     address: string | undefined,
     now: Date,
   ): Promise<ClientBlock | undefined> {
+    // activeBlocks reads only the blocks that hold at `now`.
     const blocks = await this.activeBlocks(now)
-    return blocks.find(
-      (block) =>
-        isBlockActive(block, now) &&
-        (block.kind === 'editor'
-          ? block.target === editor
-          : address !== undefined && inRange(address, block.target)),
+    return blocks.find((block) =>
+      block.kind === 'editor'
+        ? block.target === editor
+        : address !== undefined && inRange(address, block.target),
     )
   }
 
