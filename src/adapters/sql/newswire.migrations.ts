@@ -22,6 +22,7 @@ import { migrationSiteSecrets } from '@/adapters/sql/migrations/0010-site-secret
 import { migrationEditors } from '@/adapters/sql/migrations/0011-editors'
 import { migrationModeration } from '@/adapters/sql/migrations/0012-moderation'
 import { migrationRecentChanges } from '@/adapters/sql/migrations/0013-recent-changes'
+import { seeingOneSchema } from '@/adapters/sql/one-schema-introspection'
 import { runTransaction } from '@/adapters/sql/transactions'
 
 /**
@@ -138,12 +139,13 @@ async function runMigrator<DB>(
   engine: Engine,
   run: (migrator: Migrator) => Promise<MigrationResultSet>,
 ): Promise<void> {
+  // Kysely looks for its bookkeeping tables in every schema; pin them to ours, so that another
+  // application's migrations, or a second NewsWire in another schema, cannot be mistaken for ours.
+  const schema = engine === 'postgres' ? await currentSchema(db) : undefined
   const migrator = new Migrator({
-    db,
+    db: schema === undefined ? db : seeingOneSchema(db, schema),
     provider: new InCodeMigrationProvider(engine),
-    // Kysely looks for its bookkeeping tables in every schema; pin them to ours, so that another
-    // application's migrations, or a second NewsWire in another schema, cannot be mistaken for ours.
-    migrationTableSchema: engine === 'postgres' ? await currentSchema(db) : undefined,
+    migrationTableSchema: schema,
   })
   const { error, results } = await run(migrator)
   if (error !== undefined) {
