@@ -83,6 +83,8 @@ export function foldCaseAndMarks(text: string): string {
     .normalize('NFC')
 }
 
+const ASCII = /^[\x00-\x7f]*$/
+
 const LATIN_LETTER = new RegExp(`[${Object.keys(LATIN_FOLDS).join('')}]`, 'gu')
 
 /**
@@ -90,6 +92,9 @@ const LATIN_LETTER = new RegExp(`[${Object.keys(LATIN_FOLDS).join('')}]`, 'gu')
  * decomposition made plain as Lucene's ASCII folding does (ø is o, ł is l, æ is ae, þ is th).
  */
 export function foldForSearch(text: string): string {
+  // Most words are ASCII, which has no compatibility forms, marks or special cases: its folding
+  // is its lower case, without the four passes over the text that the rest needs.
+  if (ASCII.test(text)) return text.toLowerCase()
   return foldCaseAndMarks(text).replace(LATIN_LETTER, (letter) => LATIN_FOLDS[letter] ?? letter)
 }
 
@@ -99,17 +104,24 @@ export function foldForSearch(text: string): string {
  * cut on both sides, so a long word still finds itself).
  */
 export function termsOf(text: string): string[] {
+  // One ASCII word, as the search page folds each word of each result: its lower case, cut.
+  if (ASCII_WORD.test(text)) return [cutTerm(text.toLowerCase())]
   const terms = new Set<string>()
   for (const word of foldForSearch(text).split(NOT_WORD)) {
     if (word.length === 0) continue
-    const points = [...word]
-    terms.add(
-      points.length > SEARCH_LIMITS.termLength
-        ? points.slice(0, SEARCH_LIMITS.termLength).join('')
-        : word,
-    )
+    terms.add(cutTerm(word))
   }
   return [...terms]
+}
+
+const ASCII_WORD = /^[A-Za-z0-9]+$/
+
+/** A folded word cut to SEARCH_LIMITS.termLength code points. */
+function cutTerm(word: string): string {
+  // A word has no more code points than UTF-16 units: only a longer one needs counting.
+  return word.length > SEARCH_LIMITS.termLength
+    ? [...word].slice(0, SEARCH_LIMITS.termLength).join('')
+    : word
 }
 
 /** What a store indexes of a post: the words of its title apart, to rank title matches first. */
