@@ -1,22 +1,30 @@
 // @vitest-environment jsdom
 import { fireEvent, render, screen } from '@testing-library/react'
 import type { ReactNode } from 'react'
-import { MemoryRouter, useLocation } from 'react-router-dom'
-import { Link, NavLink } from '@/ui/shared/links'
+import { MemoryRouter, useLocation, useNavigationType } from 'react-router-dom'
+import { Link, NavLink, SiteLinks } from '@/ui/shared/links'
 
 function Address() {
   const { pathname, search } = useLocation()
-  return <output aria-label="address">{pathname + search}</output>
+  return (
+    <>
+      <output aria-label="address">{pathname + search}</output>
+      <output aria-label="last navigation">{useNavigationType()}</output>
+    </>
+  )
 }
 
 function renderAt(path: string, links: ReactNode) {
   render(
     <MemoryRouter initialEntries={[path]}>
-      {links}
+      <SiteLinks>{links}</SiteLinks>
       <Address />
     </MemoryRouter>,
   )
-  return { address: () => screen.getByRole('status', { name: 'address' }).textContent }
+  return {
+    address: () => screen.getByRole('status', { name: 'address' }).textContent,
+    lastNavigation: () => screen.getByRole('status', { name: 'last navigation' }).textContent,
+  }
 }
 
 describe("the app's links", () => {
@@ -27,6 +35,25 @@ describe("the app's links", () => {
 
     expect(fireEvent.click(link)).toBe(false)
     expect(address()).toBe('/trash?cursor=2')
+  })
+
+  it('replace the entry of the address already shown rather than add one, as the router’s do', () => {
+    const { address, lastNavigation } = renderAt(
+      '/trash',
+      <Link to="/trash">Recently deleted</Link>,
+    )
+    fireEvent.click(screen.getByRole('link', { name: 'Recently deleted' }))
+    expect(address()).toBe('/trash')
+    expect(lastNavigation()).toBe('REPLACE')
+
+    fireEvent.click(screen.getByRole('link', { name: 'Recently deleted' }))
+    expect(lastNavigation()).toBe('REPLACE')
+  })
+
+  it('add an entry for another address', () => {
+    const { lastNavigation } = renderAt('/', <Link to="/trash">Recently deleted</Link>)
+    fireEvent.click(screen.getByRole('link', { name: 'Recently deleted' }))
+    expect(lastNavigation()).toBe('PUSH')
   })
 
   it.each([

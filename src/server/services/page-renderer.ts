@@ -28,6 +28,8 @@ export interface PageRenderer {
     readonly origin: string
     readonly useCases: UseCases
     readonly data: PageData
+    /** What the page needs, as pageNeed gave it for the URL. */
+    readonly need: PageNeed
   }) => Promise<{ readonly head: string; readonly html: string }>
 }
 
@@ -235,6 +237,7 @@ async function renderedPage(
       origin: app.siteOrigin(request),
       useCases: app.useCases,
       data,
+      need,
     })
     const embedded = `<script type="application/json" id="${renderer.PAGE_DATA_ID}">${renderer.embedPageData(data)}</script>`
     page = { head, html, embedded }

@@ -3,7 +3,7 @@ import '@/ui/app/app.css'
 import { Toasts } from '@/ui/app/toaster'
 import { SearchForm } from '@/ui/features/search/search-form'
 import bannerUrl from '@/ui/shared/assets/banner.svg'
-import { Link, NavLink } from '@/ui/shared/links'
+import { Link, NavLink, SiteLinks } from '@/ui/shared/links'
 import { paths } from '@/ui/shared/paths'
 import { useFocusHeadingOnNavigation } from '@/ui/shared/use-focus-heading'
 
@@ -20,7 +20,7 @@ const navLinks = [
 export function Layout() {
   const main = useFocusHeadingOnNavigation()
   return (
-    <>
+    <SiteLinks>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -51,6 +51,6 @@ export function Layout() {
         <Link to={paths.changes()}>Recent changes</Link>
       </footer>
       <Toasts />
-    </>
+    </SiteLinks>
   )
 }

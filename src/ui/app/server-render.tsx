@@ -9,7 +9,7 @@ import { prerenderToNodeStream } from 'react-dom/static'
 import { StaticRouter } from 'react-router-dom'
 import type { UseCases } from '@/application/use-cases'
 import { NewsWireApp } from '@/ui/app/news-wire-app'
-import type { PageData } from '@/application/page-data'
+import type { PageData, PageNeed } from '@/application/page-data'
 import { embedPageData, pageNeed, pageStatus } from '@/ui/app/page-routes'
 import { PageHead } from '@/ui/app/page-head'
 
@@ -25,6 +25,8 @@ export interface RenderRequest {
   readonly useCases: UseCases
   /** What the page needs, loaded by the server (see pageNeed). */
   readonly data: PageData
+  /** What pageNeed gave for the URL, which the server has already worked out. */
+  readonly need: PageNeed
 }
 
 export interface RenderedPage {
@@ -44,10 +46,11 @@ export async function renderPage({
   origin,
   useCases,
   data,
+  need,
 }: RenderRequest): Promise<RenderedPage> {
-  const { pathname, search } = new URL(url, origin)
+  const { pathname } = new URL(url, origin)
   const head = renderToStaticMarkup(
-    <PageHead origin={origin} pathname={pathname} need={pageNeed(pathname, search)} data={data} />,
+    <PageHead origin={origin} pathname={pathname} need={need} data={data} />,
   )
   // React answers an error inside a screen with an inline script that hands the screen to the
   // browser, which the Content-Security-Policy forbids: so any error fails the whole render,
