@@ -83,7 +83,7 @@ export function foldCaseAndMarks(text: string): string {
     .normalize('NFC')
 }
 
-const ASCII = /^[\x00-\x7f]*$/
+const ASCII = /^\p{ASCII}*$/u
 
 const LATIN_LETTER = new RegExp(`[${Object.keys(LATIN_FOLDS).join('')}]`, 'gu')
 
