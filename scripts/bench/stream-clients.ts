@@ -34,6 +34,8 @@ export function openBenchStream(
   base: string,
   localAddress: string,
   query = '',
+  /** Called with each chunk as it arrives, and when (performance.now()). */
+  onChunk?: (chunk: Buffer, at: number) => void,
 ): Promise<BenchStream> {
   return new Promise((resolve) => {
     const outgoing = request(`${base}/api/events${query}`, {
@@ -58,6 +60,7 @@ export function openBenchStream(
       response.on('data', (chunk: Buffer) => {
         bytes += chunk.length
         changes += occurrences(chunk, CHANGE)
+        onChunk?.(chunk, performance.now())
       })
       response.on('error', () => undefined)
       const ended = new Promise<void>((settle) => {
