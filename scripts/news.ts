@@ -19,7 +19,7 @@ import { isEditor } from '@/domain/editor'
 import type { DomainError } from '@/domain/domain-error'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import { MAX_HISTORY_PAGE_SIZE } from '@/domain/ports/news-repository.port'
-import type { ComposedOperator } from '@/composition/server/server.composition'
+import type { ComposedOperator } from '@/composition/server/operator.composition'
 import { parseCommandLine, readOperatorConfig, runCommand, UsageError } from './cli/command-line'
 import {
   checkModerationArgs,
@@ -272,7 +272,7 @@ async function main(args: readonly string[]): Promise<number> {
     return siteCommand(command)
   }
   const config = await readOperatorConfig()
-  const { composeOperator } = await import('@/composition/server/server.composition')
+  const { composeOperator } = await import('@/composition/server/operator.composition')
   const operator = await composeOperator(config, operatorName())
   try {
     if (command.name === 'moderation') {

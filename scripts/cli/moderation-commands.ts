@@ -1,6 +1,6 @@
 import { isIP } from 'node:net'
 import { userInfo } from 'node:os'
-import type { ComposedOperator } from '@/composition/server/server.composition'
+import type { ComposedOperator } from '@/composition/server/operator.composition'
 import type { DomainError } from '@/domain/domain-error'
 import { isEditor, isPseudonym } from '@/domain/editor'
 import type { ClientBlock } from '@/domain/moderation.entity'

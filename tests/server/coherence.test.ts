@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import { brotliDecompressSync } from 'node:zlib'
 import { promisify } from 'node:util'
 import type { NewsItem } from '@/domain/news-item.entity'
-import { composeOperator, type ComposedServer } from '@/composition/server/server.composition'
+import { composeOperator } from '@/composition/server/operator.composition'
+import type { ComposedServer } from '@/composition/server/server.composition'
 import { TOKENS } from '@/composition/server/server.tokens'
 import {
   createPostThroughApi,

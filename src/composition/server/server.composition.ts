@@ -1,11 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify'
 import type { Container } from 'inversify'
 import { JournaledNewsRepository } from '@/application/journaled-news.repository'
-import type { UndoChangesSince } from '@/application/undo-changes.use-case'
-import { OperatorTools } from '@/application/operator-tools'
-import { RollbackEditor } from '@/application/rollback-editor.use-case'
-import type { UseCases } from '@/application/use-cases'
-import { OPERATOR } from '@/domain/editor'
 import type { PurgeReport } from '@/domain/ports/news-store.port'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
 import { SITE_SECRETS, siteSecret } from '@/adapters/sql/site-secrets'
@@ -19,13 +14,12 @@ import {
   resolveChangeSignal,
   resolveJournal,
   resolveLiveStream,
-  resolveUndoChangesSince,
   resolveUseCases,
 } from '@/composition/server/server.container'
 import { loadPageRenderer } from '@/composition/server/page-renderer.loader'
 import { TOKENS } from '@/composition/server/server.tokens'
 import { buildApp, DEFAULT_DIST_DIR, metricsFor } from '@/server/app'
-import { pseudonymizer, withClientPrivacy, type Pseudonymizer } from '@/server/services/pseudonyms'
+import { pseudonymizer, withClientPrivacy } from '@/server/services/pseudonyms'
 import type { ServerConfig } from '@/server/services/server-config'
 import type { EventStreamSettings } from '@/server/services/event-stream'
 import type { PageRenderer } from '@/server/services/page-renderer'
@@ -202,46 +196,5 @@ function purgeSchedule(
       clearInterval(timer)
       await running
     },
-  }
-}
-
-export interface ComposedOperator {
-  readonly useCases: UseCases
-  readonly undoChangesSince: UndoChangesSince
-  readonly rollbackEditor: RollbackEditor
-  readonly tools: OperatorTools
-  /** A client address's pseudonym, as the servers of this database name it. */
-  readonly pseudonymOf: Pseudonymizer
-  readonly database: SqlDatabase
-  close(): Promise<void>
-}
-
-/**
- * The operator's composition (`npm run news`): the same database, store, journal and use cases
- * as the server, without HTTP, demo posts or the purge schedule; `operator` names whoever runs
- * the commands in the operator log.
- */
-export async function composeOperator(
-  config: ServerConfig,
-  operator: string = OPERATOR,
-): Promise<ComposedOperator> {
-  const database = await openDatabase(config.database)
-  try {
-    const container = buildServerContainer(database)
-    return {
-      useCases: resolveUseCases(container),
-      undoChangesSince: resolveUndoChangesSince(container),
-      rollbackEditor: new RollbackEditor(
-        container.get(TOKENS.newsStore),
-        container.get(TOKENS.journal),
-      ),
-      tools: new OperatorTools(new SqlModerationStore(database), { operator }),
-      pseudonymOf: pseudonymizer(await siteSecret(database, SITE_SECRETS.pseudonymKey)),
-      database,
-      close: () => database.close(),
-    }
-  } catch (error) {
-    await database.close()
-    throw error
   }
 }
