@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache'
 import { matchRoutes } from 'react-router-dom'
 import type { PageData, PageNeed } from '@/application/page-data'
 import { SEARCH_FIELD } from '@/domain/rules/search-query.rules'
@@ -31,7 +32,7 @@ export const PAGE_PATHS: readonly string[] = PAGE_ROUTES.map((route) => route.pa
  * (the home page, a search, the trash, a history) the page its cursor names.
  */
 export function pageNeed(pathname: string, search = ''): PageNeed {
-  const [match] = matchRoutes([...PAGE_ROUTES], pathname) ?? []
+  const match = pageRouteAt(pathname)
   if (match === undefined) return { kind: 'unknown' }
   const query = new URLSearchParams(search)
   const cursor = query.get(CURSOR_FIELD) || undefined
@@ -49,6 +50,26 @@ export function pageNeed(pathname: string, search = ''): PageNeed {
   if (id === undefined) return { kind: 'none' }
   if ('history' in match.route) return { kind: 'history', id, ...paged }
   return 'item' in match.route ? { kind: 'item', id } : { kind: 'none' }
+}
+
+type PageRouteMatch = NonNullable<
+  ReturnType<typeof matchRoutes<(typeof PAGE_ROUTES)[number]>>
+>[number]
+
+/**
+ * The page routes' matches, by path: React Router flattens and ranks the whole table on every
+ * match, which took a tenth of the server's time to answer a kept page. Bounded, and only for
+ * paths of a sensible length, since any client chooses them.
+ */
+const matches = new LRUCache<string, PageRouteMatch | false>({ max: 1_000 })
+const KEPT_PATH_LENGTH = 256
+
+function pageRouteAt(pathname: string): PageRouteMatch | undefined {
+  const kept = matches.get(pathname)
+  if (kept !== undefined) return kept || undefined
+  const [match] = matchRoutes([...PAGE_ROUTES], pathname) ?? []
+  if (pathname.length <= KEPT_PATH_LENGTH) matches.set(pathname, match ?? false)
+  return match
 }
 
 /** Whether the post the page is about is in the trash (the page says where it went). */
