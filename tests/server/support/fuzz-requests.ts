@@ -1,5 +1,7 @@
 import fc, { type Arbitrary } from 'fast-check'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
+import { CONTACT_LIMITS } from '@/domain/rules/contact-message.rules'
+import { NEWS_LIMITS } from '@/domain/rules/news-item.rules'
 import { OUTBOX_PATH } from '@/server/routes/outbox.routes'
 import { OUTBOX_IDS } from '@/server/services/server-config'
 import { JSON_HEADERS, SITE_ORIGIN } from '../server-fixture'
@@ -93,10 +95,17 @@ const unit = fc.oneof(
   { weight: 1, arbitrary: char('grapheme') },
   { weight: 1, arbitrary: char('binary') },
 )
-const shortText = (maxLength: number) => fc.string({ unit, maxLength })
-/** Mostly around the fields' own limits; now and then past the 16 KiB body limit. */
+const shortText = (maxLength: number) => fc.string({ unit, maxLength, size: 'max' })
+const FIELD_LIMITS = [...new Set([...Object.values(NEWS_LIMITS), ...Object.values(CONTACT_LIMITS)])]
+/** Mostly short, often at a field's limit, now and then past the 16 KiB body limit. */
 const text = fc.oneof(
-  { weight: 40, arbitrary: fc.oneof(shortText(12), shortText(120), shortText(600)) },
+  { weight: 30, arbitrary: fc.oneof(shortText(12), shortText(120), shortText(600)) },
+  {
+    weight: 10,
+    arbitrary: fc
+      .constantFrom(...FIELD_LIMITS)
+      .chain((limit) => fc.string({ unit, minLength: limit - 1, maxLength: limit + 1 })),
+  },
   {
     weight: 1,
     arbitrary: fc
@@ -106,7 +115,10 @@ const text = fc.oneof(
 )
 /** Words a visitor might type, within the limits mostly. */
 const plainText = fc
-  .array(words('news Ada été 👍 world — a.b "quoted" \n Zürich 東京'), { maxLength: 40 })
+  .array(words('news Ada été 👍 world — a.b "quoted" \n Zürich 東京'), {
+    maxLength: 20,
+    size: 'max',
+  })
   .map((list) => list.join(' '))
 /** What an HTTP client can put in a header: visible ASCII, and Latin-1 now and then. */
 const headerText = fc.string({
@@ -115,6 +127,7 @@ const headerText = fc.string({
     fc.integer({ min: 0x80, max: 0xff }).map((code) => String.fromCharCode(code)),
   ),
   maxLength: 300,
+  size: 'max',
 })
 const repeated = (char: string, ...lengths: number[]) =>
   fc.constantFrom(...lengths).map((length) => char.repeat(length))
@@ -177,6 +190,27 @@ const ODD_PATHS = [
   ...[10, 2000, 20_000].map((length) => `/${'x'.repeat(length)}`),
 ]
 
+/** A query of search syntax, hostile text, or one too long or of too many words. */
+const search = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc
+      .tuple(
+        fc.array(fc.constantFrom(...SEARCH_PARTS), { maxLength: 12, size: 'max' }),
+        fc.constantFrom(' ', ''),
+      )
+      .map(([parts, gap]) => parts.join(gap)),
+  },
+  { weight: 3, arbitrary: shortText(200) },
+  fc.constantFrom(10, 11, 40, 100).map((n) => 'post '.repeat(n)),
+  fc.constantFrom(10, 11, 40).map((n) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ')),
+  fc.string({
+    unit: fc.constantFrom('a', 'b', ' '),
+    minLength: 200,
+    maxLength: 500,
+  }),
+)
+
 interface Body {
   readonly payload?: string | Buffer
   readonly contentType?: string
@@ -206,7 +240,7 @@ const jsonBody: Arbitrary<Body> = fc
       fc.jsonValue().map((value) => JSON.stringify(value)),
       fc.constantFrom(...RAW_JSON),
       text,
-      fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes)),
+      fc.uint8Array({ maxLength: 200, size: 'max' }).map((bytes) => Buffer.from(bytes)),
       fc
         .constantFrom(...BAD_UTF8)
         .map((bytes) => Buffer.concat([Buffer.from('{"title":"t'), Buffer.from(bytes), END])),
@@ -268,7 +302,7 @@ const formBody: Arbitrary<Body> = fc.oneof(
     payload: payload.slice(0, cut % payload.length),
     contentType,
   })),
-  fc.tuple(boundary, fc.uint8Array({ maxLength: 300 })).map(([boundary, bytes]) => ({
+  fc.tuple(boundary, fc.uint8Array({ maxLength: 300, size: 'max' })).map(([boundary, bytes]) => ({
     payload: Buffer.from(bytes),
     contentType: formType(boundary),
   })),
@@ -281,7 +315,7 @@ export function fuzzRequests(learned: Learned): Arbitrary<FuzzRequest> {
   const revision = fc.oneof(fc.integer({ min: 1, max: 4 }).map(String), words(REVISIONS))
   const id = fc.oneof(
     { weight: 4, arbitrary: fc.constantFrom(...learned.ids) },
-    fc.string({ unit: words('a b c X Y Z 0 1 9 _ -'), minLength: 1, maxLength: 64 }),
+    fc.string({ unit: words('a b c X Y Z 0 1 9 _ -'), minLength: 1, maxLength: 64, size: 'max' }),
     repeated('a', 63, 64, 65, 100, 101, 500, 5000),
     shortText(200).map(encoded),
     words(ODD_IDS),
@@ -300,23 +334,15 @@ export function fuzzRequests(learned: Learned): Arbitrary<FuzzRequest> {
       ),
     ).map(base64url),
     join(fc.constantFrom('rev ', 'seq '), revision).map(base64url),
-    fc.uint8Array({ maxLength: 90 }).map(base64url),
+    fc.uint8Array({ maxLength: 90, size: 'max' }).map(base64url),
     shortText(300).map(encoded),
     repeated('A', 119, 120, 121, 10_000),
-  )
-  const search = fc.oneof(
-    fc.array(fc.constantFrom(...SEARCH_PARTS), { maxLength: 12 }).map((parts) => parts.join(' ')),
-    fc.array(fc.constantFrom(...SEARCH_PARTS), { maxLength: 12 }).map((parts) => parts.join('')),
-    shortText(200),
-    fc.constantFrom(10, 11, 40, 100).map((n) => 'post '.repeat(n)),
-    fc.constantFrom(10, 11, 40).map((n) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ')),
-    fc.string({ unit: fc.constantFrom('a', 'b', ' '), minLength: 200, maxLength: 500 }),
   )
   const parameter = fc.oneof(
     join('limit=', words(LIMITS)),
     join('cursor=', cursor.map(encoded)),
     join('cursor=', cursor),
-    join('q=', search.map(encoded)),
+    { weight: 2, arbitrary: join('q=', search.map(encoded)) },
     join('editor=', fc.oneof(fc.constantFrom(...learned.editors), shortText(40)).map(encoded)),
     join(shortText(20).map(encoded), '=', shortText(20).map(encoded)),
     words('limit cursor && = limit=1&limit=2 __proto__[x]=1 constructor=1'),
@@ -363,7 +389,19 @@ export function fuzzRequests(learned: Learned): Arbitrary<FuzzRequest> {
     body: Arbitrary<Body> = noBody,
   ) => fc.record({ method: given(method), url: given(url), body })
   const endpoint = fc.oneof(
-    route('GET', join('/api/news', query)),
+    { weight: 2, arbitrary: route('GET', join('/api/news', query)) },
+    // A search, and perhaps more.
+    {
+      weight: 2,
+      arbitrary: route(
+        'GET',
+        join(
+          '/api/news?q=',
+          search.map(encoded),
+          query.map((q) => q.replace('?', '&')),
+        ),
+      ),
+    },
     route('GET', join(news, query)),
     { weight: 2, arbitrary: route('POST', '/api/news', jsonBody) },
     { weight: 2, arbitrary: route('PATCH', news, jsonBody) },
