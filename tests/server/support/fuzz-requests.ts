@@ -81,11 +81,8 @@ const mostly = <T>(arbitrary: Arbitrary<T>) => fc.option(arbitrary, { freq: 10, 
 
 /** Characters that make text hostile: controls, separators, bidi controls, lone surrogates. */
 const HOSTILE = [
-  ...'\0\x01\x07\b\t\n\r\v\x1b\x7f\x85\x9f\xa0\u200b\u200d\u200e\u2028\u2029\u202e\u2066',
-  ...'\ufeff\ufffd\uffff"\\\'<%/?#& ',
-  '\ud800',
-  '\udfff',
-  '👩🏽‍🚀',
+  ...'\0\x01\x07\b\t\n\r\v\x1b\x7f\x85\x9f\xa0\u200b\u200d\u200e\u2028\u2029\u202e\u2066\ufeff',
+  ...['\ud800', '\udfff', '👩🏽‍🚀', ...'\ufffd\uffff"\\\'<%/?#& '],
 ]
 const char = (unit: 'grapheme' | 'grapheme-ascii' | 'binary') =>
   fc.string({ unit, minLength: 1, maxLength: 1 })
@@ -204,11 +201,7 @@ const search = fc.oneof(
   { weight: 3, arbitrary: shortText(200) },
   fc.constantFrom(10, 11, 40, 100).map((n) => 'post '.repeat(n)),
   fc.constantFrom(10, 11, 40).map((n) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ')),
-  fc.string({
-    unit: fc.constantFrom('a', 'b', ' '),
-    minLength: 200,
-    maxLength: 500,
-  }),
+  fc.string({ unit: fc.constantFrom('a', 'b', ' '), minLength: 200, maxLength: 500 }),
 )
 
 interface Body {
@@ -271,6 +264,7 @@ const ODD_PARTS: Parts[] = [
   [['message', 'x'.repeat(40_000)]],
   [['file"; filename="a.txt', 'bytes']],
 ]
+const oddName = shortText(80).map((name): Parts => [[name, 'v']])
 /** The outbox's form as @emailjs/browser sends it: a field missing, or odd parts, now and then. */
 const contactForm = fc
   .tuple(
@@ -284,12 +278,7 @@ const contactForm = fc
       template_id: mostly(outboxId(OUTBOX_IDS.templateId)),
       user_id: mostly(outboxId(OUTBOX_IDS.publicKey)),
     }),
-    sometimes(
-      fc.oneof(
-        fc.constantFrom(...ODD_PARTS),
-        shortText(80).map((n): Parts => [[n, 'v']]),
-      ),
-    ),
+    sometimes(fc.oneof(fc.constantFrom(...ODD_PARTS), oddName)),
   )
   .map(([boundary, fields, odd = []]) => ({
     payload: form(boundary, [...present(fields), ...odd]),
@@ -328,10 +317,7 @@ export function fuzzRequests(learned: Learned): Arbitrary<FuzzRequest> {
     join(
       fc.constantFrom(...INSTANTS),
       ' ',
-      fc.oneof(
-        fc.constantFrom(...learned.ids),
-        fc.constantFrom('a'.repeat(65), 'a/b', '', '\0', 'é'),
-      ),
+      fc.constantFrom(...learned.ids, 'a'.repeat(65), 'a/b', '', '\0', 'é'),
     ).map(base64url),
     join(fc.constantFrom('rev ', 'seq '), revision).map(base64url),
     fc.uint8Array({ maxLength: 90, size: 'max' }).map(base64url),
