@@ -89,7 +89,8 @@ describe.each(TEST_DATABASES)('$name under random requests', (kind) => {
       if (run.failed) {
         const [request] = run.counterexample ?? []
         expect.fail(
-          `${kind.name}: a request failed after ${run.numRuns} runs; shrunk ${run.numShrinks} times:\n` +
+          `${kind.name}: a request failed after ${run.numRuns} runs; shrunk ${run.numShrinks} times` +
+            `${performance.now() - failedAt > SHRINKING_MS ? ' (then stopped: time)' : ''}:\n` +
             `  ${request === undefined ? '(none)' : describeRequest(request)}\n` +
             `  ${String(run.errorInstance)}\n` +
             `Replay: ${REPLAY} FUZZ_PATH=${run.counterexamplePath} npm run test:fuzz`,
