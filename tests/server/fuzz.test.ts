@@ -1,38 +1,46 @@
+import fc from 'fast-check'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import {
-  JSON_HEADERS,
   TEST_DATABASES,
   TEST_POSTGRES_URL,
   composeTestServer,
+  removeTempDirs,
+  templateDistDir,
 } from './server-fixture'
-import { describeRequest, FuzzState, fuzzRequest, type FuzzRequest } from './support/fuzz-requests'
-import { freshSeed, SeededRandom } from './support/seeded-random'
+import { describeRequest, fuzzRequests, seedAndLearn } from './support/fuzz-requests'
 
 /*
- * Seeded random requests against the real composed server, on every engine the suite has:
- * whatever a client sends, the answer is never a 5xx, and the server stays healthy. In
- * `npm test` the seed is fixed and the run short, so that it gives the same verdict every time;
- * `npm run test:fuzz` runs long on a fresh seed (FUZZ_SEED=fresh) and prints it, and
- * FUZZ_SEED=<seed> replays a run. FUZZ_REQUESTS sets how many requests each engine gets.
+ * Whatever a client sends, the real composed server (the API, and the rendered pages) never
+ * answers a 5xx, inject never throws, and the server is healthy afterwards; on every engine the
+ * suite has. On a failure fast-check shrinks the request, and the test prints it with the seed
+ * and the path that replay it. `npm test` runs a fixed seed without the pages; `npm run
+ * test:fuzz` runs long, pages too (FUZZ_PAGES=1), on a fresh seed (FUZZ_SEED=fresh), which it
+ * prints; FUZZ_SEED=<seed> replays a run, and with FUZZ_PATH=<path> only its shrunk failure.
+ * FUZZ_REQUESTS sets how many requests each engine gets.
  */
-const FIXED_SEED = 20_261_127
 const seedOption = process.env.FUZZ_SEED?.trim()
-const SEED = !seedOption ? FIXED_SEED : seedOption === 'fresh' ? freshSeed() : Number(seedOption)
-const REQUESTS = Number(process.env.FUZZ_REQUESTS?.trim() || 300)
-const SHOWN_FAILURES = 10
+const SEED = !seedOption
+  ? 20_261_127
+  : seedOption === 'fresh'
+    ? Math.floor(Math.random() * 2 ** 31)
+    : Number(seedOption)
+const PATH = process.env.FUZZ_PATH?.trim() || undefined
+const SHRINKING_MS = 30_000
+const RUNS = Number(process.env.FUZZ_REQUESTS?.trim() || 300)
+// Rendering the pages loads the whole UI, seconds of the suite's time: the long run only.
+const PAGES = process.env.FUZZ_PAGES?.trim() === '1'
 
-console.info(`Fuzz seed ${SEED}, ${REQUESTS} requests per engine (replay: FUZZ_SEED=${SEED}).`)
+const REPLAY = `FUZZ_SEED=${SEED} FUZZ_REQUESTS=${RUNS} FUZZ_PAGES=${Number(PAGES)}`
+console.info(
+  `Fuzz seed ${SEED}, ${RUNS} requests per engine (replay: ${REPLAY} npm run test:fuzz).`,
+)
 if (TEST_POSTGRES_URL === undefined) {
   console.warn('Fuzzing SQLite only: set TEST_POSTGRES_URL to fuzz PostgreSQL too.')
 }
 
-interface Failure {
-  readonly index: number
-  readonly request: FuzzRequest
-  readonly answer: string
-}
+afterAll(removeTempDirs)
 
-describe.each(TEST_DATABASES)('$name under seeded random requests', (kind) => {
+describe.each(TEST_DATABASES)('$name under random requests', (kind) => {
   let server: ComposedServer
   let dispose: () => Promise<void>
 
@@ -40,7 +48,10 @@ describe.each(TEST_DATABASES)('$name under seeded random requests', (kind) => {
     const database = await kind.create()
     dispose = () => database.dispose()
     // A write limit too high to refuse anything, so that its counting runs on every write.
-    server = await composeTestServer({ DATABASE_URL: database.url, WRITE_RATE_LIMIT: '1000000' })
+    server = await composeTestServer(
+      { DATABASE_URL: database.url, WRITE_RATE_LIMIT: '1000000' },
+      PAGES ? { distDir: templateDistDir(), renderer: await import('@/ui/app/server-render') } : {},
+    )
   })
 
   afterAll(async () => {
@@ -48,65 +59,45 @@ describe.each(TEST_DATABASES)('$name under seeded random requests', (kind) => {
     await dispose()
   })
 
-  it(`answers ${REQUESTS} random requests without a 5xx, and is healthy afterwards`, async () => {
-    const { app } = server
-    const random = new SeededRandom(SEED)
-    const state = new FuzzState()
-    // A few real posts with a history, so that ids, cursors and ETags can be aimed at them.
-    for (let index = 0; index < 30; index += 1) {
-      const created = await app.inject({
-        method: 'POST',
-        url: '/api/news',
-        headers: JSON_HEADERS,
-        payload: { title: `Post ${index}`, body: 'Body', author: 'Ada' },
-      })
-      state.learn(created)
-      const id = state.ids.at(-1)
-      await app.inject({
-        method: 'PATCH',
-        url: `/api/news/${id}`,
-        headers: JSON_HEADERS,
-        payload: { body: 'Edited' },
-      })
-    }
-    state.learn(await app.inject('/api/news?limit=5'))
-
-    const failures: Failure[] = []
-    const statuses = new Map<number, number>()
-    const started = performance.now()
-    for (let index = 0; index < REQUESTS; index += 1) {
-      const request = fuzzRequest(random, state)
-      try {
-        const response = await app.inject(request)
-        statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1)
-        if (response.statusCode >= 500) {
-          failures.push({
-            index,
-            request,
-            answer: `${response.statusCode} ${response.body.slice(0, 200)}`,
-          })
-        }
-        state.learn(response)
-      } catch (error) {
-        failures.push({ index, request, answer: `inject threw ${String(error)}` })
-      }
-    }
-    const seconds = (performance.now() - started) / 1000
-    const spread = [...statuses]
-      .sort(([a], [b]) => a - b)
-      .map(([status, count]) => `${status}: ${count}`)
-    console.info(
-      `${kind.name}: ${REQUESTS} requests in ${seconds.toFixed(1)} s; ${spread.join(', ')}`,
-    )
-
-    const shown = failures
-      .slice(0, SHOWN_FAILURES)
-      .map(
-        ({ index, request, answer }) =>
-          `FUZZ_SEED=${SEED} request #${index} on ${kind.name} answered ${answer}\n  ${describeRequest(request)}`,
+  it(
+    `answers ${RUNS} random requests without a 5xx, and is healthy afterwards`,
+    async () => {
+      const { app } = server
+      const requests = fuzzRequests(await seedAndLearn(app))
+      const statuses = new Map<number, number>()
+      const started = performance.now()
+      let failedAt = Infinity
+      const run = await fc.check(
+        fc.asyncProperty(requests, async (request) => {
+          // Shrinking a long text takes thousands of requests: what it has come to by then stands.
+          if (performance.now() - failedAt > SHRINKING_MS) return
+          try {
+            const { statusCode, body } = await app.inject(request)
+            if (failedAt === Infinity) statuses.set(statusCode, (statuses.get(statusCode) ?? 0) + 1)
+            if (statusCode >= 500) throw new Error(`answered ${statusCode} ${body.slice(0, 300)}`)
+          } catch (error) {
+            failedAt = Math.min(failedAt, performance.now())
+            throw error
+          }
+        }),
+        { seed: SEED, numRuns: RUNS, path: PATH },
       )
-    expect(shown, `${failures.length} requests answered 5xx`).toEqual([])
-    const health = await app.inject('/api/health')
-    expect(health.statusCode).toBe(200)
-  }, 180_000)
+      const spread = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}: ${n}`)
+      const seconds = ((performance.now() - started) / 1000).toFixed(1)
+      console.info(`${kind.name}: ${run.numRuns} requests in ${seconds} s; ${spread.join(', ')}`)
+
+      if (run.failed) {
+        const [request] = run.counterexample ?? []
+        expect.fail(
+          `${kind.name}: a request failed after ${run.numRuns} runs; shrunk ${run.numShrinks} times` +
+            `${performance.now() - failedAt > SHRINKING_MS ? ' (then stopped: time)' : ''}:\n` +
+            `  ${request === undefined ? '(none)' : describeRequest(request)}\n` +
+            `  ${String(run.errorInstance)}\n` +
+            `Replay: ${REPLAY} FUZZ_PATH=${run.counterexamplePath} npm run test:fuzz`,
+        )
+      }
+      expect((await app.inject('/api/health')).statusCode).toBe(200)
+    },
+    120_000 + SHRINKING_MS + RUNS * 50,
+  )
 })

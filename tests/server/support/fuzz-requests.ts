@@ -1,669 +1,429 @@
+import fc, { type Arbitrary } from 'fast-check'
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
+import { CONTACT_LIMITS } from '@/domain/rules/contact-message.rules'
+import { NEWS_LIMITS } from '@/domain/rules/news-item.rules'
+import { OUTBOX_PATH } from '@/server/routes/outbox.routes'
 import { OUTBOX_IDS } from '@/server/services/server-config'
-import type { SeededRandom } from './seeded-random'
+import { JSON_HEADERS, SITE_ORIGIN } from '../server-fixture'
 
+type Method = 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'OPTIONS'
 /** A request as `app.inject` takes it, kept plain so that a failure prints as it was sent. */
 export interface FuzzRequest {
-  readonly method: 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'OPTIONS'
+  readonly method: Method
   readonly url: string
   readonly headers: Record<string, string>
   readonly payload?: string | Buffer
 }
 
-/** What earlier answers revealed, so that later requests can aim at real posts and pages. */
-export class FuzzState {
-  readonly ids: string[] = []
-  readonly cursors: string[] = []
-  readonly etags: string[] = []
-
-  /** Learns ids, cursors and ETags from an answer. */
-  learn(response: {
-    readonly statusCode: number
-    readonly headers: Record<string, unknown>
-    readonly body: string
-  }): void {
-    const link = response.headers.link
-    if (typeof link === 'string') {
-      const cursor = /[?&]cursor=([^&>]+)/.exec(link)?.[1]
-      if (cursor !== undefined) remember(this.cursors, decodeURIComponent(cursor))
-    }
-    const etag = response.headers.etag
-    if (typeof etag === 'string') remember(this.etags, etag)
-    if (response.statusCode === 201) {
-      const id = /"_id":"([A-Za-z0-9_-]+)"/.exec(response.body)?.[1]
-      if (id !== undefined) remember(this.ids, id)
-    }
-  }
+/** What the seeding's answers revealed: real ids, cursors, ETags and editors to aim at. */
+export interface Learned {
+  readonly ids: string[]
+  readonly cursors: string[]
+  readonly etags: string[]
+  readonly editors: string[]
 }
-
-const KEEP = 50
-
-function remember(list: string[], value: string): void {
-  if (list.includes(value)) return
-  list.push(value)
-  if (list.length > KEEP) list.shift()
-}
-
-const OUTBOX_PATH = '/api/v1.0/email/send-form'
-
-/** Characters that make text hostile: controls, separators, bidi controls, surrogates, emoji. */
-const NASTY_CHARS = [
-  '\u0000',
-  '\u0001',
-  '\u0007',
-  '\b',
-  '\t',
-  '\n',
-  '\r',
-  '\u000b',
-  '\u001b',
-  '\u007f',
-  '\u0085',
-  '\u009f',
-  '\u00a0',
-  '\u200b',
-  '\u200d',
-  '\u200e',
-  '\u2028',
-  '\u2029',
-  '\u202e',
-  '\u2066',
-  '\ud800',
-  '\udfff',
-  '\ufeff',
-  '\ufffd',
-  '\uffff',
-  '👩🏽‍🚀',
-  'é',
-  'ß',
-  '中',
-  '"',
-  '\\',
-  "'",
-  '<',
-  '%',
-  '/',
-  '?',
-  '#',
-  '&',
-  ' ',
-]
-
-function char(random: SeededRandom): string {
-  if (random.chance(0.6)) return String.fromCharCode(random.between(0x21, 0x7e))
-  if (random.chance(0.7)) return random.pick(NASTY_CHARS)
-  return String.fromCharCode(random.int(0x10000))
-}
-
-/** Text of any length up to about 40 KiB, mostly short, with hostile characters mixed in. */
-export function text(random: SeededRandom): string {
-  // Now and then past the 16 KiB body limit; mostly around the fields' own limits.
-  const length = random.chance(0.02)
-    ? random.between(16_000, 40_000)
-    : random.oneOf([() => random.int(12), () => random.int(120), () => random.int(600), () => 0])
-  return random.string(length, () => char(random))
-}
-
-/** Text a visitor might type: words, spaces, punctuation and an emoji, within the limits mostly. */
-function plainText(random: SeededRandom): string {
-  const words = [
-    'news',
-    'Ada',
-    'été',
-    '👍',
-    'world',
-    '—',
-    'a.b',
-    '"quoted"',
-    '\n',
-    'Zürich',
-    '東京',
-  ]
-  return random.string(random.int(random.chance(0.9) ? 12 : 120), () => `${random.pick(words)} `)
-}
-
-/** A visible-ASCII (or Latin-1) header value: what an HTTP client can put on the wire. */
-function headerText(random: SeededRandom, length: number): string {
-  return random.string(length, () =>
-    random.chance(0.9)
-      ? String.fromCharCode(random.between(0x20, 0x7e))
-      : String.fromCharCode(random.between(0x80, 0xff)),
-  )
-}
-
-const LONE_SURROGATE = /([\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF])/
 
 /**
- * encodeURIComponent, which throws on an unpaired surrogate: those go as the UTF-8 bytes they
- * would have (%ED%A0%80 and the like), which no decoder accepts.
+ * Publishes 30 posts with an edit each, trashes two, and reads a page of every paged list,
+ * learning from the answers. The values come in the same order on every run, so that a seed
+ * picks the same post, page or version again on a fresh server.
  */
-function percentEncoded(value: string): string {
-  return value
-    .split(LONE_SURROGATE)
-    .map((part) =>
-      LONE_SURROGATE.test(part)
-        ? [
-            0xe0 | (part.charCodeAt(0) >> 12),
-            0x80 | ((part.charCodeAt(0) >> 6) & 0x3f),
-            0x80 | (part.charCodeAt(0) & 0x3f),
-          ]
-            .map((byte) => `%${byte.toString(16).toUpperCase()}`)
-            .join('')
-        : encodeURIComponent(part),
-    )
-    .join('')
+export async function seedAndLearn(app: FastifyInstance): Promise<Learned> {
+  const learned: Learned = { ids: [], cursors: [], etags: [], editors: [] }
+  const send = async (request: InjectOptions | string) => learn(learned, await app.inject(request))
+  const json = (method: 'POST' | 'PATCH', url: string, payload: object) =>
+    send({ method, url, headers: JSON_HEADERS, payload })
+  for (let index = 0; index < 30; index += 1) {
+    await json('POST', '/api/news', { title: `Post ${index}`, body: 'Body', author: 'Ada' })
+    await json('PATCH', `/api/news/${learned.ids.at(-1)}`, { body: 'Edited' })
+  }
+  const [first, second, third] = learned.ids
+  await send({ method: 'DELETE', url: `/api/news/${first}` })
+  await send({ method: 'DELETE', url: `/api/news/${second}` })
+  for (const url of ['/api/news?limit=5', '/api/news?q=post&limit=5', '/api/trash?limit=1']) {
+    await send(url)
+  }
+  await send(`/api/news/${third}/revisions?limit=1`)
+  await send('/api/changes?limit=5')
+  return learned
 }
 
-function base64url(value: string | Buffer): string {
-  return Buffer.from(value).toString('base64url')
+function learn(learned: Learned, response: LightMyRequestResponse): void {
+  const add = (list: string[], value: string | undefined) => {
+    if (value !== undefined && !list.includes(value)) list.push(value)
+  }
+  const cursor = /[?&]cursor=([^&>]+)/.exec(String(response.headers.link ?? ''))?.[1]
+  if (cursor !== undefined) add(learned.cursors, decodeURIComponent(cursor))
+  if (typeof response.headers.etag === 'string') add(learned.etags, response.headers.etag)
+  if (response.statusCode === 201) add(learned.ids, /"_id":"([\w-]+)"/.exec(response.body)?.[1])
+  for (const [, editor] of response.body.matchAll(/"editor":"([^"]+)"/g)) {
+    add(learned.editors, editor)
+  }
 }
 
-function anyId(random: SeededRandom, state: FuzzState): string {
-  if (state.ids.length > 0 && random.chance(0.6)) return random.pick(state.ids)
-  return random.oneOf([
-    () => random.string(random.between(1, 64), () => random.pick([...'abcXYZ019_-'])),
-    () => 'a'.repeat(random.pick([63, 64, 65, 100, 101, 500, 5000])),
-    () => percentEncoded(text(random).slice(0, 200)),
-    () =>
-      random.pick([
-        '%00',
-        '%ff%fe',
-        '%C0%AF',
-        '%2F',
-        '..',
-        '%2e%2e',
-        '%20',
-        '%E2%80%AE',
-        '%F0%9F%91%8D',
-        '%',
-        '%zz',
-        '💥',
-        'null',
-        'undefined',
-        '0',
-        '-1',
-        "'; drop table news; --",
-      ]),
-  ])
-}
+const given = <T extends string>(value: T | Arbitrary<T>) =>
+  typeof value === 'string' ? fc.constant(value) : value
+/** Strings joined: each part a constant or an arbitrary. */
+const join = (...parts: Array<string | Arbitrary<string>>): Arbitrary<string> =>
+  fc.tuple(...parts.map(given)).map((texts) => texts.join(''))
+/** One of the words of `list`. */
+const words = (list: string) => fc.constantFrom(...list.split(' '))
 
-function anyRevision(random: SeededRandom): string {
-  return String(
-    random.pick([
-      '1',
-      '2',
-      '3',
-      '0',
-      '-1',
-      '01',
-      '1.5',
-      '1e3',
-      'abc',
-      '2147483647',
-      '2147483648',
-      '4294967296',
-      '9007199254740993',
-      '99999999999999999999',
-      '%00',
-    ]),
+/** Present one time in `1 + absent`, and shrunk away first. */
+const sometimes = <T>(arbitrary: Arbitrary<T>, absent = 4): Arbitrary<T | undefined> =>
+  fc.oneof(
+    { withCrossShrink: true },
+    { weight: absent, arbitrary: fc.constant(undefined) },
+    { weight: 1, arbitrary },
   )
-}
+/** Absent one time in ten. */
+const mostly = <T>(arbitrary: Arbitrary<T>) => fc.option(arbitrary, { freq: 10, nil: undefined })
 
-/** A cursor: a real one, one re-encoded with another instant or id, a cut one, or noise. */
-function anyCursor(random: SeededRandom, state: FuzzState): string {
-  const real = state.cursors.length > 0 ? random.pick(state.cursors) : undefined
-  const decoded =
-    real === undefined ? '2026-01-01T00:00:00.000Z abc' : Buffer.from(real, 'base64url').toString()
-  const [, id = 'abc'] = decoded.split(' ')
-  return random.oneOf([
-    () => real ?? base64url(decoded),
-    () => (real ?? base64url(decoded)).slice(0, random.int(40)),
-    () => `${real ?? ''}${random.pick(['x', 'A', '=', '%3D', '-'])}`,
-    () =>
-      base64url(
-        `${random.pick([
-          '0000-01-01T00:00:00.000Z',
-          '0001-01-01T00:00:00.000Z',
-          '1969-12-31T23:59:59.999Z',
-          '1970-01-01T00:00:00.000Z',
-          '9999-12-31T23:59:59.999Z',
-          '+10000-01-01T00:00:00.000Z',
-          '-000001-01-01T00:00:00.000Z',
-          '2026-02-30T00:00:00.000Z',
-          '2026-13-01T00:00:00.000Z',
-          '2026-01-01T24:00:00.000Z',
-          '2026-01-01T00:00:00Z',
-          '2026-01-01',
-          'NaN',
-        ])} ${id}`,
-      ),
-    () =>
-      base64url(
-        `2026-01-01T00:00:00.000Z ${random.pick([id, 'a'.repeat(65), 'a/b', '', '\u0000', 'é'])}`,
-      ),
-    () => base64url(`rev ${anyRevision(random)}`),
-    () => base64url(Buffer.from(Array.from({ length: random.int(90) }, () => random.int(256)))),
-    () => percentEncoded(text(random).slice(0, 300)),
-    () => 'A'.repeat(random.pick([119, 120, 121, 10_000])),
-  ])
-}
+/** Characters that make text hostile: controls, separators, bidi controls, lone surrogates. */
+const HOSTILE = [
+  ...'\0\x01\x07\b\t\n\r\v\x1b\x7f\x85\x9f\xa0\u200b\u200d\u200e\u2028\u2029\u202e\u2066\ufeff',
+  ...['\ud800', '\udfff', '👩🏽‍🚀', ...'\ufffd\uffff"\\\'<%/?#& '],
+]
+const char = (unit: 'grapheme' | 'grapheme-ascii' | 'binary') =>
+  fc.string({ unit, minLength: 1, maxLength: 1 })
+const unit = fc.oneof(
+  { weight: 6, arbitrary: char('grapheme-ascii') },
+  { weight: 2, arbitrary: fc.constantFrom(...HOSTILE) },
+  { weight: 1, arbitrary: char('grapheme') },
+  { weight: 1, arbitrary: char('binary') },
+)
+const shortText = (maxLength: number) => fc.string({ unit, maxLength, size: 'max' })
+const FIELD_LIMITS = [...new Set([...Object.values(NEWS_LIMITS), ...Object.values(CONTACT_LIMITS)])]
+/** Mostly short, often at a field's limit, now and then past the 16 KiB body limit. */
+const text = fc.oneof(
+  { weight: 30, arbitrary: fc.oneof(shortText(12), shortText(120), shortText(600)) },
+  {
+    weight: 10,
+    arbitrary: fc
+      .constantFrom(...FIELD_LIMITS)
+      .chain((limit) => fc.string({ unit, minLength: limit - 1, maxLength: limit + 1 })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(shortText(8), fc.integer({ min: 16_000, max: 40_000 }))
+      .map(([seed, length]) => (seed || 'x').repeat(length).slice(0, length)),
+  },
+)
+/** Words a visitor might type, within the limits mostly. */
+const plainText = fc
+  .array(words('news Ada été 👍 world — a.b "quoted" \n Zürich 東京'), {
+    maxLength: 20,
+    size: 'max',
+  })
+  .map((list) => list.join(' '))
+/** What an HTTP client can put in a header: visible ASCII, and Latin-1 now and then. */
+const headerText = fc.string({
+  unit: fc.oneof(
+    { weight: 9, arbitrary: char('grapheme-ascii') },
+    fc.integer({ min: 0x80, max: 0xff }).map((code) => String.fromCharCode(code)),
+  ),
+  maxLength: 300,
+  size: 'max',
+})
+const repeated = (char: string, ...lengths: number[]) =>
+  fc.constantFrom(...lengths).map((length) => char.repeat(length))
 
-function anyLimit(random: SeededRandom): string {
-  return random.pick([
-    '1',
-    '2',
-    '24',
-    '100',
-    '101',
-    '0',
-    '-1',
-    '1.5',
-    '1e2',
-    '99999999999999999999999',
-    'NaN',
-    'Infinity',
-    '',
-    'abc',
-    '%00',
-    '0x10',
-  ])
-}
+const LONE_SURROGATE = /([\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff])/
+const hex = (byte: number) => `%${byte.toString(16).toUpperCase()}`
+/**
+ * encodeURIComponent, which throws on a lone surrogate: that goes as the UTF-8 bytes it would
+ * have (%ED%A0%80 and the like), which no decoder accepts.
+ */
+const encoded = (value: string): string =>
+  value
+    .split(LONE_SURROGATE)
+    .map((part, index) => {
+      if (index % 2 === 0) return encodeURIComponent(part)
+      const code = part.charCodeAt(0)
+      return `%ED${hex(0x80 | ((code >> 6) & 0x3f))}${hex(0x80 | (code & 0x3f))}`
+    })
+    .join('')
+const base64url = (value: string | Uint8Array) => Buffer.from(value).toString('base64url')
 
+const ODD_IDS = '%00 %ff%fe %C0%AF %2F .. %2e%2e %20 %E2%80%AE %F0%9F%91%8D % %zz 💥 null 0 -1'
+const REVISIONS = '0 -1 01 1.5 1e3 abc 2147483648 4294967296 9007199254740993 99999999999999999999'
+const LIMITS = '1 2 24 100 101 0 -1 1.5 1e2 99999999999999999999999 NaN Infinity abc %00 0x10'
+const INSTANTS = [
+  ...['0000-01-01', '0001-01-01', '1970-01-01', '9999-12-31', '2026-01-01', '2026-02-30'],
+  ...['+10000-01-01', '-000001-01-01', '2026-13-01', '2026-01-01T24:00:00.000Z', 'NaN'],
+  ...['2026-01-01T00:00:00Z', '1969-12-31T23:59:59.999Z', '9999-12-31T23:59:59.999Z'],
+].map((day) => (/^[+-]?\d+-\d\d-\d\d$/.test(day) ? `${day}T00:00:00.000Z` : day))
 /** Search syntax of every engine, quotes and SQL, among words that match the seeded posts. */
 const SEARCH_PARTS = [
-  'post',
-  'Post',
-  'body',
-  'ADA',
-  'été',
-  '"',
-  "'",
-  'AND',
-  'OR',
-  'NOT',
-  'NEAR(',
-  '*',
-  '^',
-  ':',
-  '-',
-  '(',
-  ')',
-  '{title}:',
-  '!',
-  '&',
-  '|',
-  '<->',
-  ':*',
-  ':A',
-  '%',
-  '_',
-  '\\',
+  ...'post Post body ADA été " \' AND OR NOT NEAR( * ^ : - ( ) {title}: ! & | <-> :* :A % _ \\'.split(
+    ' ',
+  ),
   "'; drop table news; --",
 ]
-
-/** A search query: the parts above, hostile characters, or one too long or of too many words. */
-function anySearch(random: SeededRandom): string {
-  return random.oneOf([
-    () => random.string(random.int(12), () => `${random.pick(SEARCH_PARTS)} `),
-    () => random.string(random.int(12), () => random.pick(SEARCH_PARTS)),
-    () => random.string(random.int(30), () => char(random)),
-    () => 'post '.repeat(random.pick([10, 11, 40, 100])),
-    () => Array.from({ length: random.pick([10, 11, 40]) }, (_, n) => `w${n}`).join(' '),
-    () => random.string(random.pick([200, 201, 500]), () => random.pick([...'ab '])),
-  ])
-}
-
-function query(random: SeededRandom, state: FuzzState): string {
-  const parts: string[] = []
-  const count = random.int(4)
-  for (let index = 0; index < count; index += 1) {
-    parts.push(
-      random.oneOf([
-        () => `limit=${anyLimit(random)}`,
-        () => `cursor=${percentEncoded(anyCursor(random, state))}`,
-        () => `cursor=${anyCursor(random, state)}`,
-        () => `q=${percentEncoded(text(random).slice(0, 200))}`,
-        () => `q=${percentEncoded(anySearch(random))}`,
-        () =>
-          `${percentEncoded(text(random).slice(0, 20))}=${percentEncoded(text(random).slice(0, 20))}`,
-        () =>
-          random.pick([
-            'limit',
-            'cursor',
-            '&&',
-            '=',
-            'limit=1&limit=2',
-            '__proto__[x]=1',
-            'constructor=1',
-          ]),
-      ]),
-    )
-  }
-  return parts.length === 0 ? '' : `?${parts.join('&')}`
-}
-
-function path(random: SeededRandom, state: FuzzState): string {
-  const id = () => anyId(random, state)
-  return random.oneOf([
-    () => '/api/news',
-    () => '/api/news',
-    () => `/api/news/${id()}`,
-    () => `/api/news/${id()}`,
-    () => `/api/news/${id()}/revisions`,
-    () => `/api/news/${id()}/restore`,
-    () => `/api/news/${id()}/revisions/${anyRevision(random)}/restore`,
-    () => '/api/trash',
-    () => OUTBOX_PATH,
-    () => OUTBOX_PATH,
-    () =>
-      random.pick([
-        '/api/health',
-        '/api/config',
-        '/api',
-        '/api/',
-        '/api/news/',
-        '//api/news',
-        '/api/news/a/b/c',
-        '/api/nothing',
-        '/',
-        '/contact',
-        '/news/new',
-        `/news/${id()}`,
-        `/news/${id()}/edit`,
-        '/trash',
-        '/assets/../../etc/passwd',
-        '/assets/%2e%2e/%2e%2e/etc/passwd',
-        `/${'x'.repeat(random.pick([10, 2000, 20_000]))}`,
-        '/favicon.ico',
-        '/robots.txt',
-      ]),
-  ])
-}
-
-function etagLike(random: SeededRandom, state: FuzzState): string {
-  return random.oneOf([
-    () => (state.etags.length > 0 ? random.pick(state.etags) : '"rev-1"'),
-    () => `"rev-${anyRevision(random)}"`,
-    () => `W/"rev-${anyRevision(random)}"`,
-    () => '*',
-    () => `"rev-1", "rev-2", W/"x"`,
-    () => headerText(random, random.int(300)),
-    () => '',
-  ])
-}
-
 const CONTENT_TYPES = [
-  'application/json',
-  'application/json; charset=utf-8',
-  'application/json; charset=latin1',
-  'APPLICATION/JSON',
-  'application/json-patch+json',
-  'text/plain',
-  'application/x-www-form-urlencoded',
-  'multipart/form-data',
-  'multipart/form-data; boundary=',
-  'multipart/form-data; boundary=----fuzz',
-  `multipart/form-data; boundary=${'b'.repeat(300)}`,
-  'multipart/mixed; boundary=----fuzz',
-  '*/*',
-  ';;;',
-  '',
+  ...['application/json', 'application/json; charset=utf-8', 'application/json; charset=latin1'],
+  ...['APPLICATION/JSON', 'application/json-patch+json', 'text/plain', '*/*', ';;;', ''],
+  ...['application/x-www-form-urlencoded', 'multipart/form-data', 'multipart/form-data; boundary='],
+  ...['multipart/form-data; boundary=----fuzz', `multipart/form-data; boundary=${'b'.repeat(300)}`],
+  ...['multipart/mixed; boundary=----fuzz', 'multipart/form-data; boundary=other'],
+]
+/** Bodies no serialiser writes: lone surrogates, huge numbers, poisoned keys, deep, broken. */
+const RAW_JSON = [
+  ...['{"title":"a\\ud800","body":"\\u0000\\udfff","author":"\\ud83d"}', '{"a":1}}', '{"title":'],
+  '{"title":"t","body":"b","author":"a","revision":1e400,"x":123456789012345678901234567890}',
+  '{"title":"t","body":"b","author":"a","__proto__":{"polluted":true}}',
+  '{"constructor":{"prototype":{"polluted":true}},"title":"t","body":"b","author":"a"}',
+  ...[100, 1000, 5000].map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`),
+  ...[100, 1000, 3000].map((depth) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`),
+  ...['', '{', '}', 'null', '[]', '"', 'undefined', '\u0000'],
+]
+const END = Buffer.from('","body":"b","author":"a"}')
+const BAD_UTF8 = [[0xff], [0xc3], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xc0, 0xaf]]
+const ODD_PATHS = [
+  ...['/api/health', '/api/config', '/api/openapi.json', '/api', '/api/', '/api/news/', '/'],
+  ...['//api/news', '/api/news/a/b/c', '/api/nothing', '/favicon.ico', '/robots.txt', '/metrics'],
+  ...['/feed.xml', '/sitemap.xml', '/sitemaps/1.xml', '/sitemaps/..%2f..', '/index.html'],
+  ...['/assets/../../etc/passwd', '/assets/%2e%2e/%2e%2e/etc/passwd', '/assets/x.js'],
+  ...[10, 2000, 20_000].map((length) => `/${'x'.repeat(length)}`),
 ]
 
-function headers(
-  random: SeededRandom,
-  state: FuzzState,
-  contentType: string | undefined,
-): Record<string, string> {
-  const out: Record<string, string> = {}
-  if (random.chance(0.1)) {
-    if (random.chance(0.7)) out['content-type'] = random.pick(CONTENT_TYPES)
-  } else if (contentType !== undefined) {
-    out['content-type'] = contentType
-  }
-  if (random.chance(0.2)) out['if-match'] = etagLike(random, state)
-  if (random.chance(0.2)) out['if-none-match'] = etagLike(random, state)
-  if (random.chance(0.2)) {
-    out['idempotency-key'] = random.oneOf([
-      () => `key-${random.int(20)}`,
-      () => headerText(random, random.pick([1, 255, 256, 1000])),
-      () => '',
-      () => ' ',
-    ])
-  }
-  if (random.chance(0.2)) {
-    out['accept-encoding'] = random.pick([
-      'br',
-      'gzip',
-      'br;q=0, gzip;q=0',
-      '*',
-      'identity',
-      'x;q=abc',
-    ])
-  }
-  if (random.chance(0.05)) out['content-encoding'] = random.pick(['gzip', 'br', 'deflate', 'x'])
-  if (random.chance(0.05))
-    out.origin = random.pick(['https://evil.example', 'null', 'http://localhost'])
-  return out
+/** A query of search syntax, hostile text, or one too long or of too many words. */
+const search = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc
+      .tuple(
+        fc.array(fc.constantFrom(...SEARCH_PARTS), { maxLength: 12, size: 'max' }),
+        fc.constantFrom(' ', ''),
+      )
+      .map(([parts, gap]) => parts.join(gap)),
+  },
+  { weight: 3, arbitrary: shortText(200) },
+  fc.constantFrom(10, 11, 40, 100).map((n) => 'post '.repeat(n)),
+  fc.constantFrom(10, 11, 40).map((n) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ')),
+  fc.string({ unit: fc.constantFrom('a', 'b', ' '), minLength: 200, maxLength: 500 }),
+)
+
+interface Body {
+  readonly payload?: string | Buffer
+  readonly contentType?: string
 }
 
-/** A JSON value of random shape, some of it hostile: deep, huge, poisoned, of the wrong types. */
-function jsonValue(random: SeededRandom, depth = 0): unknown {
-  if (depth > 3) return random.chance(0.5) ? text(random).slice(0, 40) : random.int(100)
-  return random.oneOf<unknown>([
-    () => text(random),
-    () => random.pick([0, -1, 1.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 2 ** 31]),
-    () => random.chance(0.5),
-    () => null,
-    () => Array.from({ length: random.int(4) }, () => jsonValue(random, depth + 1)),
-    () => ({ title: jsonValue(random, depth + 1), body: text(random) }),
-  ])
-}
+/** No body; now and then a content type all the same. */
+const noBody: Arbitrary<Body> = sometimes(fc.constantFrom(...CONTENT_TYPES), 2).map(
+  (contentType) => (contentType === undefined ? {} : { contentType }),
+)
 
-function jsonBody(random: SeededRandom): string | Buffer {
-  const draft = (): Record<string, unknown> => {
-    const out: Record<string, unknown> = {}
-    for (const field of ['title', 'body', 'author', '_id', 'createdAt', 'revision', 'extra']) {
-      if (random.chance(field.length < 7 ? 0.85 : 0.1)) {
-        out[field] = random.oneOf([
-          () => text(random),
-          () => plainText(random),
-          () => plainText(random),
-          () => jsonValue(random),
-        ])
-      }
-    }
-    return out
-  }
-  return random.oneOf<string | Buffer>([
-    () => JSON.stringify(draft()),
-    () => JSON.stringify(draft()),
-    () => JSON.stringify(draft()),
-    () => JSON.stringify({ title: 'Fuzzed', body: text(random), author: 'Fuzz' }),
-    () => JSON.stringify(jsonValue(random)),
-    // Escapes JSON.stringify would never write: lone surrogates, NUL, huge numbers.
-    () =>
-      `{"title":"a\\ud800","body":"\\u0000\\udfff","author":"${random.pick(['x', '\\u0007', '\\ud83d'])}"}`,
-    () =>
-      `{"title":"t","body":"b","author":"a","revision":1e400,"n":-1e400,"x":123456789012345678901234567890}`,
-    () => `{"title":"t","body":"b","author":"a","__proto__":{"polluted":true}}`,
-    () => `{"constructor":{"prototype":{"polluted":true}},"title":"t","body":"b","author":"a"}`,
-    () => {
-      const depth = random.pick([100, 1000, 5000])
-      return `${'['.repeat(depth)}${']'.repeat(depth)}`
-    },
-    () => {
-      const depth = random.pick([100, 1000, 3000])
-      return `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`
-    },
-    () => text(random),
-    () =>
-      random.pick([
-        '',
-        '{',
-        '}',
-        'null',
-        '[]',
-        '"',
-        '{"title":',
-        'undefined',
-        '\u0000',
-        '{"a":1}}',
-      ]),
-    () => Buffer.from(Array.from({ length: random.int(200) }, () => random.int(256))),
-    () =>
-      Buffer.concat([
-        Buffer.from('{"title":"t'),
-        Buffer.from(
-          random.pick([[0xff], [0xc3], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xc0, 0xaf]]),
-        ),
-        Buffer.from('","body":"b","author":"a"}'),
-      ]),
-  ])
-}
-
-function formPart(boundary: string, name: string, value: string, filename?: string): string {
-  const disposition =
-    filename === undefined
-      ? `form-data; name="${name}"`
-      : `form-data; name="${name}"; filename="${filename}"`
-  return `--${boundary}\r\nContent-Disposition: ${disposition}\r\n\r\n${value}\r\n`
-}
-
-/** A multipart body for the outbox: a form, a broken form, or noise; with its content type. */
-interface FormBody {
-  readonly payload: string | Buffer
-  readonly contentType: string
-}
-
-function multipartBody(random: SeededRandom): FormBody {
-  const boundary = random.pick(['----fuzz', 'x', 'a'.repeat(70)])
-  const contentType = `multipart/form-data; boundary=${boundary}`
-  const fields: Array<[string, string]> = [
-    ['name', text(random).slice(0, 60)],
-    ['email', random.pick(['ada@example.com', text(random).slice(0, 60)])],
-    ['message', text(random)],
-    ['lib_version', '4.4.1'],
-    ['service_id', random.pick([OUTBOX_IDS.serviceId, OUTBOX_IDS.serviceId, 'wrong', ''])],
-    ['template_id', random.pick([OUTBOX_IDS.templateId, OUTBOX_IDS.templateId, 'wrong', ''])],
-    ['user_id', random.pick([OUTBOX_IDS.publicKey, OUTBOX_IDS.publicKey, 'wrong', ''])],
-  ]
-  const form = () =>
-    fields
-      .filter(() => random.chance(0.9))
-      .map(([name, value]) => formPart(boundary, name, value))
-      .join('') + `--${boundary}--\r\n`
-  return random.oneOf<FormBody>([
-    () => ({ payload: form(), contentType }),
-    () => ({ payload: form(), contentType }),
-    () => {
-      const whole = form()
-      return { payload: whole.slice(0, random.int(whole.length)), contentType }
-    },
-    () => ({ payload: form(), contentType: `multipart/form-data; boundary=other` }),
-    () => ({ payload: form(), contentType: 'multipart/form-data' }),
-    () => ({ payload: '', contentType: random.pick(['multipart/form-data', contentType]) }),
-    () => ({
-      payload:
-        Array.from({ length: random.pick([20, 40]) }, (_, index) =>
-          formPart(boundary, `f${index}`, 'v'),
-        ).join('') + `--${boundary}--\r\n`,
-      contentType,
-    }),
-    () => ({
-      payload: formPart(boundary, 'file', 'bytes', 'a.txt') + `--${boundary}--\r\n`,
-      contentType,
-    }),
-    () => ({ payload: formPart(boundary, '__proto__', 'x') + `--${boundary}--\r\n`, contentType }),
-    () => ({
-      payload: formPart(boundary, 'message', 'x'.repeat(40_000)) + `--${boundary}--\r\n`,
-      contentType,
-    }),
-    () => ({
-      payload: `--${boundary}\r\nContent-Disposition: ${text(random).slice(0, 80)}\r\n\r\nv\r\n--${boundary}--\r\n`,
-      contentType,
-    }),
-    () => ({
-      payload: Buffer.from(Array.from({ length: random.int(300) }, () => random.int(256))),
-      contentType,
-    }),
-  ])
-}
-
-const METHODS: ReadonlyArray<FuzzRequest['method']> = [
-  'GET',
-  'HEAD',
-  'POST',
-  'PATCH',
-  'PUT',
-  'DELETE',
-  'OPTIONS',
-]
-
-type Body = 'none' | 'json' | 'form'
-
-/** The routes a client is meant to call, each with the kind of body it takes. */
-function endpoint(
-  random: SeededRandom,
-  state: FuzzState,
-): { method: FuzzRequest['method']; url: string; body: Body } {
-  const id = () => anyId(random, state)
-  const listQuery = () => (random.chance(0.6) ? query(random, state) : '')
-  return random.oneOf<{ method: FuzzRequest['method']; url: string; body: Body }>([
-    () => ({ method: 'GET', url: `/api/news${listQuery()}`, body: 'none' }),
-    () => ({ method: 'GET', url: `/api/news/${id()}${listQuery()}`, body: 'none' }),
-    () => ({ method: 'POST', url: '/api/news', body: 'json' }),
-    () => ({ method: 'POST', url: '/api/news', body: 'json' }),
-    () => ({ method: 'PATCH', url: `/api/news/${id()}`, body: 'json' }),
-    () => ({ method: 'PATCH', url: `/api/news/${id()}`, body: 'json' }),
-    () => ({ method: 'DELETE', url: `/api/news/${id()}`, body: 'none' }),
-    () => ({ method: 'GET', url: `/api/news/${id()}/revisions${listQuery()}`, body: 'none' }),
-    () => ({ method: 'POST', url: `/api/news/${id()}/restore`, body: 'none' }),
-    () => ({
-      method: 'POST',
-      url: `/api/news/${id()}/revisions/${random.chance(0.5) ? String(random.between(1, 4)) : anyRevision(random)}/restore`,
-      body: 'none',
-    }),
-    () => ({ method: 'GET', url: `/api/trash${listQuery()}`, body: 'none' }),
-    () => ({ method: 'POST', url: OUTBOX_PATH, body: 'form' }),
-    () => ({ method: 'POST', url: OUTBOX_PATH, body: 'form' }),
-    // Anything else: another method, another path.
-    () => ({
-      method: random.pick(METHODS),
-      url: `${path(random, state)}${listQuery()}`,
-      body: random.pick<Body>(['none', 'json', 'form']),
-    }),
-  ])
-}
-
-/** One random request, aimed at the API's routes most of the time and anywhere now and then. */
-export function fuzzRequest(random: SeededRandom, state: FuzzState): FuzzRequest {
-  const { method, url, body } = endpoint(random, state)
-  if (body === 'none' || method === 'GET' || method === 'HEAD' || random.chance(0.05)) {
-    const contentType = random.chance(0.3) ? random.pick(CONTENT_TYPES) : undefined
-    return { method, url, headers: headers(random, state, contentType) }
-  }
-  if (body === 'form') {
-    const { payload, contentType } = multipartBody(random)
-    return { method, url, headers: headers(random, state, contentType), payload }
-  }
-  const contentType = random.pick(['application/json', 'application/json; charset=utf-8'])
-  return { method, url, headers: headers(random, state, contentType), payload: jsonBody(random) }
-}
-/** The request as a line that can be pasted into a test: payloads as JSON text or base64. */
-export function describeRequest(request: FuzzRequest): string {
-  const payload =
-    request.payload === undefined
-      ? undefined
-      : typeof request.payload === 'string'
-        ? request.payload.length > 2000
-          ? `${JSON.stringify(request.payload.slice(0, 2000))} … (${request.payload.length} characters)`
-          : JSON.stringify(request.payload)
-        : `Buffer.from('${request.payload.toString('base64')}', 'base64')`
-  return (
-    JSON.stringify({
-      method: request.method,
-      url: request.url.slice(0, 2000),
-      headers: request.headers,
-    }) + (payload === undefined ? '' : `, payload: ${payload}`)
+const field = fc.oneof(text, plainText, plainText, fc.jsonValue({ maxDepth: 3 }))
+const draft = fc.record({
+  title: mostly(field),
+  body: mostly(field),
+  author: mostly(field),
+  _id: sometimes(field, 9),
+  createdAt: sometimes(field, 9),
+  revision: sometimes(field, 9),
+  extra: sometimes(field, 9),
+})
+const jsonBody: Arbitrary<Body> = fc
+  .tuple(
+    fc.oneof(
+      { weight: 3, arbitrary: draft.map((value) => JSON.stringify(value)) },
+      fc.record({ title: plainText, body: plainText, author: plainText }).map(JSON.stringify),
+      text.map((body) => JSON.stringify({ title: 'Fuzzed', body, author: 'Fuzz' })),
+      fc.jsonValue().map((value) => JSON.stringify(value)),
+      fc.constantFrom(...RAW_JSON),
+      text,
+      fc.uint8Array({ maxLength: 200, size: 'max' }).map((bytes) => Buffer.from(bytes)),
+      fc
+        .constantFrom(...BAD_UTF8)
+        .map((bytes) => Buffer.concat([Buffer.from('{"title":"t'), Buffer.from(bytes), END])),
+    ),
+    fc.constantFrom('application/json', 'application/json; charset=utf-8'),
   )
+  .map(([payload, contentType]) => ({ payload, contentType }))
+
+type Parts = ReadonlyArray<readonly [string, string]>
+/** The entries whose value is there. */
+const present = (record: Record<string, string | undefined>): Parts =>
+  Object.entries(record).filter((entry): entry is [string, string] => entry[1] !== undefined)
+
+const boundary = fc.constantFrom('----fuzz', 'x', 'a'.repeat(70))
+const formType = (boundary: string) => `multipart/form-data; boundary=${boundary}`
+const form = (boundary: string, parts: Parts) =>
+  parts
+    .map(
+      ([name, value]) =>
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+    )
+    .join('') + `--${boundary}--\r\n`
+const outboxId = (id: string) =>
+  fc.oneof({ weight: 3, arbitrary: fc.constant(id) }, words('wrong'), fc.constant(''))
+const ODD_PARTS: Parts[] = [
+  ...[20, 40].map((n) => Array.from({ length: n }, (_, i) => [`f${i}`, 'v'] as const)),
+  [['__proto__', 'x']],
+  [['message', 'x'.repeat(40_000)]],
+  [['file"; filename="a.txt', 'bytes']],
+]
+const oddName = shortText(80).map((name): Parts => [[name, 'v']])
+/** The outbox's form as @emailjs/browser sends it: a field missing, or odd parts, now and then. */
+const contactForm = fc
+  .tuple(
+    boundary,
+    fc.record({
+      name: mostly(shortText(60)),
+      email: mostly(fc.oneof(fc.constant('ada@example.com'), shortText(60))),
+      message: mostly(text),
+      lib_version: mostly(fc.constant('4.4.1')),
+      service_id: mostly(outboxId(OUTBOX_IDS.serviceId)),
+      template_id: mostly(outboxId(OUTBOX_IDS.templateId)),
+      user_id: mostly(outboxId(OUTBOX_IDS.publicKey)),
+    }),
+    sometimes(fc.oneof(fc.constantFrom(...ODD_PARTS), oddName)),
+  )
+  .map(([boundary, fields, odd = []]) => ({
+    payload: form(boundary, [...present(fields), ...odd]),
+    contentType: formType(boundary),
+  }))
+/** A form, a cut one, or noise. */
+const formBody: Arbitrary<Body> = fc.oneof(
+  { weight: 3, arbitrary: contactForm },
+  fc.tuple(contactForm, fc.nat()).map(([{ payload, contentType }, cut]) => ({
+    payload: payload.slice(0, cut % payload.length),
+    contentType,
+  })),
+  fc.tuple(boundary, fc.uint8Array({ maxLength: 300, size: 'max' })).map(([boundary, bytes]) => ({
+    payload: Buffer.from(bytes),
+    contentType: formType(boundary),
+  })),
+)
+
+const METHODS: Method[] = ['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS']
+
+/** Requests to every route and page, aimed at what `learned` holds most of the time. */
+export function fuzzRequests(learned: Learned): Arbitrary<FuzzRequest> {
+  const revision = fc.oneof(fc.integer({ min: 1, max: 4 }).map(String), words(REVISIONS))
+  const id = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...learned.ids) },
+    fc.string({ unit: words('a b c X Y Z 0 1 9 _ -'), minLength: 1, maxLength: 64, size: 'max' }),
+    repeated('a', 63, 64, 65, 100, 101, 500, 5000),
+    shortText(200).map(encoded),
+    words(ODD_IDS),
+  )
+  const real = fc.constantFrom(...learned.cursors)
+  const cursor = fc.oneof(
+    real,
+    fc.tuple(real, fc.nat(40)).map(([token, length]) => token.slice(0, length)),
+    join(real, fc.constantFrom('x', 'A', '=', '%3D', '-')),
+    join(
+      fc.constantFrom(...INSTANTS),
+      ' ',
+      fc.constantFrom(...learned.ids, 'a'.repeat(65), 'a/b', '', '\0', 'é'),
+    ).map(base64url),
+    join(fc.constantFrom('rev ', 'seq '), revision).map(base64url),
+    fc.uint8Array({ maxLength: 90, size: 'max' }).map(base64url),
+    shortText(300).map(encoded),
+    repeated('A', 119, 120, 121, 10_000),
+  )
+  const parameter = fc.oneof(
+    join('limit=', words(LIMITS)),
+    join('cursor=', cursor.map(encoded)),
+    join('cursor=', cursor),
+    { weight: 2, arbitrary: join('q=', search.map(encoded)) },
+    join('editor=', fc.oneof(fc.constantFrom(...learned.editors), shortText(40)).map(encoded)),
+    join(shortText(20).map(encoded), '=', shortText(20).map(encoded)),
+    words('limit cursor && = limit=1&limit=2 __proto__[x]=1 constructor=1'),
+  )
+  const query = fc.oneof(
+    { weight: 2, arbitrary: fc.constant('') },
+    {
+      weight: 3,
+      arbitrary: fc.array(parameter, { minLength: 1, maxLength: 3 }).map((p) => `?${p.join('&')}`),
+    },
+  )
+  const news = join('/api/news/', id)
+  const page = fc.oneof(
+    fc.constantFrom('/', '/news/new', '/trash', '/changes', '/contact', '/search'),
+    join('/news/', id),
+    join('/news/', id, fc.constantFrom('/edit', '/history')),
+  )
+  const etag = fc.oneof(
+    fc.constantFrom(...learned.etags),
+    join(fc.constantFrom('"rev-', 'W/"rev-'), revision, fc.constantFrom('"', '-p"')),
+    fc.constantFrom('*', '"rev-1", "rev-2", W/"x"', ''),
+    headerText,
+  )
+  const headers = fc.record({
+    'if-match': sometimes(etag),
+    'if-none-match': sometimes(etag),
+    'idempotency-key': sometimes(
+      fc.oneof(
+        fc.nat(20).map((n) => `key-${n}`),
+        repeated('k', 1, 255, 256, 1000),
+        fc.constantFrom('', ' '),
+        headerText,
+      ),
+    ),
+    'accept-encoding': sometimes(words('br gzip br;q=0,gzip;q=0 * identity x;q=abc')),
+    'content-encoding': sometimes(words('gzip br deflate x'), 19),
+    // The site's own most of the time, which the outbox wants.
+    origin: fc.constantFrom(undefined, SITE_ORIGIN, SITE_ORIGIN, SITE_ORIGIN, 'null', 'http://a.b'),
+    host: sometimes(fc.constantFrom('evil.example', '', '[::1]:99999', 'a'.repeat(300)), 19),
+  })
+  const route = (
+    method: Method | Arbitrary<Method>,
+    url: string | Arbitrary<string>,
+    body: Arbitrary<Body> = noBody,
+  ) => fc.record({ method: given(method), url: given(url), body })
+  const endpoint = fc.oneof(
+    { weight: 2, arbitrary: route('GET', join('/api/news', query)) },
+    // A search, and perhaps more.
+    {
+      weight: 2,
+      arbitrary: route(
+        'GET',
+        join(
+          '/api/news?q=',
+          search.map(encoded),
+          query.map((q) => q.replace('?', '&')),
+        ),
+      ),
+    },
+    route('GET', join(news, query)),
+    { weight: 2, arbitrary: route('POST', '/api/news', jsonBody) },
+    { weight: 2, arbitrary: route('PATCH', news, jsonBody) },
+    route('DELETE', news),
+    route('GET', join(news, '/revisions', query)),
+    route('POST', join(news, '/restore')),
+    route('POST', join(news, '/revisions/', revision, '/restore')),
+    route('GET', join(fc.constantFrom('/api/trash', '/api/changes'), query)),
+    { weight: 2, arbitrary: route('POST', OUTBOX_PATH, formBody) },
+    route('GET', join(page, query)),
+    // Anything else: another method, another path, any body.
+    route(
+      fc.constantFrom(...METHODS),
+      join(fc.oneof(news, page, fc.constantFrom(...ODD_PATHS, OUTBOX_PATH)), query),
+      fc.oneof(noBody, jsonBody, formBody),
+    ),
+  )
+  // A content type other than the body's now and then, or none (null).
+  const retyped = sometimes(fc.constantFrom<string | null>(...CONTENT_TYPES, null), 9)
+  return fc.tuple(endpoint, headers, retyped).map(([{ method, url, body }, given, type]) => {
+    const contentType = type === undefined ? body.contentType : (type ?? undefined)
+    const sent = Object.fromEntries(present({ ...given, 'content-type': contentType }))
+    const bodyless = method === 'GET' || method === 'HEAD' || body.payload === undefined
+    return bodyless
+      ? { method, url, headers: sent }
+      : { method, url, headers: sent, payload: body.payload }
+  })
+}
+
+/** The request as a line that can be pasted into a test: payloads as JSON text or base64. */
+export function describeRequest({ method, url, headers, payload }: FuzzRequest): string {
+  const cut = (value: string) =>
+    value.length > 2000 ? `${value.slice(0, 2000)}… (${value.length} characters)` : value
+  const body = Buffer.isBuffer(payload)
+    ? `Buffer.from('${payload.toString('base64')}', 'base64')`
+    : JSON.stringify(payload === undefined ? undefined : cut(payload))
+  return `${JSON.stringify({ method, url: cut(url), headers })}, payload: ${body}`
 }
