@@ -178,7 +178,7 @@ export interface SitemapBlockTable {
   block: ColumnType<number | string, never, never>
   /** Its live posts. */
   live: ColumnType<number | string, never, never>
-  /** How many times a post in it was written; only ever goes up. */
+  /** Raised by every write to a post in it (an update by 2: out, then in), never lowered. */
   changes: ColumnType<number | string, never, never>
   /** The latest edit or deletion of a post in it. */
   changed_at: ColumnType<Date | string, never, never>

@@ -8,7 +8,7 @@
 export interface SitemapSpan {
   /** Its live posts. */
   readonly live: number
-  /** How many writes touched a post in it; it only ever goes up. */
+  /** Raised by every write to a post in it, and never lowered. */
   readonly changes: number
   /** The latest edit or deletion of a post in it (ISO 8601). */
   readonly changedAt: string

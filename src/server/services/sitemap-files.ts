@@ -18,7 +18,7 @@ export interface SitemapFileState {
    * same on every server of the database.
    */
   readonly stamp: string
-  /** How many writes touched its posts: a number that only goes up, for the page cache. */
+  /** A number every write to its posts raises, for the page cache. */
   readonly changes: number
 }
 

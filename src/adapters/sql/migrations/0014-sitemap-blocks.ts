@@ -47,7 +47,7 @@ async function addPostgresTrigger(db: Kysely<unknown>): Promise<void> {
   // The search path is the migration's, so that a session with another one (a bulk load into
   // this schema by name) still keeps this schema's blocks.
   await sql`
-    create function news_sitemap_block() returns trigger language plpgsql
+    create or replace function news_sitemap_block() returns trigger language plpgsql
     set search_path from current as $$
     begin
       if tg_op <> 'INSERT' and old.search_seq is not null then
