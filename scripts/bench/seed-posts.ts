@@ -36,6 +36,8 @@ export async function seedSqlite(
   try {
     db.pragma('journal_mode = WAL')
     db.pragma('synchronous = OFF')
+    // The search index merges its segments as it grows: keep them in memory, not re-read.
+    db.pragma('cache_size = -262144')
     const post = db.prepare(
       'insert into news (id, title, body, author, created_at, updated_at, revision, deleted_at, search_seq) values (?, ?, ?, ?, ?, ?, 1, null, ?)',
     )

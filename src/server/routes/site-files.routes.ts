@@ -156,17 +156,13 @@ export const siteFilesRoutes: FastifyPluginAsync = async (app) => {
       if (file === undefined) refuse(404, NO_SUCH_SITEMAP, UNCACHED)
       return sendCacheable(request, reply, originCacheControl.read, SITEMAP_CONTENT_TYPE, file, tag)
     }
-    // Kept under its state: a copy of an older state is never served, whatever its count.
-    const found = await pageCache.page(
-      `${origin}${path} ${state.stamp}`,
-      state.changes,
-      async () => {
-        const file = await build()
-        return file === undefined
-          ? { keep: false as const, answer: undefined }
-          : { keep: true as const, status: 200, body: Buffer.from(file) }
-      },
-    )
+    // Kept under its path while its count of writes stands; the next write replaces it.
+    const found = await pageCache.page(`${origin}${path}`, state.changes, async () => {
+      const file = await build()
+      return file === undefined
+        ? { keep: false as const, answer: undefined }
+        : { keep: true as const, status: 200, body: Buffer.from(file) }
+    })
     if ('answer' in found) refuse(404, NO_SUCH_SITEMAP, UNCACHED)
     cacheableRead(reply, tag, originCacheControl.read).type(SITEMAP_CONTENT_TYPE)
     return sendCachedPage(request, reply, found)
