@@ -12,7 +12,9 @@
  *   - posts by id, GET /api/news/:id, spread over the whole table;
  *   - a search, GET /api/news?q=WORD, 20 words of middling frequency in turn;
  *   - the feed, /feed.xml, the sitemap index, /sitemap.xml, and the sitemap's files,
- *     /sitemaps/N.xml (up to 8 spread over the site in turn), as crawlers ask (gzip).
+ *     /sitemaps/N.xml (up to 8 spread over the site in turn, the newest among them), as
+ *     crawlers ask (gzip); before that row, each of those files is asked once, one after
+ *     another, and the server's CPU per file built (read, written, compressed) is printed.
  * Every request of the walking rows asks for a URL the requests just before it did not, so no
  * cache of one answer and no sharing of identical reads can flatter them.
  * It prints mean, p50 and p99 latency, req/s and server CPU per request, and checks the targets
