@@ -1,24 +1,14 @@
 import SQLite from 'better-sqlite3'
-import { encodeCursor } from '@/adapters/shared/keyset-cursor'
 import { openDatabase } from '@/adapters/sql/database'
-import { SQLITE_SEARCH_TABLE, wordsText } from '@/adapters/sql/news-search.sql'
-import { searchDocumentOf } from '@/domain/rules/search-query.rules'
-import { newsText } from './news-text'
+import { SQLITE_SEARCH_TABLE } from '@/adapters/sql/news-search.sql'
+import { authorOf, idOf, instantOf, searchableText, seededAt, type Seeded } from './seeded-posts'
 
-export interface Seeded {
-  /** The id of the newest post. */
-  readonly newestId: string
-  /** The `cursor` of the second page: the same query as a deep page, near the top. */
-  readonly secondPageCursor: string
-  /** The `cursor` of a page that starts 90% of the way down the list. */
-  readonly deepCursor: string
-  /** The `cursor` of the page that follows the post seeded `index`-th (0 is the oldest). */
-  cursorAfter(index: number): string
-  /** The id of the post seeded `index`-th. */
-  idAt(index: number): string
-}
+export type { Seeded } from './seeded-posts'
 
 const WORDS = ['harbour', 'city', 'river', 'market', 'library', 'bridge', 'school', 'night']
+
+/** Posts per transaction: a commit per batch keeps the WAL (and memory) small at any size. */
+const BATCH = 50_000
 
 export interface SeedOptions {
   /**
@@ -31,9 +21,9 @@ export interface SeedOptions {
 
 /**
  * Fills a new SQLite database with `count` posts, each with its first revision, straight into
- * the tables in one transaction (a million posts take seconds; through the API, hours). The
- * schema comes from the app's own migrations. Posts are one second apart, newest last, and
- * numbered in that order for search.
+ * the tables, a transaction per 50,000 (a million posts take seconds; through the API, hours).
+ * The schema comes from the app's own migrations, and its triggers keep the sitemap's counts
+ * as the rows go in. Posts are one second apart, newest last, and numbered in that order.
  */
 export async function seedSqlite(
   path: string,
@@ -46,6 +36,8 @@ export async function seedSqlite(
   try {
     db.pragma('journal_mode = WAL')
     db.pragma('synchronous = OFF')
+    // The search index merges its segments as it grows: keep them in memory, not re-read.
+    db.pragma('cache_size = -262144')
     const post = db.prepare(
       'insert into news (id, title, body, author, created_at, updated_at, revision, deleted_at, search_seq) values (?, ?, ?, ?, ?, ?, 1, null, ?)',
     )
@@ -55,42 +47,36 @@ export async function seedSqlite(
     const revision = db.prepare(
       "insert into news_revision (news_id, revision, title, body, author, action, at, restored_from) values (?, 1, ?, ?, ?, 'create', ?, null)",
     )
-    const start = Date.UTC(2020, 0, 1)
-    const instantOf = (index: number) => new Date(start + index * 1000).toISOString()
-    const idOf = (index: number) => `bench-${index.toString(36).padStart(8, '0')}`
-    db.transaction(() => {
-      for (let index = 0; index < count; index += 1) {
+    const batch = db.transaction((from: number, to: number) => {
+      for (let index = from; index < to; index += 1) {
         const id = idOf(index)
         const at = instantOf(index)
-        const { title, body } = searchable ? newsText(index) : repeatedText(index)
-        const author = `Author ${index % 97}`
-        post.run(id, title, body, author, at, at, index + 1)
-        revision.run(id, title, body, author, at)
+        const text = searchable ? searchableText(index) : repeatedText(index)
+        post.run(id, text.title, text.body, text.author, at, at, index + 1)
+        revision.run(id, text.title, text.body, text.author, at)
         if (searchable) {
-          const document = searchDocumentOf({ title, body, author })
-          indexed.run(index + 1, wordsText(document.title), wordsText(document.rest))
+          const { titleWords, restWords } = searchableText(index)
+          indexed.run(index + 1, titleWords, restWords)
         }
       }
-    })()
-    // The list is newest first: 90% of the way down is the post made at 10% of the way up.
-    const deep = Math.floor(count * 0.1)
-    const second = Math.max(count - 24, 0)
-    return {
-      newestId: idOf(count - 1),
-      secondPageCursor: encodeCursor({ at: instantOf(second), id: idOf(second) }),
-      deepCursor: encodeCursor({ at: instantOf(deep), id: idOf(deep) }),
-      cursorAfter: (index) => encodeCursor({ at: instantOf(index), id: idOf(index) }),
-      idAt: idOf,
-    }
+    })
+    for (let from = 0; from < count; from += BATCH) batch(from, Math.min(count, from + BATCH))
+    db.pragma('wal_checkpoint(TRUNCATE)')
+    return seededAt(count)
   } finally {
     db.close()
   }
 }
 
 /** A few words over and over, as the list and by-id benchmarks have always read. */
-function repeatedText(index: number): { readonly title: string; readonly body: string } {
+function repeatedText(index: number): {
+  readonly title: string
+  readonly body: string
+  readonly author: string
+} {
   return {
     title: `Post ${index}: ${WORDS[index % WORDS.length]} news`,
     body: `${WORDS[(index * 7) % WORDS.length]} `.repeat(20 + (index % 40)).trim(),
+    author: authorOf(index),
   }
 }

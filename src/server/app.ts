@@ -10,6 +10,7 @@ import type { UseCases } from '@/application/use-cases'
 import type { ChangeSignal } from '@/application/ports/change-signal.port'
 import type { RateLimitCounter } from '@/application/ports/rate-limit-counter.port'
 import type { StreamLeases } from '@/application/ports/stream-leases.port'
+import type { SitemapSource } from '@/application/ports/sitemap-source.port'
 import {
   answerClientError,
   capConnections,
@@ -45,6 +46,7 @@ import { EVENT_STREAM_DEFAULTS, type EventStreamSettings } from '@/server/servic
 import type { HealthCheck } from '@/server/services/health'
 import { readPageTemplate, type PageRenderer } from '@/server/services/page-renderer'
 import { usesOutbox, type ServerConfig } from '@/server/services/server-config'
+import { SitemapFiles } from '@/server/services/sitemap-files'
 import { readVersion } from '@/server/services/version'
 
 export type { AppConfig } from '@/server/plugins/decorations'
@@ -92,6 +94,13 @@ export interface AppOptions {
    * every server shares. Without it no write is refused as blocked.
    */
   readonly blocks?: BlockLookup
+  /**
+   * What the sitemap reads of the database (sitemap-files.ts), so that it never walks the posts.
+   * Without it the sitemap is walked through the list use case (the in-memory store's).
+   */
+  readonly sitemapSource?: SitemapSource
+  /** How many posts a sitemap file covers; 50,000 (the protocol's bound) unless given (tests). */
+  readonly sitemapFilePosts?: number
 }
 
 export interface BuildAppOptions extends AppOptions {
@@ -158,6 +167,10 @@ export const newsWireApp = fp<AppOptions>(
       changeSignal,
       pseudonymOf: options.pseudonymOf,
       blocks: options.blocks,
+      sitemapFiles:
+        options.sitemapSource === undefined
+          ? undefined
+          : new SitemapFiles(options.sitemapSource, options.sitemapFilePosts),
       liveStream:
         changeFeed !== undefined && changeSignal !== undefined && streamLeases !== undefined
           ? { changeFeed, changeSignal, streamLeases }

@@ -2,8 +2,8 @@ import { parseFeed } from '@rowanmanning/feed-parser'
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { sql } from 'kysely'
 import type { NewsItem } from '@/domain/news-item.entity'
-import { MAX_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import type { ComposedServer } from '@/composition/server/server.composition'
+import { SqlSitemapSource } from '@/adapters/sql/sitemap-blocks'
 import { buildApp } from '@/server/app'
 import { excerpt } from '@/domain/rules/excerpt'
 import { pageEtagOf } from '@/server/services/preconditions'
@@ -20,7 +20,8 @@ import {
   type TestDatabase,
 } from './server-fixture'
 
-const URL_LIMIT = 50_000
+/** A sitemap file's posts in these tests: a site of a few thousand posts has several files. */
+const SMALL_FILE_POSTS = 1_000
 
 afterAll(removeTempDirs)
 
@@ -96,10 +97,14 @@ describe.each(TEST_DATABASES)('the feed, the sitemap and robots.txt on $name', (
 
   const articleUrl = (item: NewsItem) => `${SITE_ORIGIN}/news/${item._id}`
 
+  /** Another server of the database, whose sitemap files hold 1,000 posts, not 50,000. */
+  const smallFiles = () =>
+    composeTestServer({ DATABASE_URL: database.url }, { sitemapFilePosts: SMALL_FILE_POSTS })
+
   /**
    * `count` live posts straight into the tables, as scripts/bench/seed-posts.ts does, one second
-   * apart, newest last, raising the change signal as a write does: through the API 50,000 posts
-   * would take minutes.
+   * apart, newest last, numbered in that order, raising the change signal as a write does:
+   * through the API thousands of posts would take a minute.
    */
   async function seed(count: number): Promise<void> {
     const { db } = server.database
@@ -113,12 +118,14 @@ describe.each(TEST_DATABASES)('the feed, the sitemap and robots.txt on $name', (
       await db
         .insertInto('news')
         .values(
-          rows.map(({ at, ...post }) => ({
+          rows.map(({ at, ...post }, offset) => ({
             ...post,
             created_at: at,
             updated_at: at,
             revision: 1,
             deleted_at: null,
+            // Publication order: SQLite's store numbers each insert; PostgreSQL's identity does.
+            ...(server.database.engine === 'sqlite' ? { search_seq: from + offset + 1 } : {}),
           })),
         )
         .execute()
@@ -247,39 +254,124 @@ describe.each(TEST_DATABASES)('the feed, the sitemap and robots.txt on $name', (
       ])
     })
 
-    it(`becomes an index of files past ${URL_LIMIT} URLs, which hold every post once`, async () => {
-      // With `/`, one URL more than a file holds.
-      await seed(URL_LIMIT)
-      const pageReads = vi.spyOn(server.app.useCases.listNews, 'execute')
+    it('becomes an index of fixed files past a file’s posts, which hold every post once', async () => {
+      // Files of 1,000 numbers: file 1 holds `/` and the posts numbered 1 to 999 (seeded-0 to
+      // seeded-998), file 2 those numbered 1,000 to 1,999, file 3 the other 501.
+      await seed(2_500)
+      const small = await smallFiles()
+      try {
+        const read = (url: string) => small.app.inject(url)
+        const seededAt = (index: number) => new Date(Date.UTC(2020, 0, 1) + index * 1000)
+        const index = await read('/sitemap.xml')
+        expect(index.statusCode).toBe(200)
+        expect(sitemapIndexOf(index.body)).toEqual(
+          [998, 1998, 2499].map((newest, file) => ({
+            loc: `${SITE_ORIGIN}/sitemaps/${file + 1}.xml`,
+            lastmod: seededAt(newest).toISOString(),
+          })),
+        )
 
-      const index = await get('/sitemap.xml')
-      expect(index.statusCode).toBe(200)
-      expect(sitemapIndexOf(index.body)).toEqual([
-        // The first file holds `/` and the 49,999 newest posts: its newest change is the last seed.
-        { loc: `${SITE_ORIGIN}/sitemaps/1.xml`, lastmod: '2020-01-01T13:53:19.000Z' },
-        { loc: `${SITE_ORIGIN}/sitemaps/2.xml`, lastmod: '2020-01-01T00:00:00.000Z' },
-      ])
-      // One walk over every post, a full page at a time.
-      expect(pageReads).toHaveBeenCalledTimes(URL_LIMIT / MAX_PAGE_SIZE)
+        const files = await Promise.all(
+          [1, 2, 3].map(async (n) => urlsetOf((await read(`/sitemaps/${n}.xml`)).body)),
+        )
+        expect(files.map((file) => file.length)).toEqual([1000, 1000, 501])
+        expect(files[0]?.[0]).toEqual({ loc: `${SITE_ORIGIN}/` })
+        expect(files[0]?.[1]).toEqual({
+          loc: `${SITE_ORIGIN}/news/seeded-998`,
+          lastmod: seededAt(998).toISOString(),
+        })
+        expect(files[1]?.[0]?.loc).toBe(`${SITE_ORIGIN}/news/seeded-1998`)
+        expect(files[2]?.at(-1)?.loc).toBe(`${SITE_ORIGIN}/news/seeded-1999`)
+        const posts = files
+          .flat()
+          .slice(1)
+          .map((entry) => entry.loc)
+        expect(new Set(posts).size).toBe(2_500)
 
-      // Each file starts where the walk found it: the last file is one page away, not 500.
-      pageReads.mockClear()
-      const second = urlsetOf((await get('/sitemaps/2.xml')).body)
-      expect(pageReads).toHaveBeenCalledTimes(1)
-      const first = urlsetOf((await get('/sitemaps/1.xml')).body)
-      expect(first).toHaveLength(URL_LIMIT)
-      expect(first[0]).toEqual({ loc: `${SITE_ORIGIN}/` })
-      expect(first[1]).toEqual({
-        loc: `${SITE_ORIGIN}/news/seeded-${URL_LIMIT - 1}`,
-        lastmod: '2020-01-01T13:53:19.000Z',
-      })
-      expect(second).toEqual([
-        { loc: `${SITE_ORIGIN}/news/seeded-0`, lastmod: '2020-01-01T00:00:00.000Z' },
-      ])
-      const posts = [...first.slice(1), ...second].map((entry) => entry.loc)
-      expect(new Set(posts).size).toBe(URL_LIMIT)
+        expect((await read('/sitemaps/4.xml')).statusCode).toBe(404)
+      } finally {
+        await small.close()
+      }
+    }, 30_000)
 
-      expect((await get('/sitemaps/3.xml')).statusCode).toBe(404)
+    it('changes only the file of a written post, at once on every server, reading no other', async () => {
+      await seed(2_500)
+      const [a, b] = [await smallFiles(), await smallFiles()]
+      try {
+        const read = (on: ComposedServer, url: string, etag?: string) =>
+          on.app.inject({ url, headers: etag === undefined ? {} : { 'if-none-match': etag } })
+        const paths = [1, 2, 3].map((n) => `/sitemaps/${n}.xml`)
+        const tags = new Map<string, string>()
+        for (const path of paths) tags.set(path, String((await read(a, path)).headers.etag))
+        const tagOf = (path: string) => tags.get(path) ?? ''
+        const postReads = vi.spyOn(SqlSitemapSource.prototype, 'posts')
+
+        // An edit on b of a post in file 2.
+        const edited = await b.app.inject({
+          method: 'PATCH',
+          url: '/api/news/seeded-1500',
+          headers: JSON_HEADERS,
+          payload: { body: 'Changed.' },
+        })
+        expect(edited.statusCode).toBe(200)
+        for (const on of [a, b]) {
+          expect((await read(on, paths[0] ?? '', tagOf(paths[0] ?? ''))).statusCode).toBe(304)
+          expect((await read(on, paths[2] ?? '', tagOf(paths[2] ?? ''))).statusCode).toBe(304)
+        }
+        expect(postReads).not.toHaveBeenCalled()
+        await read(a, '/sitemap.xml')
+        expect(postReads, 'the index reads no post').not.toHaveBeenCalled()
+        const second = await read(a, paths[1] ?? '', tagOf(paths[1] ?? ''))
+        expect(second.statusCode).toBe(200)
+        expect(urlsetOf(second.body)).toContainEqual({
+          loc: `${SITE_ORIGIN}/news/seeded-1500`,
+          lastmod: edited.json<NewsItem>().updatedAt,
+        })
+        // One read of its posts (a file's blocks in one go), kept for the next request.
+        expect(postReads).toHaveBeenCalledTimes(1)
+        expect((await read(a, paths[1] ?? '')).headers.etag).toBe(second.headers.etag)
+        expect(postReads).toHaveBeenCalledTimes(1)
+        expect(String(second.headers.etag)).not.toBe(tagOf(paths[1] ?? ''))
+        tags.set(paths[1] ?? '', String(second.headers.etag))
+
+        // A deletion on b in file 3, then a new post, which lands in the newest file.
+        expect(
+          (await b.app.inject({ method: 'DELETE', url: '/api/news/seeded-2100' })).statusCode,
+        ).toBe(204)
+        const third = await read(a, paths[2] ?? '', tagOf(paths[2] ?? ''))
+        expect(third.statusCode).toBe(200)
+        expect(third.body).not.toContain('/news/seeded-2100<')
+        const item = await publish('Newest', {}, b)
+        const newest = urlsetOf((await read(a, paths[2] ?? '', String(third.headers.etag))).body)
+        expect(newest[0]).toEqual({ loc: articleUrl(item), lastmod: item.updatedAt })
+        expect(newest).toHaveLength(501)
+        for (const path of paths.slice(0, 2)) {
+          expect((await read(a, path, tagOf(path))).statusCode, path).toBe(304)
+        }
+      } finally {
+        await Promise.all([a.close(), b.close()])
+      }
+    }, 30_000)
+
+    it('drops a file whose posts are all gone, and is one file again when only the first holds any', async () => {
+      await seed(1_002)
+      const small = await smallFiles()
+      try {
+        expect(sitemapIndexOf((await small.app.inject('/sitemap.xml')).body)).toHaveLength(2)
+        for (const index of [999, 1000, 1001]) {
+          const removed = await small.app.inject({
+            method: 'DELETE',
+            url: `/api/news/seeded-${index}`,
+          })
+          expect(removed.statusCode).toBe(204)
+        }
+        expect((await small.app.inject('/sitemaps/2.xml')).statusCode).toBe(404)
+        const root = urlsetOf((await small.app.inject('/sitemap.xml')).body)
+        expect(root).toHaveLength(1000)
+        expect(root[0]).toEqual({ loc: `${SITE_ORIGIN}/` })
+      } finally {
+        await small.close()
+      }
     }, 30_000)
 
     it.each(['0.xml', '01.xml', '1.txt', 'one.xml', '-1.xml'])(

@@ -22,6 +22,7 @@ import { migrationSiteSecrets } from '@/adapters/sql/migrations/0010-site-secret
 import { migrationEditors } from '@/adapters/sql/migrations/0011-editors'
 import { migrationModeration } from '@/adapters/sql/migrations/0012-moderation'
 import { migrationRecentChanges } from '@/adapters/sql/migrations/0013-recent-changes'
+import { migrationSitemapBlocks } from '@/adapters/sql/migrations/0014-sitemap-blocks'
 import { seeingOneSchema } from '@/adapters/sql/one-schema-introspection'
 import { runTransaction } from '@/adapters/sql/transactions'
 
@@ -45,6 +46,7 @@ function migrations(engine: Engine): Record<string, Migration> {
     '0011-editors': migrationEditors,
     '0012-moderation': migrationModeration(types),
     '0013-recent-changes': migrationRecentChanges,
+    '0014-sitemap-blocks': migrationSitemapBlocks(types),
   }
 }
 

@@ -169,6 +169,21 @@ export interface OperatorActionTable {
   detail: string
 }
 
+/**
+ * What the sitemap knows of one block of search_seq numbers (migration 0014), kept by triggers
+ * on news in each write's transaction. Integers are bigints on PostgreSQL, read back as text.
+ */
+export interface SitemapBlockTable {
+  /** search_seq / SITEMAP_BLOCK_POSTS. */
+  block: ColumnType<number | string, never, never>
+  /** Its live posts. */
+  live: ColumnType<number | string, never, never>
+  /** Raised by every write to a post in it (an update by 2: out, then in), never lowered. */
+  changes: ColumnType<number | string, never, never>
+  /** The latest edit or deletion of a post in it. */
+  changed_at: ColumnType<Date | string, never, never>
+}
+
 /** The tables Kysely may touch, named as in SQL. */
 export interface NewsWireSchema {
   news: NewsTable
@@ -184,6 +199,7 @@ export interface NewsWireSchema {
   client_block: ClientBlockTable
   news_protection: NewsProtectionTable
   operator_action: OperatorActionTable
+  sitemap_block: SitemapBlockTable
 }
 
 export function toIsoInstant(value: Date | string): string {

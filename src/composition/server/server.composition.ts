@@ -8,6 +8,7 @@ import { addDemoPostsIfEmpty } from '@/adapters/sql/demo-posts'
 import { schemaState } from '@/adapters/sql/newswire.migrations'
 import { SqlRateLimitStore } from '@/adapters/sql/sql-rate-limit.store'
 import { SqlModerationStore } from '@/adapters/sql/moderation.store'
+import { SqlSitemapSource } from '@/adapters/sql/sitemap-blocks'
 import {
   buildServerContainer,
   closeServerContainer,
@@ -44,6 +45,8 @@ export interface ComposeOptions {
   readonly purgeEveryMs?: number
   /** The live streams' heartbeat, polling and caps; the app's defaults unless given (tests). */
   readonly events?: Partial<EventStreamSettings>
+  /** How many posts a sitemap file covers; the protocol's 50,000 unless given (tests). */
+  readonly sitemapFilePosts?: number
 }
 
 export interface ComposedServer {
@@ -105,6 +108,9 @@ export async function composeServer(
       pseudonymOf,
       // The operator's blocks, read on each write from the database every server shares.
       blocks: (editor, address) => moderation.blockOn(editor, address, new Date()),
+      // The sitemap reads the counts the database keeps per block of posts, never every post.
+      sitemapSource: new SqlSitemapSource(database.db, (error) => logStorageError(error)),
+      sitemapFilePosts: options.sitemapFilePosts,
     })
     logStorageError = (error) => app.log.error({ err: error }, 'storage failed')
 

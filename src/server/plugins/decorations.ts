@@ -19,6 +19,7 @@ import { PageCache } from '@/server/services/page-cache'
 import type { PageRenderer, PageTemplate } from '@/server/services/page-renderer'
 import type { ServerConfig } from '@/server/services/server-config'
 import { siteOrigin } from '@/server/services/site-origin'
+import type { SitemapFiles } from '@/server/services/sitemap-files'
 
 /** The part of the server's configuration the app reads. */
 export type AppConfig = Pick<
@@ -99,6 +100,8 @@ declare module 'fastify' {
     readonly metrics: ServerMetrics
     /** The live streams' heartbeat, polling and caps (event-stream.ts). */
     readonly eventStreamSettings: EventStreamSettings
+    /** The sitemap's files of a database; undefined without one (site-files.routes.ts walks). */
+    readonly sitemapFiles: SitemapFiles | undefined
     /** The live stream's reads (events.routes.ts); decorated only when the app serves it. */
     readonly changeFeed: ChangeFeed
     /** The change signal the stream's watcher reads; decorated only with the stream. */
@@ -133,6 +136,7 @@ export interface Shared {
   /** Where the operator's blocks are read; nobody is blocked without it. */
   readonly blocks: BlockLookup | undefined
   readonly liveStream: LiveStream | undefined
+  readonly sitemapFiles: SitemapFiles | undefined
 }
 
 /**
@@ -149,6 +153,7 @@ export const decorations = fp<Shared>(
     app.decorate('pages', shared.pages)
     app.decorate('metrics', metrics)
     app.decorate('eventStreamSettings', shared.eventStreamSettings)
+    app.decorate('sitemapFiles', shared.sitemapFiles)
     app.decorate(
       'searchBudget',
       config.searchRateLimit > 0 && rateLimitCounter !== undefined

@@ -8,6 +8,7 @@ import { FEED_CONTENT_TYPE, FEED_PATH, FEED_SIZE, newsFeedXml } from '@/server/s
 import { matchesIfNoneMatch, pageEtagOf } from '@/server/services/preconditions'
 import { refuse, valueOf } from '@/server/services/problem'
 import { SITEMAP_CONTENT_TYPE, SITEMAP_PATH, Sitemaps } from '@/server/services/sitemap'
+import type { SitemapFiles } from '@/server/services/sitemap-files'
 
 const ROBOTS_PATH = '/robots.txt'
 
@@ -36,7 +37,6 @@ type BuildFile = (origin: string, version: number | undefined) => Promise<string
  */
 export const siteFilesRoutes: FastifyPluginAsync = async (app) => {
   const { useCases, firstPage, originCacheControl, pageCache } = app
-  const sitemaps = new Sitemaps(useCases.listNews)
 
   /**
    * Sends a file from the page cache, kept (precompressed) under its origin and path while the
@@ -109,17 +109,64 @@ export const siteFilesRoutes: FastifyPluginAsync = async (app) => {
     return sendCacheable(request, reply, originCacheControl.read, SITEMAP_CONTENT_TYPE, file, tag)
   }
 
-  app.get(SITEMAP_PATH, HIDDEN, (request, reply) =>
-    sendSitemap(request, reply, (origin, version) => sitemaps.root(origin, version)),
-  )
-
-  app.get<{ Params: { file: string } }>('/sitemaps/:file', HIDDEN, (request, reply) => {
-    const n = SITEMAP_FILE_NAME.exec(request.params.file)?.[1]
-    if (n === undefined) refuse(404, NO_SUCH_SITEMAP, UNCACHED)
-    return sendSitemap(request, reply, (origin, version) =>
-      sitemaps.file(origin, version, Number(n)),
+  const { sitemapFiles } = app
+  if (sitemapFiles === undefined) {
+    // Without a database's counts (the in-memory store): walked, as sitemap.ts says.
+    const walked = new Sitemaps(useCases.listNews)
+    app.get(SITEMAP_PATH, HIDDEN, (request, reply) =>
+      sendSitemap(request, reply, (origin, version) => walked.root(origin, version)),
     )
-  })
+    app.get<{ Params: { file: string } }>('/sitemaps/:file', HIDDEN, (request, reply) =>
+      sendSitemap(request, reply, (origin, version) =>
+        walked.file(origin, version, sitemapFileNumber(request.params.file)),
+      ),
+    )
+  } else {
+    // The index reads a row per block of posts: kept by the site's version, as the feed is.
+    app.get(SITEMAP_PATH, HIDDEN, (request, reply) =>
+      sendSitemap(request, reply, (origin) => sitemapFiles.root(origin)),
+    )
+    app.get<{ Params: { file: string } }>('/sitemaps/:file', HIDDEN, (request, reply) =>
+      sendSitemapFile(request, reply, sitemapFiles, sitemapFileNumber(request.params.file)),
+    )
+  }
+
+  /**
+   * Sends file n of a database's sitemap, tagged and kept by its own state (sitemap-files.ts),
+   * not by the site's version: a write elsewhere on the site leaves it, its tag and its kept
+   * copy alone, and a write to one of its posts on any server changes them at once.
+   */
+  async function sendSitemapFile(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    files: SitemapFiles,
+    n: number,
+  ): Promise<FastifyReply> {
+    const state = valueOf(await attempt(() => files.state(n)), 422, UNCACHED)
+    if (state === undefined) refuse(404, NO_SUCH_SITEMAP, UNCACHED)
+    const origin = app.siteOrigin(request)
+    const path = request.url.split('?', 1)[0] ?? ''
+    const tag = weakTagOf(`${path}\n${origin}\n${state.stamp}`)
+    if (matchesIfNoneMatch(request.headers['if-none-match'], tag)) {
+      return sendNotModified(reply, tag, originCacheControl.read)
+    }
+    const build = async () => valueOf(await attempt(() => files.file(origin, n)), 422, UNCACHED)
+    if (pageCache.maxBytes <= 0) {
+      const file = await build()
+      if (file === undefined) refuse(404, NO_SUCH_SITEMAP, UNCACHED)
+      return sendCacheable(request, reply, originCacheControl.read, SITEMAP_CONTENT_TYPE, file, tag)
+    }
+    // Kept under its path while its count of writes stands; the next write replaces it.
+    const found = await pageCache.page(`${origin}${path}`, state.changes, async () => {
+      const file = await build()
+      return file === undefined
+        ? { keep: false as const, answer: undefined }
+        : { keep: true as const, status: 200, body: Buffer.from(file) }
+    })
+    if ('answer' in found) refuse(404, NO_SUCH_SITEMAP, UNCACHED)
+    cacheableRead(reply, tag, originCacheControl.read).type(SITEMAP_CONTENT_TYPE)
+    return sendCachedPage(request, reply, found)
+  }
 
   app.get(ROBOTS_PATH, HIDDEN, (request, reply) => {
     const body = robotsTxt(app.siteOrigin(request))
@@ -157,6 +204,17 @@ function sendCacheable(
  */
 function versionEtagOf(request: FastifyRequest, origin: string, version: number): string {
   const path = request.url.split('?', 1)[0] ?? ''
-  const hash = createHash('sha1').update(`${path}\n${origin}\n${version}`).digest('base64url')
-  return `W/"${hash}"`
+  return weakTagOf(`${path}\n${origin}\n${version}`)
+}
+
+/** A weak entity tag naming `what` (a file's path, origin and state) by its hash. */
+function weakTagOf(what: string): string {
+  return `W/"${createHash('sha1').update(what).digest('base64url')}"`
+}
+
+/** The n of /sitemaps/n.xml; a name of no file gives 404 here. */
+function sitemapFileNumber(name: string): number {
+  const n = SITEMAP_FILE_NAME.exec(name)?.[1]
+  if (n === undefined) refuse(404, NO_SUCH_SITEMAP, UNCACHED)
+  return Number(n)
 }

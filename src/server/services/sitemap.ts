@@ -18,7 +18,7 @@ export function sitemapFilePath(n: number): string {
 }
 
 /** One URL of a sitemap: a path of the site, and when what it shows last changed, if known. */
-interface SitemapUrl {
+export interface SitemapUrl {
   readonly path: string
   readonly lastmod?: string
 }
@@ -43,12 +43,14 @@ interface SitemapPlan {
 }
 
 // `/` lists the newest posts: it changes when any post comes or goes, which no date records.
-const HOME: SitemapUrl = { path: '/' }
+export const HOME: SitemapUrl = { path: '/' }
 const LIST_START: ListPosition = { cursor: undefined, skip: 0 }
 
 /**
- * The sitemap: `/`, then every live post, newest first. The posts are read through the list use
- * case a page at a time, so memory holds at most one file's URLs however large the site.
+ * The sitemap of a site without a SitemapSource (the in-memory store of tests), walked through
+ * the list use case; a database's sitemap is SitemapFiles (sitemap-files.ts), which never walks.
+ * `/`, then every live post, newest first, read a page at a time, so memory holds at most one
+ * file's URLs however large the site.
  *
  * Where each file of an index begins is found by one walk over every post; that plan is kept
  * with the change signal's version it was made at, so the index and its files read at the same
@@ -69,7 +71,10 @@ export class Sitemaps {
   async root(origin: string, version: number | undefined): Promise<string> {
     const plan = await this.plan(version)
     if (plan.urls !== undefined) return urlsetXml(origin, plan.urls)
-    return sitemapIndexXml(origin, plan.files)
+    return sitemapIndexXml(
+      origin,
+      plan.files.map(({ lastmod }, index) => ({ n: index + 1, lastmod })),
+    )
   }
 
   /** The n-th (from 1) file of the index; undefined when there is no such file. */
@@ -159,18 +164,30 @@ const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
 const SITEMAP_NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9'
 
 /** A `<urlset>` of `urls` under `origin`. */
-function urlsetXml(origin: string, urls: readonly SitemapUrl[]): string {
-  const entries = urls.map(
-    ({ path, lastmod }) => `<url>${locOf(origin, path)}${lastmodOf(lastmod)}</url>\n`,
-  )
-  return `${XML_DECLARATION}<urlset xmlns="${SITEMAP_NAMESPACE}">\n${entries.join('')}</urlset>\n`
+export function urlsetXml(origin: string, urls: readonly SitemapUrl[]): string {
+  return urlsetOf(urlEntriesXml(origin, urls))
 }
 
-/** A `<sitemapindex>` naming each file, with the newest change among its posts. */
-function sitemapIndexXml(origin: string, files: readonly SitemapFile[]): string {
+/** The `<url>` elements of `urls` under `origin`, for urlsetOf. */
+export function urlEntriesXml(origin: string, urls: readonly SitemapUrl[]): string {
+  return urls
+    .map(({ path, lastmod }) => `<url>${locOf(origin, path)}${lastmodOf(lastmod)}</url>\n`)
+    .join('')
+}
+
+/** A `<urlset>` around `<url>` elements (urlEntriesXml). */
+export function urlsetOf(entries: string): string {
+  return `${XML_DECLARATION}<urlset xmlns="${SITEMAP_NAMESPACE}">\n${entries}</urlset>\n`
+}
+
+/** A `<sitemapindex>` naming each file by its number, with when it last changed. */
+export function sitemapIndexXml(
+  origin: string,
+  files: readonly { readonly n: number; readonly lastmod: string | undefined }[],
+): string {
   const entries = files.map(
-    ({ lastmod }, index) =>
-      `<sitemap>${locOf(origin, sitemapFilePath(index + 1))}${lastmodOf(lastmod)}</sitemap>\n`,
+    ({ n, lastmod }) =>
+      `<sitemap>${locOf(origin, sitemapFilePath(n))}${lastmodOf(lastmod)}</sitemap>\n`,
   )
   return `${XML_DECLARATION}<sitemapindex xmlns="${SITEMAP_NAMESPACE}">\n${entries.join('')}</sitemapindex>\n`
 }

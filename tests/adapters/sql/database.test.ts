@@ -139,6 +139,7 @@ describe('openDatabase on SQLite', () => {
         'rate_limit',
         'site_secret',
         'site_version',
+        'sitemap_block',
       ])
       const indexes = await sql<{ name: string }>`
         select name from sqlite_master where type = 'index' and name not like 'sqlite_%'
@@ -178,6 +179,7 @@ describe('openDatabase on SQLite', () => {
         '0011-editors',
         '0012-moderation',
         '0013-recent-changes',
+        '0014-sitemap-blocks',
       ])
     } finally {
       await database.close()

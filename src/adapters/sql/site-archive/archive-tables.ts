@@ -178,6 +178,11 @@ export const ARCHIVE_TABLES: readonly ArchiveTable[] = [
     why: "SQLite's search index, rebuilt from the posts as they load",
   },
   {
+    name: 'sitemap_block',
+    fate: 'rebuilt',
+    why: "the sitemap's counts of the posts, kept by triggers as the posts load",
+  },
+  {
     name: 'rate_limit',
     fate: 'transient',
     why: "the write budget's counts of the current minute",
