@@ -1,6 +1,6 @@
 import type { NewsChange } from '@/domain/news-change.entity'
 import type { NewsItem } from '@/domain/news-item.entity'
-import { asDomainError } from '@/ui/shared/machine-effects'
+import { toDomainError } from '@/domain/domain-error'
 import {
   insertInOrder,
   mergeItems,
@@ -31,7 +31,10 @@ const EMPTY: NewsStoreContext = {
   unsaved: {},
 }
 
-/** The store as it starts: as if the page's list and post had just loaded (get_news, get_news_by_id). */
+/**
+ * The store as it starts: as if the page's list and post had just loaded (get_news, then
+ * get_news_by_id).
+ */
 export function initialContext({ news = [], newsItem }: NewsStoreInput = {}): NewsStoreContext {
   const listed = {
     ...EMPTY,
@@ -43,7 +46,7 @@ export function initialContext({ news = [], newsItem }: NewsStoreInput = {}): Ne
 
 /** The stored post a conflicting save was refused with. */
 export function currentOf(error: unknown): NewsItem | undefined {
-  const domainError = asDomainError(error)
+  const domainError = toDomainError(error)
   return domainError.code === 'Stale' ? domainError.current : undefined
 }
 

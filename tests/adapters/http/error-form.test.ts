@@ -69,7 +69,7 @@ describe('an error on its way from the HTTP adapter to the screen', () => {
     expect(received[0]).toBe(made)
   })
 
-  it('is carried as the same object by the use case’s Result, which the server’s routes read', async () => {
+  it('is carried as that same object by the use case’s Result, as the server reads it', async () => {
     const repository = new WatchedRepository({ baseUrl })
     const { editNews } = useCasesFor({ news: repository, mailer: new MemoryMailer() })
 
