@@ -1,5 +1,5 @@
 import { UNKNOWN_EDITOR, type Editor } from '@/domain/editor'
-import { conflict, DomainErrorException, inTrash, notFound } from '@/domain/domain-error'
+import { conflict, inTrash, notFound } from '@/domain/domain-error'
 import type { NewsChanges, NewsDraft, NewsItem } from '@/domain/news-item.entity'
 import type {
   ChangePage,
@@ -75,7 +75,7 @@ export class JournaledNewsRepository implements NewsRepository {
     const stored = await this.store.find(id)
     if (stored !== undefined && stored.deletedAt !== null) {
       const { deletedAt } = stored
-      throw new DomainErrorException(inTrash(trashedItem({ ...stored, deletedAt })))
+      throw inTrash(trashedItem({ ...stored, deletedAt }))
     }
     assertWritable(stored)
     return liveItem(stored)
@@ -85,7 +85,7 @@ export class JournaledNewsRepository implements NewsRepository {
     const page = await this.store.revisions(id, query)
     // An empty page is the end of a history, or no history at all: only the post tells which.
     if (page.items.length === 0 && (await this.store.find(id)) === undefined) {
-      throw new DomainErrorException(notFound())
+      throw notFound()
     }
     return page
   }
@@ -99,7 +99,7 @@ export class JournaledNewsRepository implements NewsRepository {
         const remembered = await tx.findKey(idempotencyKey)
         if (remembered !== undefined && isKeyLive(remembered, now)) {
           if (remembered.fingerprint !== fingerprint) {
-            throw new DomainErrorException(conflict('KeyReused'))
+            throw conflict('KeyReused')
           }
           return this.replay(tx, remembered.newsId)
         }
@@ -164,13 +164,13 @@ export class JournaledNewsRepository implements NewsRepository {
   ): Promise<NewsItem> {
     return this.store.transaction(async (tx) => {
       const stored = await tx.find(id)
-      if (stored === undefined) throw new DomainErrorException(notFound())
+      if (stored === undefined) throw notFound()
       const target = await tx.revision(id, revision)
       // A version the operator hid has no text left to bring back.
       if (target === undefined || target.hidden === true) {
-        throw new DomainErrorException(notFound())
+        throw notFound()
       }
-      if (stored.deletedAt !== null) throw new DomainErrorException(conflict('InTrash'))
+      if (stored.deletedAt !== null) throw conflict('InTrash')
       assertWritable(stored, condition)
       const stamp = this.stamp(editor)
       assertMayChange(stored, stamp.editor)
@@ -192,7 +192,7 @@ export class JournaledNewsRepository implements NewsRepository {
   private async replay(tx: NewsStoreTransaction, newsId: string): Promise<NewsItem> {
     const stored = await tx.find(newsId)
     const first = await tx.revision(newsId, 1)
-    if (stored === undefined || first === undefined) throw new DomainErrorException(notFound())
+    if (stored === undefined || first === undefined) throw notFound()
     return firstVersion(stored, first)
   }
 }

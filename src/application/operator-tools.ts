@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { HideOutcome, ModerationStore } from '@/application/ports/moderation.port'
 import type { UndoStep } from '@/application/undo-steps'
-import { DomainErrorException, notFound } from '@/domain/domain-error'
+import { notFound } from '@/domain/domain-error'
 import type {
   ClientBlock,
   OperatorAction,
@@ -61,7 +61,7 @@ export class OperatorTools {
   unblock(target: string): Promise<Result<number>> {
     return attempt(async () => {
       const lifted = await this.store.removeBlocks(target)
-      if (lifted === 0) throw new DomainErrorException(notFound())
+      if (lifted === 0) throw notFound()
       await this.record('unblock', target, '', `${lifted} block(s) lifted`)
       return lifted
     })
@@ -74,7 +74,7 @@ export class OperatorTools {
   protect(newsId: string, reason = ''): Promise<Result<PostProtection>> {
     return attempt(async () => {
       const protection = { newsId, reason, createdAt: this.now().toISOString() }
-      if (!(await this.store.protect(protection))) throw new DomainErrorException(notFound())
+      if (!(await this.store.protect(protection))) throw notFound()
       await this.record('protect', newsId, reason, 'protected')
       return protection
     })
@@ -82,7 +82,7 @@ export class OperatorTools {
 
   unprotect(newsId: string): Promise<Result<void>> {
     return attempt(async () => {
-      if (!(await this.store.unprotect(newsId))) throw new DomainErrorException(notFound())
+      if (!(await this.store.unprotect(newsId))) throw notFound()
       await this.record('unprotect', newsId, '', 'no longer protected')
     })
   }
@@ -91,7 +91,7 @@ export class OperatorTools {
   purge(newsId: string, reason = ''): Promise<Result<void>> {
     return attempt(async () => {
       if (!(await this.store.purgePost(newsId, this.now().toISOString()))) {
-        throw new DomainErrorException(notFound())
+        throw notFound()
       }
       await this.record('purge', newsId, reason, 'removed with its history')
     })

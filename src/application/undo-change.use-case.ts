@@ -1,4 +1,4 @@
-import { conflict, DomainErrorException, notFound, stale } from '@/domain/domain-error'
+import { conflict, isDomainError, notFound, stale } from '@/domain/domain-error'
 import type { Editor } from '@/domain/editor'
 import { isNewsId } from '@/domain/news-id'
 import type { NewsChangeKind } from '@/domain/news-change.entity'
@@ -44,12 +44,12 @@ export class UndoChange {
   /** The post changed after the change: say how it stands now. */
   private async changedSince(id: string): Promise<never> {
     const current = await this.news.get(id).catch((thrown: unknown) => {
-      const error = thrown instanceof DomainErrorException ? thrown.error : undefined
+      const error = isDomainError(thrown) ? thrown : undefined
       if (error?.code === 'NotFound' && error.trashed !== undefined) {
-        throw new DomainErrorException(conflict('InTrash'))
+        throw conflict('InTrash')
       }
       throw thrown
     })
-    throw new DomainErrorException(stale(current))
+    throw stale(current)
   }
 }

@@ -44,6 +44,8 @@ export const DOMAIN_ERROR_CODES: readonly DomainErrorCode[] = [
   'Forbidden',
 ]
 
+const KNOWN_CODES = new Set<unknown>(DOMAIN_ERROR_CODES)
+
 export const notFound = (): DomainError => ({ code: 'NotFound' })
 /** A read of a post that is in the trash: not found among the live posts, but restorable. */
 export const inTrash = (trashed: TrashedNewsItem): DomainError => ({ code: 'NotFound', trashed })
@@ -62,16 +64,21 @@ export const rateLimited = (retryAfterSeconds: number): DomainError => ({
 export const forbidden = (refusal: Refusal): DomainError => ({ code: 'Forbidden', ...refusal })
 
 /**
- * Ports reject with a DomainErrorException so that a failure keeps its code across `await`.
- * Anything else a port throws is treated as Unavailable.
+ * The one form of a failure: ports reject with the DomainError value itself, a use case's Result
+ * carries that same object as `error`, and a screen's machine receives it as its actor's error.
+ * A DomainError is a plain object with a known code, never an Error, so that nothing else
+ * thrown (a driver's error, a bug) can pass for one.
  */
-export class DomainErrorException extends Error {
-  constructor(readonly error: DomainError) {
-    super(error.code)
-    this.name = 'DomainErrorException'
-  }
+export function isDomainError(thrown: unknown): thrown is DomainError {
+  return (
+    typeof thrown === 'object' &&
+    thrown !== null &&
+    !(thrown instanceof Error) &&
+    KNOWN_CODES.has((thrown as { code?: unknown }).code)
+  )
 }
 
+/** What was thrown, when it is a DomainError; anything else counts as Unavailable. */
 export function toDomainError(thrown: unknown): DomainError {
-  return thrown instanceof DomainErrorException ? thrown.error : unavailable()
+  return isDomainError(thrown) ? thrown : unavailable()
 }

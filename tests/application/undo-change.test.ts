@@ -33,7 +33,7 @@ describe('Undo this change', () => {
       ok: true,
       value: { kind: 'trash' },
     })
-    await expect(journal.get(spam._id)).rejects.toMatchObject({ error: { code: 'NotFound' } })
+    await expect(journal.get(spam._id)).rejects.toMatchObject({ code: 'NotFound' })
     const kept = await journal.create(draft)
     await journal.remove(kept._id, undefined, VANDAL)
     expect(await undo.execute({ id: kept._id, kind: 'deleted', revision: 2 })).toMatchObject({

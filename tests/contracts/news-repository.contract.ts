@@ -4,15 +4,7 @@ import {
   INVALID_CURSOR_MESSAGE,
   isValidCursor,
 } from '@/adapters/shared/keyset-cursor'
-import {
-  conflict,
-  DomainErrorException,
-  inTrash,
-  notFound,
-  stale,
-  validationFailed,
-  type DomainError,
-} from '@/domain/domain-error'
+import { conflict, inTrash, notFound, stale, validationFailed } from '@/domain/domain-error'
 import type { NewsDraft, NewsItem } from '@/domain/news-item.entity'
 import { isNewsId } from '@/domain/news-id'
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@/domain/ports/news-repository.port'
@@ -36,8 +28,6 @@ function newestFirst(a: NewsItem, b: NewsItem): number {
   if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1
   return a._id < b._id ? 1 : a._id > b._id ? -1 : 0
 }
-
-const rejection = (error: DomainError) => new DomainErrorException(error)
 
 /**
  * What NewsWire's server repository must do on every store: the journal
@@ -156,11 +146,9 @@ export function newsRepositoryContract(kind: NewsStoreKind): void {
         revision: 2,
         deletedAt: '2026-01-01T09:30:01.123Z',
       }
-      await expect(repository.get(item._id)).rejects.toEqual(rejection(inTrash(trashed)))
-      await expect(repository.update(item._id, { title: 'x' })).rejects.toEqual(
-        rejection(notFound()),
-      )
-      await expect(repository.remove(item._id)).rejects.toEqual(rejection(notFound()))
+      await expect(repository.get(item._id)).rejects.toEqual(inTrash(trashed))
+      await expect(repository.update(item._id, { title: 'x' })).rejects.toEqual(notFound())
+      await expect(repository.remove(item._id)).rejects.toEqual(notFound())
       expect((await repository.list({})).items).toEqual([])
       expect((await repository.trash({})).items).toEqual([trashed])
     })
@@ -170,13 +158,13 @@ export function newsRepositoryContract(kind: NewsStoreKind): void {
       async (id) => {
         const { repository } = await open()
         await repository.create(draft)
-        await expect(repository.get(id)).rejects.toEqual(rejection(notFound()))
-        await expect(repository.update(id, { title: 'x' })).rejects.toEqual(rejection(notFound()))
-        await expect(repository.update(id, {})).rejects.toEqual(rejection(notFound()))
-        await expect(repository.remove(id)).rejects.toEqual(rejection(notFound()))
-        await expect(repository.restore(id)).rejects.toEqual(rejection(notFound()))
-        await expect(repository.revisions(id, {})).rejects.toEqual(rejection(notFound()))
-        await expect(repository.restoreRevision(id, 1)).rejects.toEqual(rejection(notFound()))
+        await expect(repository.get(id)).rejects.toEqual(notFound())
+        await expect(repository.update(id, { title: 'x' })).rejects.toEqual(notFound())
+        await expect(repository.update(id, {})).rejects.toEqual(notFound())
+        await expect(repository.remove(id)).rejects.toEqual(notFound())
+        await expect(repository.restore(id)).rejects.toEqual(notFound())
+        await expect(repository.revisions(id, {})).rejects.toEqual(notFound())
+        await expect(repository.restoreRevision(id, 1)).rejects.toEqual(notFound())
       },
     )
   })
@@ -188,7 +176,7 @@ export function newsRepositoryContract(kind: NewsStoreKind): void {
       const edited = await repository.update(item._id, { title: 'Second title' })
       await expect(
         repository.restoreRevision(item._id, 1, undefined, { ifRevision: [1] }),
-      ).rejects.toEqual(rejection(stale(edited)))
+      ).rejects.toEqual(stale(edited))
       expect(await repository.get(item._id)).toEqual(edited)
       const reverted = await repository.restoreRevision(item._id, 1, undefined, {
         ifRevision: [2],
@@ -253,28 +241,22 @@ export function newsRepositoryContract(kind: NewsStoreKind): void {
       expect(second.items.map((revision) => revision.action)).toEqual(['edit', 'create'])
       expect(second.next).toBeUndefined()
       for (const query of [{}, { cursor: first.next }]) {
-        await expect(repository.revisions('never-existed', query)).rejects.toEqual(
-          rejection(notFound()),
-        )
+        await expect(repository.revisions('never-existed', query)).rejects.toEqual(notFound())
       }
       await expect(repository.revisions(item._id, { cursor: 'x' })).rejects.toEqual(
-        rejection(validationFailed({ cursor: INVALID_CURSOR_MESSAGE })),
+        validationFailed({ cursor: INVALID_CURSOR_MESSAGE }),
       )
     })
 
     it('answers Conflict for a restore of a live post, and for reverting a trashed one', async () => {
       const { repository } = await open(clock())
       const item = await repository.create(draft)
-      await expect(repository.restore(item._id)).rejects.toEqual(rejection(conflict('NotInTrash')))
-      await expect(repository.restoreRevision(item._id, 2)).rejects.toEqual(rejection(notFound()))
-      await expect(repository.restoreRevision('never-was', 1)).rejects.toEqual(
-        rejection(notFound()),
-      )
+      await expect(repository.restore(item._id)).rejects.toEqual(conflict('NotInTrash'))
+      await expect(repository.restoreRevision(item._id, 2)).rejects.toEqual(notFound())
+      await expect(repository.restoreRevision('never-was', 1)).rejects.toEqual(notFound())
       await repository.remove(item._id)
-      await expect(repository.restoreRevision(item._id, 1)).rejects.toEqual(
-        rejection(conflict('InTrash')),
-      )
-      await expect(repository.restoreRevision(item._id, 9)).rejects.toEqual(rejection(notFound()))
+      await expect(repository.restoreRevision(item._id, 1)).rejects.toEqual(conflict('InTrash'))
+      await expect(repository.restoreRevision(item._id, 9)).rejects.toEqual(notFound())
       expect((await repository.revisions(item._id, {})).items).toHaveLength(2)
     })
 
@@ -282,9 +264,7 @@ export function newsRepositoryContract(kind: NewsStoreKind): void {
       const { repository } = await open(clock())
       const item = await repository.create(draft)
       for (const revision of [MAX_REVISION + 1, 9_999_999_999, 2 ** 53]) {
-        await expect(repository.restoreRevision(item._id, revision)).rejects.toEqual(
-          rejection(notFound()),
-        )
+        await expect(repository.restoreRevision(item._id, revision)).rejects.toEqual(notFound())
       }
     })
 
@@ -294,18 +274,15 @@ export function newsRepositoryContract(kind: NewsStoreKind): void {
       const current = await repository.update(item._id, { title: 'Newer' }, { ifRevision: [1] })
       await expect(
         repository.update(item._id, { title: 'Lost update' }, { ifRevision: [1] }),
-      ).rejects.toEqual(rejection(stale(current)))
-      await expect(repository.remove(item._id, { ifRevision: [1] })).rejects.toEqual(
-        rejection(stale(current)),
-      )
-      await expect(repository.remove(item._id, { ifRevision: [] })).rejects.toEqual(
-        rejection(stale(current)),
-      )
+      ).rejects.toEqual(stale(current))
+      await expect(repository.remove(item._id, { ifRevision: [1] })).rejects.toEqual(stale(current))
+      await expect(repository.remove(item._id, { ifRevision: [] })).rejects.toEqual(stale(current))
       expect(await repository.get(item._id)).toEqual(current)
       expect((await repository.revisions(item._id, {})).items).toHaveLength(2)
       await repository.remove(item._id, { ifRevision: [1, 2] })
       await expect(repository.get(item._id)).rejects.toMatchObject({
-        error: { code: 'NotFound', trashed: { _id: item._id, revision: 3 } },
+        code: 'NotFound',
+        trashed: { _id: item._id, revision: 3 },
       })
     })
 
@@ -325,7 +302,7 @@ export function newsRepositoryContract(kind: NewsStoreKind): void {
         outcome.status === 'rejected' ? [outcome.reason] : [],
       )
       expect(won).toHaveLength(1)
-      expect(lost).toEqual([rejection(stale(won[0] as NewsItem))])
+      expect(lost).toEqual([stale(won[0] as NewsItem)])
       expect((await repository.revisions(item._id, {})).items).toHaveLength(2)
     })
   })
@@ -345,7 +322,7 @@ export function newsRepositoryContract(kind: NewsStoreKind): void {
       await repository.create(draft, { idempotencyKey: 'submit-2' })
       await expect(
         repository.create({ ...draft, body: 'Another body' }, { idempotencyKey: 'submit-2' }),
-      ).rejects.toEqual(rejection(conflict('KeyReused')))
+      ).rejects.toEqual(conflict('KeyReused'))
       expect((await repository.list({})).items).toHaveLength(1)
     })
 
@@ -394,8 +371,8 @@ export function newsRepositoryContract(kind: NewsStoreKind): void {
       now += 25 * day
       // The key, older than a day, goes too.
       expect(await repository.purge(30)).toEqual({ posts: 1, keys: 1 })
-      await expect(repository.revisions(old._id, {})).rejects.toEqual(rejection(notFound()))
-      await expect(repository.restore(old._id)).rejects.toEqual(rejection(notFound()))
+      await expect(repository.revisions(old._id, {})).rejects.toEqual(notFound())
+      await expect(repository.restore(old._id)).rejects.toEqual(notFound())
       expect((await repository.trash({})).items.map((item) => item._id)).toEqual([young._id])
       expect((await repository.get(live._id)).title).toBe('Live')
       const fresh = await repository.create(draft, { idempotencyKey: 'fresh' })
@@ -508,7 +485,7 @@ export function newsRepositoryContract(kind: NewsStoreKind): void {
     ])('rejects a malformed cursor (%s) with ValidationFailed on cursor', async (_, cursor) => {
       const { repository } = await open()
       await repository.create(draft)
-      const refusal = rejection(validationFailed({ cursor: INVALID_CURSOR_MESSAGE }))
+      const refusal = validationFailed({ cursor: INVALID_CURSOR_MESSAGE })
       await expect(repository.list({ cursor })).rejects.toEqual(refusal)
       await expect(repository.trash({ cursor })).rejects.toEqual(refusal)
     })

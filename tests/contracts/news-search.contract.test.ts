@@ -5,7 +5,7 @@ import { migrateTo } from '@/adapters/sql/newswire.migrations'
 import { SqlNewsStore } from '@/adapters/sql/news/store'
 import { encodeCursor, INVALID_CURSOR_MESSAGE } from '@/adapters/shared/keyset-cursor'
 import { encodeSearchCursor } from '@/adapters/shared/search-cursor'
-import { DomainErrorException, validationFailed } from '@/domain/domain-error'
+import { validationFailed } from '@/domain/domain-error'
 import type { NewsDraft, NewsItem } from '@/domain/news-item.entity'
 import type { NewsPageQuery } from '@/domain/ports/news-repository.port'
 import { parseSearchQuery, type SearchQuery } from '@/domain/rules/search-query.rules'
@@ -184,7 +184,7 @@ describe.each(KINDS)('search on $name', (kind) => {
     const { repository } = await open()
     await repository.create(post('Harbour'))
     await expect(repository.search(query('harbour'), { cursor })).rejects.toEqual(
-      new DomainErrorException(validationFailed({ cursor: INVALID_CURSOR_MESSAGE })),
+      validationFailed({ cursor: INVALID_CURSOR_MESSAGE }),
     )
   })
 

@@ -1,5 +1,5 @@
 import { OPERATOR } from '@/domain/editor'
-import { DomainErrorException, notFound, validationFailed } from '@/domain/domain-error'
+import { notFound, validationFailed } from '@/domain/domain-error'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import type { LoggedNewsStore } from '@/application/ports/change-log.port'
 import {
@@ -89,7 +89,7 @@ export function newsStoreContract(kind: NewsStoreKind): void {
 
     it('keeps nothing of a transaction whose work rejects, and passes a domain error on unchanged', async () => {
       const store = await open()
-      const refusal = new DomainErrorException(notFound())
+      const refusal = notFound()
       await expect(
         store.transaction(async (tx) => {
           const item = storedNews('b1')
@@ -116,7 +116,7 @@ export function newsStoreContract(kind: NewsStoreKind): void {
           await tx.appendRevision(item._id, revisionOf(edited, 'edit'))
           await tx.appendRevision(item._id, { ...revisionOf(edited, 'edit'), revision: 1 })
         }),
-      ).rejects.toBeInstanceOf(Error)
+      ).rejects.toBeTruthy()
       expect(await store.find('c1')).toEqual(item)
       expect((await store.revisions('c1', {})).items).toEqual([revisionOf(item)])
     })
@@ -274,7 +274,7 @@ export function newsStoreContract(kind: NewsStoreKind): void {
     ])('refuses a malformed trash cursor (%s) with ValidationFailed', async (_, cursor) => {
       const store = await open()
       await expect(store.trash({ cursor })).rejects.toEqual(
-        new DomainErrorException(validationFailed({ cursor: INVALID_CURSOR_MESSAGE })),
+        validationFailed({ cursor: INVALID_CURSOR_MESSAGE }),
       )
     })
 
@@ -370,7 +370,7 @@ export function newsStoreContract(kind: NewsStoreKind): void {
       const store = await open()
       await put(store, storedNews('n1'))
       await expect(store.revisions('n1', { cursor })).rejects.toEqual(
-        new DomainErrorException(validationFailed({ cursor: INVALID_CURSOR_MESSAGE })),
+        validationFailed({ cursor: INVALID_CURSOR_MESSAGE }),
       )
     })
 
@@ -406,7 +406,7 @@ export function newsStoreContract(kind: NewsStoreKind): void {
       }
       await store.transaction((tx) => tx.saveKey(first))
       expect(await store.transaction((tx) => tx.findKey('k-1'))).toEqual(first)
-      await expect(store.transaction((tx) => tx.saveKey(early))).rejects.toBeInstanceOf(Error)
+      await expect(store.transaction((tx) => tx.saveKey(early))).rejects.toBeTruthy()
       expect(await store.transaction((tx) => tx.findKey('k-1'))).toEqual(first)
       await store.transaction((tx) => tx.saveKey(later))
       expect(await store.transaction((tx) => tx.findKey('k-1'))).toEqual(later)
@@ -483,9 +483,9 @@ export function newsStoreContract(kind: NewsStoreKind): void {
       await expect(
         store.transaction(async (tx) => {
           await tx.insert(storedNews('p2'))
-          throw new DomainErrorException(notFound())
+          throw notFound()
         }),
-      ).rejects.toThrow(DomainErrorException)
+      ).rejects.toEqual(notFound())
       expect(await store.version()).toBe(before)
     })
   })
@@ -558,9 +558,9 @@ export function newsStoreContract(kind: NewsStoreKind): void {
           const item = storedNews('s2')
           await tx.insert(item)
           await tx.appendRevision(item._id, revisionOf(item))
-          throw new DomainErrorException(notFound())
+          throw notFound()
         }),
-      ).rejects.toThrow(DomainErrorException)
+      ).rejects.toEqual(notFound())
       expect(await store.version()).toBe(before)
       expect(await store.changesSince(before, 100)).toEqual([])
       // A key alone moves the version on, but there is no change to tell.

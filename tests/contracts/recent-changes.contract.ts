@@ -7,7 +7,7 @@ import {
   NEWS_CHANGE_REVISION_INDEX,
   NEWS_REVISION_EDITOR_INDEX,
 } from '@/adapters/sql/migrations/index-names'
-import { DomainErrorException, validationFailed } from '@/domain/domain-error'
+import { validationFailed } from '@/domain/domain-error'
 import { INVALID_EDITOR_MESSAGE, OPERATOR } from '@/domain/editor'
 import type { RecentChange } from '@/domain/news-change.entity'
 import type { NewsDraft } from '@/domain/news-item.entity'
@@ -134,7 +134,7 @@ export function recentChangesContract(kind: NewsStoreKind): void {
       await repository.create(draft)
       for (const cursor of ['', 'nope', 'c2VxIDA', 'cmV2IDI']) {
         await expect(repository.changes({ cursor })).rejects.toEqual(
-          new DomainErrorException(validationFailed({ cursor: INVALID_CURSOR_MESSAGE })),
+          validationFailed({ cursor: INVALID_CURSOR_MESSAGE }),
         )
       }
       for (const editor of ['Visitor a1a1a1a1a1', 'A1A1A1A1A1', 'a1a1', '']) {

@@ -11,7 +11,7 @@ import {
 } from '@/adapters/sql/migrations/index-names'
 import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
 import { SqlNewsStore, type SqlNewsStoreOptions } from '@/adapters/sql/news/store'
-import { DomainErrorException, notFound, unavailable } from '@/domain/domain-error'
+import { notFound, unavailable } from '@/domain/domain-error'
 import type { NewsDraft } from '@/domain/news-item.entity'
 import { MAX_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { checkFields } from '@/domain/rules/field-rule'
@@ -232,7 +232,7 @@ export function sqlDatabaseContract(kind: NewsStoreKind): void {
       })
       const item = await repository.create(draft)
       await database.close()
-      const unavailableError = new DomainErrorException(unavailable())
+      const unavailableError = unavailable()
       const calls = [
         () => repository.get(item._id),
         () => repository.list({}),
@@ -256,7 +256,7 @@ export function sqlDatabaseContract(kind: NewsStoreKind): void {
     it('passes a domain error out of a transaction unchanged, after rolling it back', async () => {
       const failures: unknown[] = []
       const { store, repository } = await open({ onError: (error) => failures.push(error) })
-      const refusal = new DomainErrorException(notFound())
+      const refusal = notFound()
       await expect(
         store.transaction(async (tx) => {
           await tx.saveKey({
@@ -277,9 +277,7 @@ export function sqlDatabaseContract(kind: NewsStoreKind): void {
     it('refuses an id the domain could never issue without asking the database', async () => {
       const { database, repository } = await open()
       await database.close()
-      await expect(repository.get('../../etc')).rejects.toEqual(
-        new DomainErrorException(notFound()),
-      )
+      await expect(repository.get('../../etc')).rejects.toEqual(notFound())
     })
   })
 

@@ -1,4 +1,4 @@
-import { conflict, DomainErrorException, notFound, stale } from '@/domain/domain-error'
+import { conflict, notFound, stale } from '@/domain/domain-error'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import {
   assertRestorable,
@@ -131,7 +131,7 @@ describe('write conditions', () => {
   })
 
   it('refuses a stale write with the current post, and an empty condition matches nothing', () => {
-    const refusal = new DomainErrorException(stale(liveItem(live)))
+    const refusal = stale(liveItem(live))
     expect(() => assertWritable(live, { ifRevision: [3] })).toThrow(refusal)
     expect(() => assertWritable(live, { ifRevision: [] })).toThrow(refusal)
     try {
@@ -143,15 +143,13 @@ describe('write conditions', () => {
 
   it('reports NotFound for a missing or trashed post, whatever the condition', () => {
     const gone = trashed(live, t(1)).item
-    expect(() => assertWritable(undefined)).toThrow(new DomainErrorException(notFound()))
-    expect(() => assertWritable(gone, { ifRevision: [5] })).toThrow(
-      new DomainErrorException(notFound()),
-    )
+    expect(() => assertWritable(undefined)).toThrow(notFound())
+    expect(() => assertWritable(gone, { ifRevision: [5] })).toThrow(notFound())
   })
 
   it('restores only a trashed post: NotFound when missing, NotInTrash when live', () => {
-    expect(() => assertRestorable(undefined)).toThrow(new DomainErrorException(notFound()))
-    expect(() => assertRestorable(live)).toThrow(new DomainErrorException(conflict('NotInTrash')))
+    expect(() => assertRestorable(undefined)).toThrow(notFound())
+    expect(() => assertRestorable(live)).toThrow(conflict('NotInTrash'))
     expect(() => assertRestorable(trashed(live, t(1)).item)).not.toThrow()
   })
 })

@@ -10,7 +10,9 @@ import {
   type AnyMachineSnapshot,
   type AnyStateMachine,
 } from 'xstate'
-import { createAppServices, type AppServices } from '@/ui/shared/app-services'
+import type { ScreenServices } from '@/ui/shared/app-context'
+import { createAppServices } from '@/ui/shared/app-services'
+import { provideNewsStore } from '@/ui/store/news-store.provide'
 import type { NavigateParams, ToastParams } from '@/ui/shared/machine-effects'
 import type { CoverageRecorder } from './model-harness'
 import {
@@ -57,7 +59,8 @@ export interface Rig {
   readonly news: PortFaults<NewsOperation>
   /** The mailer's calls, likewise. */
   readonly mail: PortFaults<'send'>
-  readonly services: AppServices
+  /** The app's services and its running news store, as a screen's machine is provided with. */
+  readonly services: ScreenServices
   readonly effects: Effects
   readonly coverage: CoverageRecorder
 }
@@ -93,7 +96,7 @@ export function formEffects(rig: Rig) {
 export function actorOf(
   model: Model,
   coverage: CoverageRecorder,
-  provide: (services: AppServices, rig: Rig) => AnyStateMachine,
+  provide: (services: ScreenServices, rig: Rig) => AnyStateMachine,
 ): Start {
   return (rig) =>
     createActor(provide(rig.services, rig), {
@@ -140,16 +143,22 @@ export function createRig(coverage: CoverageRecorder): Rig {
   app.news.faults.script()
   app.mailer.faults.script()
   const effects: Effects = { toasts: [], navigations: [], resets: 0, clears: 0 }
-  const services = createAppServices(
-    app.useCases,
-    {
-      showToast: (params) => effects.toasts.push(params),
-      navigate: (params) => effects.navigations.push(params),
-    },
-    // The store reports to the recorder too, which counts only the machine under test.
-    { inspect: coverage.inspect },
-  )
-  return { news: app.news.faults, mail: app.mailer.faults, services, effects, coverage }
+  const services = createAppServices(app.useCases, {
+    showToast: (params) => effects.toasts.push(params),
+    navigate: (params) => effects.navigations.push(params),
+  })
+  // The store reports to the recorder too, which counts only the machine under test.
+  const store = createActor(provideNewsStore(services), {
+    input: {},
+    inspect: coverage.inspect,
+  }).start()
+  return {
+    news: app.news.faults,
+    mail: app.mailer.faults,
+    services: { ...services, store },
+    effects,
+    coverage,
+  }
 }
 
 /**

@@ -281,6 +281,7 @@ function startStore() {
         forgetEditDraft: (_, id) => void forgottenDrafts.push(id),
       },
     }),
+    { input: {} },
   ).start()
   return { actor, saves, restores, toasts, forgottenDrafts }
 }
@@ -288,6 +289,17 @@ function startStore() {
 const idle = { edits: 'idle' } as const
 
 describe('news store, beyond the model', () => {
+  it('starts holding the list and the post the page was rendered with, before it runs', () => {
+    const shown = { ...item('b'), title: 'B on its page' }
+    const actor = createActor(newsStoreMachine, {
+      input: { news: [item('a'), item('b')], newsItem: shown },
+    })
+    const { context } = actor.getSnapshot()
+    expect(context.news.map((n) => n.title)).toEqual(['Title a', 'B on its page'])
+    expect(context.newsItem).toEqual(shown)
+    expect(context.arrivals).toEqual([])
+  })
+
   it('replaces the list with a first page and extends it with later pages', () => {
     const { actor } = startStore()
     actor.send({ type: 'get_news', items: [item('a'), item('b')], append: false })

@@ -7,7 +7,7 @@ import { SearchNews } from '@/application/search-news.use-case'
 import { HttpNewsRepository } from '@/adapters/http/http-news.repository'
 import { RuntimeConfigClient } from '@/adapters/http/runtime-config.client'
 import type { ComposedServer } from '@/composition/server/server.composition'
-import { DomainErrorException, forbidden } from '@/domain/domain-error'
+import { forbidden } from '@/domain/domain-error'
 import { OperatorTools } from '@/application/operator-tools'
 import { SqlModerationStore } from '@/adapters/sql/moderation.store'
 import type { NewsItem } from '@/domain/news-item.entity'
@@ -34,7 +34,7 @@ async function rejectionOf(call: Promise<unknown>) {
   try {
     await call
   } catch (thrown) {
-    return thrown instanceof DomainErrorException ? thrown.error : thrown
+    return thrown
   }
   throw new Error('expected a rejection')
 }

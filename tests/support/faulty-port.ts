@@ -5,7 +5,7 @@
  * (a timeout), or wait for the test to answer them itself (a model path's outcome). It wraps
  * any port by its method names, so a method added to a port needs nothing here.
  */
-import { DomainErrorException, unavailable, type DomainError } from '@/domain/domain-error'
+import { unavailable, type DomainError } from '@/domain/domain-error'
 
 /** The names of a port's methods. */
 export type OperationOf<Port> = {
@@ -105,9 +105,9 @@ export class PortFaults<Operation extends string> {
     this.calls.push({ operation, args, answered: true, answer: () => undefined })
     if (this.held !== undefined) await this.held
     const error = this.failing.get(operation)
-    if (error !== undefined) throw new DomainErrorException(error)
+    if (error !== undefined) throw error
     const result = await work()
-    if (this.lost.delete(operation)) throw new DomainErrorException(unavailable())
+    if (this.lost.delete(operation)) throw unavailable()
     return result
   }
 
@@ -120,7 +120,7 @@ export class PortFaults<Operation extends string> {
         answer: (outcome) => {
           call.answered = true
           if (outcome.ok) resolve(outcome.value as T)
-          else reject(new DomainErrorException(outcome.error))
+          else reject(outcome.error)
         },
       }
       this.calls.push(call)

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react'
 import { createMemoryApp } from '../support/memory-app'
-import { DomainErrorException, forbidden } from '@/domain/domain-error'
+import { forbidden } from '@/domain/domain-error'
 import { PROTECTED_NOTE } from '@/ui/features/article/article.page'
 import { DRAFT_TEXTS } from '@/ui/shared/form-texts'
 import { findToast, newsItem, renderApp, replace } from './support/render-app'
@@ -39,7 +39,7 @@ describe('the operator’s tools as a visitor meets them', () => {
 
   it('tells a blocked visitor why and until when, and keeps what they typed', async () => {
     const app = createMemoryApp({ seed: [post] })
-    vi.spyOn(app.news, 'update').mockRejectedValue(new DomainErrorException(blocked))
+    vi.spyOn(app.news, 'update').mockRejectedValue(blocked)
     const { user } = renderApp({ app, path: '/news/harbour-1/edit' })
     const title = await screen.findByLabelText('Title')
     await waitFor(() => expect(title).toHaveValue(post.title))
@@ -60,7 +60,7 @@ describe('the operator’s tools as a visitor meets them', () => {
   it('tells a blocked visitor so without an end or a reason when the block has neither', async () => {
     const app = createMemoryApp()
     vi.spyOn(app.news, 'create').mockRejectedValue(
-      new DomainErrorException(forbidden({ reason: 'blocked', note: '', until: null })),
+      forbidden({ reason: 'blocked', note: '', until: null }),
     )
     const { user } = renderApp({ app, path: '/news/new' })
 
@@ -75,9 +75,7 @@ describe('the operator’s tools as a visitor meets them', () => {
 
   it('says the post is protected when a delete meets a protection made meanwhile', async () => {
     const app = createMemoryApp({ seed: [post] })
-    vi.spyOn(app.news, 'remove').mockRejectedValue(
-      new DomainErrorException(forbidden({ reason: 'protected' })),
-    )
+    vi.spyOn(app.news, 'remove').mockRejectedValue(forbidden({ reason: 'protected' }))
     const { user } = renderApp({ app, path: '/news/harbour-1' })
 
     await user.click(await screen.findByRole('button', { name: 'Delete' }))

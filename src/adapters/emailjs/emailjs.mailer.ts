@@ -1,6 +1,6 @@
 import type { EmailJsSettings } from '@/application/runtime-config'
 import { CONTACT_FIELDS, type ContactMessage } from '@/domain/contact-message.entity'
-import { DomainErrorException, forbidden, unavailable, type Refusal } from '@/domain/domain-error'
+import { forbidden, unavailable, type Refusal } from '@/domain/domain-error'
 import { refusalOf } from '@/adapters/shared/refusal'
 import type { Mailer } from '@/domain/ports/mailer.port'
 
@@ -37,7 +37,7 @@ export class EmailJsMailer implements Mailer {
       await withinTimeout(this.deliver(message), this.timeoutMs)
     } catch (thrown) {
       const refusal = refusalIn(thrown)
-      throw new DomainErrorException(refusal === undefined ? unavailable() : forbidden(refusal))
+      throw refusal === undefined ? unavailable() : forbidden(refusal)
     }
   }
 

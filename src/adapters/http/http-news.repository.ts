@@ -1,4 +1,4 @@
-import { DomainErrorException, notFound, unavailable } from '@/domain/domain-error'
+import { notFound, unavailable } from '@/domain/domain-error'
 import type { Editor } from '@/domain/editor'
 import {
   NEWS_FIELDS,
@@ -122,8 +122,7 @@ export class HttpNewsRepository implements NewsRepository {
         method: 'DELETE',
         headers: ifMatchOf(condition),
       })
-      if (response.status !== 204)
-        throw new DomainErrorException(await failureOf(response, ON_ITEM))
+      if (response.status !== 204) throw await failureOf(response, ON_ITEM)
       discardBody(response)
     })
   }
@@ -152,7 +151,7 @@ export class HttpNewsRepository implements NewsRepository {
     return withDomainErrors(async () => {
       // No post has a revision that is not a whole number from 1; none is worth a request.
       if (!Number.isSafeInteger(revision) || revision < 1) {
-        throw new DomainErrorException(notFound())
+        throw notFound()
       }
       const url = this.itemUrl(id, `/revisions/${revision}/restore`)
       const response = await this.http.send(url, {
@@ -177,14 +176,14 @@ export class HttpNewsRepository implements NewsRepository {
       const url =
         cursor === undefined ? listUrl : (parsedUrl(cursor) ?? withCursor(listUrl, cursor))
       if (url === undefined || !isSameList(url, listUrl)) {
-        throw new DomainErrorException(unavailable())
+        throw unavailable()
       }
       const response = await this.http.send(url)
       const body = await expectJson(response, 200, call)
-      if (!Array.isArray(body)) throw new DomainErrorException(unavailable())
+      if (!Array.isArray(body)) throw unavailable()
       const items = body.map(itemOf)
       if (!items.every((item) => item !== undefined)) {
-        throw new DomainErrorException(unavailable())
+        throw unavailable()
       }
       const next = nextLinkOf(response.headers.get('link'), url)
       return next !== undefined && isSameList(next, listUrl)
@@ -235,13 +234,13 @@ function isSameList(url: URL, listUrl: URL): boolean {
 /** The parsed body of an answer with the expected status; any other status is a failure. */
 async function expectJson(response: Response, status: number, call: Call): Promise<unknown> {
   if (response.status !== status) {
-    throw new DomainErrorException(await failureOf(response, call))
+    throw await failureOf(response, call)
   }
   return response.json()
 }
 
 function expectItem(body: unknown): NewsItem {
   const item = newsItemOf(body)
-  if (item === undefined) throw new DomainErrorException(unavailable())
+  if (item === undefined) throw unavailable()
   return item
 }

@@ -1,4 +1,4 @@
-import { DomainErrorException, unavailable } from '@/domain/domain-error'
+import { toDomainError } from '@/domain/domain-error'
 
 export interface HttpOptions {
   /** Where the API lives: an origin, optionally with a path prefix; '' means this page's origin. */
@@ -57,12 +57,12 @@ export class JsonHttpClient {
   }
 }
 
-/** Runs a call so that it rejects only with DomainErrorException; anything else is Unavailable. */
+/** Runs a call so that it rejects only with a DomainError; anything else is Unavailable. */
 export async function withDomainErrors<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call()
   } catch (thrown) {
-    throw thrown instanceof DomainErrorException ? thrown : new DomainErrorException(unavailable())
+    throw toDomainError(thrown)
   }
 }
 

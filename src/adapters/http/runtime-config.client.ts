@@ -1,5 +1,5 @@
 import type { EmailJsSettings, RuntimeConfig } from '@/application/runtime-config'
-import { DomainErrorException, unavailable } from '@/domain/domain-error'
+import { unavailable } from '@/domain/domain-error'
 import {
   discardBody,
   JsonHttpClient,
@@ -40,11 +40,11 @@ export class RuntimeConfigClient {
       const response = await this.http.send(this.http.url('/api/config'))
       if (response.status !== 200) {
         discardBody(response)
-        throw new DomainErrorException(unavailable())
+        throw unavailable()
       }
       const config = decode(RuntimeConfigSchema, await response.json())
       if (config === undefined || !isEmailJsOrigin(config.emailjs.origin)) {
-        throw new DomainErrorException(unavailable())
+        throw unavailable()
       }
       return config
     })

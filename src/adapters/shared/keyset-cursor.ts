@@ -1,4 +1,4 @@
-import { DomainErrorException, validationFailed } from '@/domain/domain-error'
+import { validationFailed } from '@/domain/domain-error'
 import { isNewsId } from '@/domain/news-id'
 import { isRevisionNumber } from '@/domain/rules/news-history.rules'
 import {
@@ -85,7 +85,7 @@ export function decoderOf<Position>(
   return (token) => {
     const position = parse(token)
     if (position === undefined) {
-      throw new DomainErrorException(validationFailed({ cursor: INVALID_CURSOR_MESSAGE }))
+      throw validationFailed({ cursor: INVALID_CURSOR_MESSAGE })
     }
     return position
   }

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
 import type { CompiledQuery } from 'kysely'
 import { timed, type StatementObserver } from '@/adapters/sql/statement-timing'
-import { DomainErrorException, unavailable } from '@/domain/domain-error'
+import { unavailable } from '@/domain/domain-error'
 
 /** Reads the rows of a compiled query: where is the reader's choice. */
 export interface QueryReader {
@@ -75,7 +75,7 @@ export class SqliteSearchThread implements QueryReader {
 
   all<Row>(query: CompiledQuery<Row>): Promise<Row[]> {
     if (this.closed || this.pending.size >= this.maxWaiting) {
-      return Promise.reject(new DomainErrorException(unavailable()))
+      return Promise.reject(unavailable())
     }
     const worker = this.worker ?? this.start()
     const id = (this.nextId += 1)

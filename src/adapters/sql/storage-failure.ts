@@ -1,4 +1,4 @@
-import { DomainErrorException, unavailable } from '@/domain/domain-error'
+import { isDomainError, unavailable } from '@/domain/domain-error'
 
 /** Told about each storage failure that is reported as Unavailable, e.g. to log it. */
 export type StorageErrorListener = (error: unknown) => void
@@ -14,8 +14,8 @@ export async function guardStorage<T>(
   try {
     return await work()
   } catch (thrown) {
-    if (thrown instanceof DomainErrorException) throw thrown
+    if (isDomainError(thrown)) throw thrown
     onError?.(thrown)
-    throw new DomainErrorException(unavailable())
+    throw unavailable()
   }
 }

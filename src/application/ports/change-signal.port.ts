@@ -7,7 +7,7 @@
 export interface ChangeSignal {
   /**
    * The current version; it never goes down while the database lives. Rejects with
-   * DomainErrorException(Unavailable) when the store cannot answer.
+   * the Unavailable DomainError when the store cannot answer.
    */
   version(): Promise<number>
 }

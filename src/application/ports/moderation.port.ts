@@ -6,7 +6,7 @@ export type HideOutcome = 'hidden' | 'newest' | 'missing'
 
 /**
  * The operator's tools' storage, shared by every server on the database: blocks, protected
- * posts, hidden revisions, purges and the operator log. Rejects with DomainErrorException
+ * posts, hidden revisions, purges and the operator log. Rejects with a DomainError
  * (Unavailable) when the database cannot answer.
  */
 export interface ModerationStore {

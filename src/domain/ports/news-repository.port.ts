@@ -51,7 +51,7 @@ export interface CreateOptions {
 /**
  * Where posts are kept, as the use cases see it: in the browser, the API; on the server, the
  * journal over the database (application/journaled-news.repository.ts). Every write records a
- * revision. Methods reject with DomainErrorException: NotFound for an unknown or trashed id,
+ * revision. Methods reject with a DomainError: NotFound for an unknown or trashed id,
  * Stale when a condition names an old revision, Conflict, ValidationFailed for a bad cursor,
  * Unavailable when the store cannot answer.
  *

@@ -48,7 +48,7 @@ export interface PurgeReport {
 /**
  * The server's persistence of posts, their histories and idempotency keys: SQLite, PostgreSQL,
  * or memory for tests. It keeps data; the rules of what a change records live in the domain.
- * Methods reject with DomainErrorException: ValidationFailed for a malformed cursor,
+ * Methods reject with a DomainError: ValidationFailed for a malformed cursor,
  * Unavailable when the store cannot answer.
  *
  * Its transactions also write the change signal and the change log (a transaction that wrote,

@@ -1,4 +1,4 @@
-import { conflict, DomainErrorException, forbidden, notFound, stale } from '@/domain/domain-error'
+import { conflict, forbidden, notFound, stale } from '@/domain/domain-error'
 import type { NewsChanges, NewsDraft, NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
 import { NEWS_FIELDS } from '@/domain/news-item.entity'
 import { OPERATOR, type Editor } from '@/domain/editor'
@@ -134,27 +134,27 @@ export function reverted(stored: StoredNews, target: NewsRevision, stamp: Change
 /**
  * Checks that a write may go ahead on `stored`: the post must be live (NotFound otherwise) and,
  * when a condition is given, its revision one the writer named (Stale otherwise, carrying the
- * current post). Throws DomainErrorException.
+ * current post). Throws the DomainError.
  */
 export function assertWritable(
   stored: StoredNews | undefined,
   condition?: WriteCondition,
 ): asserts stored is StoredNews {
   if (stored === undefined || stored.deletedAt !== null) {
-    throw new DomainErrorException(notFound())
+    throw notFound()
   }
   if (condition !== undefined && !condition.ifRevision.includes(stored.revision)) {
-    throw new DomainErrorException(stale(liveItem(stored)))
+    throw stale(liveItem(stored))
   }
 }
 
 /**
  * Checks that `editor` may change the post: anyone may, unless the operator protected it, which
- * leaves it to the operator alone (Forbidden otherwise). Throws DomainErrorException.
+ * leaves it to the operator alone (Forbidden otherwise). Throws the DomainError.
  */
 export function assertMayChange(stored: StoredNews, editor: Editor): void {
   if (stored.protected === true && editor !== OPERATOR) {
-    throw new DomainErrorException(forbidden({ reason: 'protected' }))
+    throw forbidden({ reason: 'protected' })
   }
 }
 
@@ -162,8 +162,8 @@ export function assertMayChange(stored: StoredNews, editor: Editor): void {
 export function assertRestorable(
   stored: StoredNews | undefined,
 ): asserts stored is StoredNews & { readonly deletedAt: string } {
-  if (stored === undefined) throw new DomainErrorException(notFound())
-  if (stored.deletedAt === null) throw new DomainErrorException(conflict('NotInTrash'))
+  if (stored === undefined) throw notFound()
+  if (stored.deletedAt === null) throw conflict('NotInTrash')
 }
 
 /** The public face of a live post: no trash bookkeeping. */

@@ -1,5 +1,4 @@
 import type { ListNews } from '@/application/list-news.use-case'
-import { DomainErrorException } from '@/domain/domain-error'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { MAX_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { articlePath, escapeXml } from '@/server/services/site-text'
@@ -144,7 +143,7 @@ export class Sitemaps {
     let { cursor, skip } = from
     for (;;) {
       const result = await this.listNews.execute({ limit: MAX_PAGE_SIZE, cursor })
-      if (!result.ok) throw new DomainErrorException(result.error)
+      if (!result.ok) throw result.error
       const { items, next } = result.value
       for (const [index, item] of items.entries()) {
         if (index >= skip && !visit(item, { cursor, skip: index })) return

@@ -3,13 +3,15 @@ import { BrowserRouter, useNavigate } from 'react-router-dom'
 import type { UseCases } from '@/application/use-cases'
 import type { NewsChangeFeed } from '@/domain/ports/news-changes.port'
 import { AppServicesContext } from '@/ui/shared/app-context'
-import { createAppServices, type AppEffects, type AppServices } from '@/ui/shared/app-services'
+import { createAppServices, type AppEffects } from '@/ui/shared/app-services'
 import type { PageData } from '@/ui/shared/page-data'
 import { AppRoutes } from '@/ui/app/routes'
 import { createToaster, ToasterContext } from '@/ui/app/toaster'
 import type { DraftStorage } from '@/ui/shared/draft-storage'
 import { InspectContext, type Inspect } from '@/ui/shared/inspection'
 import type { NavigateParams } from '@/ui/shared/machine-effects'
+import type { NewsStoreRef } from '@/ui/store/news-store.provide'
+import { NewsStore, NewsStoreProvider } from '@/ui/store/news-store.provider'
 
 export interface NewsWireAppProps {
   readonly useCases: UseCases
@@ -34,52 +36,58 @@ export interface NewsWireAppProps {
   readonly changes?: NewsChangeFeed
 }
 
-interface Navigator {
+/** What the app's edge reaches through components inside the router and the store. */
+interface Bridge {
   navigate: (params: NavigateParams) => void
+  store: NewsStoreRef | undefined
 }
 
-function createApp({ useCases, effects, inspect, drafts, pageData, changes }: NewsWireAppProps) {
-  // Machines navigate through whatever the router last handed over (see RouterBridge).
-  const navigator: Navigator = { navigate: () => undefined }
-  // A toast's button acts through the services, which are made below with the toaster.
-  const buttons: { perform: AppServices['perform'] } = { perform: () => undefined }
-  const toaster = createToaster((intent) => buttons.perform(intent))
+function createApp({ useCases, effects, drafts, pageData }: NewsWireAppProps) {
+  // Machines navigate through whatever the router last handed over (see AppBridge).
+  const bridge: Bridge = { navigate: () => undefined, store: undefined }
+  const navigate = effects?.navigate ?? ((params: NavigateParams) => bridge.navigate(params))
+  // A toast's button sends its event to the news store, or goes to its path.
+  const toaster = createToaster((intent) =>
+    intent.type === 'navigate' ? navigate({ to: intent.to }) : bridge.store?.send(intent),
+  )
   const services = createAppServices(
     useCases,
-    {
-      showToast: effects?.showToast ?? toaster.show,
-      navigate: effects?.navigate ?? ((params) => navigator.navigate(params)),
-    },
-    { inspect, drafts, pageData, changes },
+    { showToast: effects?.showToast ?? toaster.show, navigate },
+    { drafts, pageData },
   )
-  buttons.perform = services.perform
-  return { services, navigator, toaster }
+  return { services, bridge, toaster }
 }
 
-/** Hands the router's navigate function to the machines' navigate effect. */
-function RouterBridge({ navigator }: { readonly navigator: Navigator }) {
+/** Hands the router's navigate function and the news store to the app's edge. */
+function AppBridge({ bridge }: { readonly bridge: Bridge }) {
   const navigate = useNavigate()
+  const store = NewsStore.useActorRef()
   useEffect(() => {
-    navigator.navigate = ({ to, replace }) => void navigate(to, { replace })
-  }, [navigate, navigator])
+    bridge.navigate = ({ to, replace }) => void navigate(to, { replace })
+    bridge.store = store
+  }, [navigate, store, bridge])
   return null
 }
 
 /** The whole single-page app, given the core's use cases. */
 export function NewsWireApp(props: NewsWireAppProps) {
-  const [{ services, navigator, toaster }] = useState(() => createApp(props))
-  useEffect(() => () => void services.store.stop(), [services])
-  // Effects run in the browser only: the live stream opens once the page has hydrated.
-  useEffect(() => services.followChanges(), [services])
+  const [{ services, bridge, toaster }] = useState(() => createApp(props))
 
   const content = (
     <AppServicesContext value={services}>
-      <ToasterContext value={toaster}>
-        <InspectContext value={props.inspect}>
-          <RouterBridge navigator={navigator} />
-          <AppRoutes />
-        </InspectContext>
-      </ToasterContext>
+      <NewsStoreProvider
+        services={services}
+        pageData={props.pageData}
+        changes={props.changes}
+        inspect={props.inspect}
+      >
+        <ToasterContext value={toaster}>
+          <InspectContext value={props.inspect}>
+            <AppBridge bridge={bridge} />
+            <AppRoutes />
+          </InspectContext>
+        </ToasterContext>
+      </NewsStoreProvider>
     </AppServicesContext>
   )
   const Router = props.router ?? BrowserRouter

@@ -1,6 +1,8 @@
 import { createContext, useContext, useEffect, useState } from 'react'
 import type { AppServices } from '@/ui/shared/app-services'
 import type { PageDataClaims } from '@/ui/shared/page-data'
+import type { NewsStoreRef } from '@/ui/store/news-store.provide'
+import { NewsStore } from '@/ui/store/news-store.provider'
 
 export const AppServicesContext = createContext<AppServices | null>(null)
 
@@ -10,13 +12,21 @@ export function useAppServices(): AppServices {
   return services
 }
 
+/** What a screen's machine is provided with: the app's services and the news store. */
+export interface ScreenServices extends AppServices {
+  readonly store: NewsStoreRef
+}
+
 /**
  * A screen's machine with its effects filled in, made once per screen. Each screen keeps its
  * `provide` beside it, so that a screen's machine loads with the screen's own code.
  */
-export function useProvidedMachine<Machine>(provide: (services: AppServices) => Machine): Machine {
+export function useProvidedMachine<Machine>(
+  provide: (services: ScreenServices) => Machine,
+): Machine {
   const services = useAppServices()
-  const [machine] = useState(() => provide(services))
+  const store = NewsStore.useActorRef()
+  const [machine] = useState(() => provide({ ...services, store }))
   return machine
 }
 

@@ -1,6 +1,6 @@
 import { fromPromise } from 'xstate'
 import {
-  DOMAIN_ERROR_CODES,
+  toDomainError,
   unavailable,
   type ConflictReason,
   type DomainError,
@@ -62,7 +62,10 @@ export function stubUseCase<Output, Input>() {
   })
 }
 
-/** Turns a use case's Result into a promise actor that rejects with the DomainError. */
+/**
+ * A use case as a promise actor that rejects with the DomainError its Result carries: the very
+ * object the adapter made, which the machine's `onError` receives as `event.error`.
+ */
 export function fromUseCase<Output, Input>(run: (input: Input) => Promise<Result<Output>>) {
   return fromPromise<Output, Input>(async ({ input }) => {
     const result = await run(input)
@@ -71,16 +74,11 @@ export function fromUseCase<Output, Input>(run: (input: Input) => Promise<Result
   })
 }
 
-const KNOWN_CODES = new Set<unknown>(DOMAIN_ERROR_CODES)
-
-/** Narrows what an actor rejected with; anything unexpected counts as Unavailable. */
-export function asDomainError(thrown: unknown): DomainError {
-  if (typeof thrown === 'object' && thrown !== null && 'code' in thrown) {
-    const { code } = thrown as { code: unknown }
-    if (KNOWN_CODES.has(code)) return thrown as DomainError
-  }
-  return unavailable()
-}
+/**
+ * What an actor rejected with (XState types it unknown), as the DomainError it is; anything
+ * else, such as a bug, counts as Unavailable.
+ */
+export const asDomainError: (thrown: unknown) => DomainError = toDomainError
 
 /** True when an actor rejected with a Conflict for `reason`. */
 export function isConflict(thrown: unknown, reason: ConflictReason): boolean {

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react'
-import { useAppServices } from '@/ui/shared/app-context'
+import { NewsStore } from '@/ui/store/news-store.provider'
 
 /**
  * What the list, the article and the edit form all say of a post deleted elsewhere. The texts
@@ -12,7 +12,7 @@ export const DELETED_ELSEWHERE = 'This post was deleted.'
  * the live stream could not tell what it missed.
  */
 export function useReloadOnReset(reload: () => void): void {
-  const { store } = useAppServices()
+  const store = NewsStore.useActorRef()
   const latest = useRef(reload)
   useEffect(() => {
     latest.current = reload

@@ -1,6 +1,5 @@
-import { useSelector } from '@xstate/react'
 import type { NewsItem } from '@/domain/news-item.entity'
-import { useAppServices } from '@/ui/shared/app-context'
+import { NewsStore } from '@/ui/store/news-store.provider'
 import { liveStatusOf, type LiveStatus } from '@/ui/store/live-updates.logic'
 import { useHydrated } from '@/ui/shared/use-hydrated'
 
@@ -10,11 +9,10 @@ import { useHydrated } from '@/ui/shared/use-hydrated'
  * the news store is saving. The article and the edit form use it; it loads with them.
  */
 export function useLiveStatus(item: NewsItem | null, ownChange = false): LiveStatus {
-  const { store } = useAppServices()
   // A screen whose code arrives late hydrates after the stream has opened: until it has, it
   // shows what the server rendered, or React would find the HTML changed under it.
   const hydrated = useHydrated()
-  const status = useSelector(store, ({ context }) =>
+  const status = NewsStore.useSelector(({ context }) =>
     item === null
       ? 'current'
       : liveStatusOf(

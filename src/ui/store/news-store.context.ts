@@ -1,6 +1,6 @@
 import type { NewsChange } from '@/domain/news-change.entity'
 import type { NewsItem } from '@/domain/news-item.entity'
-import { asDomainError } from '@/ui/shared/machine-effects'
+import { toDomainError } from '@/domain/domain-error'
 import {
   insertInOrder,
   mergeItems,
@@ -14,13 +14,39 @@ import {
 import { notListed } from '@/ui/store/live-updates.logic'
 import { queueFetch, recordChange, replaceIfNewer } from '@/ui/store/live-updates.logic'
 
-import type { NewsStoreContext, NewsStoreEvent } from '@/ui/store/news-store.types'
+import type { NewsStoreContext, NewsStoreEvent, NewsStoreInput } from '@/ui/store/news-store.types'
 
 /* How the store's context changes: pure functions the machine's actions call. */
 
+const EMPTY: NewsStoreContext = {
+  news: [],
+  newsItem: null,
+  pending: [],
+  saves: 0,
+  savedAt: {},
+  restoring: null,
+  arrivals: [],
+  latest: {},
+  fetches: [],
+  unsaved: {},
+}
+
+/**
+ * The store as it starts: as if the page's list and post had just loaded (get_news, then
+ * get_news_by_id).
+ */
+export function initialContext({ news = [], newsItem }: NewsStoreInput = {}): NewsStoreContext {
+  const listed = {
+    ...EMPTY,
+    ...listLoaded(EMPTY, { type: 'get_news', items: news, append: false }),
+  }
+  if (newsItem === undefined || newsItem === null) return listed
+  return { ...listed, ...itemLoaded(listed, { type: 'get_news_by_id', item: newsItem }) }
+}
+
 /** The stored post a conflicting save was refused with. */
 export function currentOf(error: unknown): NewsItem | undefined {
-  const domainError = asDomainError(error)
+  const domainError = toDomainError(error)
   return domainError.code === 'Stale' ? domainError.current : undefined
 }
 

@@ -29,6 +29,7 @@ import {
   editSavedMeanwhile,
   gone,
   hear,
+  initialContext,
   itemLoaded,
   listLoaded,
   loaded,
@@ -39,6 +40,7 @@ import type {
   NewsStoreContext,
   NewsStoreEmitted,
   NewsStoreEvent,
+  NewsStoreInput,
 } from '@/ui/store/news-store.types'
 
 /**
@@ -59,6 +61,7 @@ export const newsStoreMachine = setup({
     context: {} as NewsStoreContext,
     events: {} as NewsStoreEvent,
     emitted: {} as NewsStoreEmitted,
+    input: {} as NewsStoreInput,
   },
   actors: {
     editNews: stubUseCase<NewsItem, EditRequest>(),
@@ -86,18 +89,8 @@ export const newsStoreMachine = setup({
   },
 }).createMachine({
   id: 'newsStore',
-  context: {
-    news: [],
-    newsItem: null,
-    pending: [],
-    saves: 0,
-    savedAt: {},
-    restoring: null,
-    arrivals: [],
-    latest: {},
-    fetches: [],
-    unsaved: {},
-  },
+  // What the page was rendered with, held from the start: the server renders from it unstarted.
+  context: ({ input }) => initialContext(input),
   type: 'parallel',
   on: {
     get_news: {

@@ -10,6 +10,12 @@ export interface StorePageParams {
   readonly append: boolean
 }
 
+/** What the store starts with: the list and the post the page was rendered with. */
+export interface NewsStoreInput {
+  readonly news?: readonly NewsItem[]
+  readonly newsItem?: NewsItem | null
+}
+
 export interface NewsStoreContext {
   /** The spec's shared 'news' slice: the list, newest first. */
   readonly news: readonly NewsItem[]

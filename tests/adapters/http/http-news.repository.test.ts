@@ -2,7 +2,6 @@ import type { ServerResponse } from 'node:http'
 import { HttpNewsRepository } from '@/adapters/http/http-news.repository'
 import {
   conflict,
-  DomainErrorException,
   notFound,
   rateLimited,
   stale,
@@ -154,8 +153,7 @@ describe('HttpNewsRepository when the API misbehaves', () => {
 
     const error = await news.get('news-1').catch((thrown: unknown) => thrown)
 
-    expect(error).toBeInstanceOf(DomainErrorException)
-    expect((error as DomainErrorException).error).toEqual(unavailable())
+    expect(error).toEqual(unavailable())
     expect(JSON.stringify(error) + String(error)).not.toContain('SQLITE')
   })
 

@@ -1,7 +1,7 @@
 import { UNKNOWN_EDITOR } from '@/domain/editor'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { DomainErrorException } from '@/domain/domain-error'
+import { isDomainError } from '@/domain/domain-error'
 import type { NewsDraft, NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import {
@@ -245,8 +245,8 @@ export async function startNewsApi(): Promise<NewsApiStandIn> {
         return sendProblem(response, 405, 'Method Not Allowed')
       }
     } catch (thrown) {
-      if (!(thrown instanceof DomainErrorException)) throw thrown
-      const { error } = thrown
+      if (!isDomainError(thrown)) throw thrown
+      const error = thrown
       if (error.code === 'Stale') {
         return sendJson(response, 412, {
           type: 'about:blank',

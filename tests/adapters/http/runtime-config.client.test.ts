@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http'
 import { RuntimeConfigClient } from '@/adapters/http/runtime-config.client'
-import { DomainErrorException, unavailable } from '@/domain/domain-error'
+import { unavailable } from '@/domain/domain-error'
 import { sendJson, sendProblem, startLocalServer, type LocalServer } from './news-api.stand-in'
 
 const config = {
@@ -49,7 +49,7 @@ describe('RuntimeConfigClient', () => {
     const client = new RuntimeConfigClient({ baseUrl: api.origin })
     answer = (response) => sendProblem(response, 503, 'Service Unavailable')
 
-    await expect(client.load()).rejects.toEqual(new DomainErrorException(unavailable()))
+    await expect(client.load()).rejects.toEqual(unavailable())
     answer = (response) => sendJson(response, 200, config)
 
     expect(await client.load()).toEqual(config)
@@ -67,8 +67,7 @@ describe('RuntimeConfigClient', () => {
 
     const error = await client.load().catch((thrown: unknown) => thrown)
 
-    expect(error).toBeInstanceOf(DomainErrorException)
-    expect((error as DomainErrorException).error).toEqual(unavailable())
+    expect(error).toEqual(unavailable())
   })
 
   it('keeps only the settings it knows', async () => {

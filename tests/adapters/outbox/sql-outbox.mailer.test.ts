@@ -5,7 +5,7 @@ import {
   type SqlOutboxOptions,
 } from '@/adapters/outbox/sql-outbox.mailer'
 import type { ContactMessage } from '@/domain/contact-message.entity'
-import { DomainErrorException, unavailable } from '@/domain/domain-error'
+import { unavailable } from '@/domain/domain-error'
 import { ALL_STORE_KINDS, POSTGRES_SKIPPED, TEST_POSTGRES_URL } from '../../support/test-databases'
 
 const message: ContactMessage = {
@@ -76,7 +76,7 @@ describe.each(ALL_STORE_KINDS)('SqlOutboxMailer on $name', (engine) => {
     const failures: unknown[] = []
     const { database, outbox } = await open({ onError: (error) => failures.push(error) })
     await database.close()
-    const expected = new DomainErrorException(unavailable())
+    const expected = unavailable()
     await expect(outbox.send(message)).rejects.toEqual(expected)
     await expect(outbox.list()).rejects.toEqual(expected)
     await expect(outbox.count()).rejects.toEqual(expected)

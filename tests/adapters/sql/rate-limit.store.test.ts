@@ -1,4 +1,4 @@
-import { DomainErrorException } from '@/domain/domain-error'
+import { unavailable } from '@/domain/domain-error'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
 import { SqlRateLimitStore } from '@/adapters/sql/sql-rate-limit.store'
 import {
@@ -141,11 +141,10 @@ describe.each(SHARED_STORE_KINDS)('SqlRateLimitStore on $name', (kind) => {
     })
     await database.close()
     const refused = failing.reserve('192.0.2.1', MINUTE, 60)
-    await expect(refused).rejects.toBeInstanceOf(DomainErrorException)
-    await expect(refused).rejects.toMatchObject({ error: { code: 'Unavailable' } })
+    await expect(refused).rejects.toEqual(unavailable())
     expect(failures).toHaveLength(1)
     await expect(failing.giveBack('192.0.2.1', now + MINUTE)).rejects.toMatchObject({
-      error: { code: 'Unavailable' },
+      code: 'Unavailable',
     })
   })
 })

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
-import { DomainErrorException } from '@/domain/domain-error'
+import { unavailable } from '@/domain/domain-error'
 import type { LeaseAnswer, StreamLeaseLimits } from '@/application/ports/stream-leases.port'
 import { openDatabase, sqlDatabase, type SqlDatabase } from '@/adapters/sql/database'
 import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
@@ -148,7 +148,7 @@ describe.each(SHARED_STORE_KINDS)('SqlStreamLeases on $name', (kind) => {
       () => leases.renew(),
       () => leases.release('x'),
     ]) {
-      await expect(call()).rejects.toBeInstanceOf(DomainErrorException)
+      await expect(call()).rejects.toEqual(unavailable())
     }
   })
 })

@@ -1,9 +1,8 @@
-import { useSelector } from '@xstate/react'
 import { useEffect, useRef, type RefObject } from 'react'
 import { useParams } from 'react-router-dom'
 import { Link } from '@/ui/shared/links'
 import { LoadFailed } from '@/ui/shared/load-failed'
-import { useAppServices, usePageData, useProvidedMachine } from '@/ui/shared/app-context'
+import { usePageData, useProvidedMachine } from '@/ui/shared/app-context'
 import { provideArticle } from '@/ui/features/article/article.provide'
 import { useInspectedMachine } from '@/ui/shared/inspection'
 import { usePageTitle } from '@/ui/shared/use-page-title'
@@ -15,6 +14,7 @@ import { formatDay } from '@/ui/shared/dates'
 import { NotAvailablePage } from '@/ui/shared/not-available.page'
 import { DELETED_ELSEWHERE, useReloadOnReset } from '@/ui/store/live-updates.hooks'
 import { useLiveStatus } from '@/ui/store/live-updates.status'
+import { NewsStore } from '@/ui/store/news-store.provider'
 import type { TrashedNewsItem } from '@/domain/news-item.entity'
 import { TRASH_MESSAGES } from '@/domain/rules/trash.messages'
 import { InTrash } from '@/ui/features/article/in-trash'
@@ -48,7 +48,6 @@ export const PROTECTED_NOTE =
   'Protected by the operator: only the operator can edit or delete this post.'
 
 function Article({ id, rendered }: ArticleProps) {
-  const { store } = useAppServices()
   const machine = useProvidedMachine(provideArticle)
   const [state, send] = useInspectedMachine(
     machine,
@@ -63,7 +62,7 @@ function Article({ id, rendered }: ArticleProps) {
         },
   )
   // The store may already hold the item (after an edit, with the new values); show it at once.
-  const item = useSelector(store, ({ context }) =>
+  const item = NewsStore.useSelector(({ context }) =>
     context.newsItem?._id === id ? context.newsItem : null,
   )
   const hydrated = useHydrated()

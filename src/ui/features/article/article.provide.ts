@@ -1,9 +1,10 @@
-import type { AppServices } from '@/ui/shared/app-services'
+import type { ScreenServices } from '@/ui/shared/app-context'
 import { articleMachine, type DeleteRequest } from '@/ui/features/article/article.machine'
 import { fromUseCase } from '@/ui/shared/machine-effects'
+import { itemLoader } from '@/ui/store/news-store.provide'
 
-export const provideArticle = ({ useCases, store, edge, itemLoader }: AppServices) => {
-  const { getNewsItem, storeItem } = itemLoader()
+export const provideArticle = ({ useCases, store, edge }: ScreenServices) => {
+  const { getNewsItem, storeItem } = itemLoader(store, useCases)
   return articleMachine.provide({
     actors: {
       getNewsItem,

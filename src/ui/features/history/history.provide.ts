@@ -1,8 +1,8 @@
-import type { AppServices } from '@/ui/shared/app-services'
+import type { ScreenServices } from '@/ui/shared/app-context'
 import { historyMachine, type HistoryPageRequest } from '@/ui/features/history/history.machine'
 import { fromUseCase } from '@/ui/shared/machine-effects'
 
-export const provideHistory = ({ useCases, store, edge }: AppServices) =>
+export const provideHistory = ({ useCases, store, edge }: ScreenServices) =>
   historyMachine.provide({
     actors: {
       listRevisions: fromUseCase(({ id, cursor }: HistoryPageRequest) =>

@@ -1,4 +1,3 @@
-import { useSelector } from '@xstate/react'
 import { FormikProvider } from 'formik'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useParams } from 'react-router-dom'
@@ -22,6 +21,7 @@ import { useLiveStatus } from '@/ui/store/live-updates.status'
 import { DELETED_POST_TEXTS, DRAFT_TEXTS } from '@/ui/shared/form-texts'
 import { SavedMeanwhile } from '@/ui/features/news-form/edit-review'
 import type { UnsavedEdit } from '@/ui/store/news-store.logic'
+import { NewsStore } from '@/ui/store/news-store.provider'
 
 const schema = formSchema(NEWS_RULES)
 
@@ -62,10 +62,11 @@ function NewsFormScreen({
   readonly id?: string
   readonly rendered?: boolean
 }) {
-  const { store, drafts } = useAppServices()
+  const { drafts } = useAppServices()
+  const store = NewsStore.useActorRef()
   const machine = useProvidedMachine(provideNewsForm)
   const editing = id !== undefined
-  const stored = useSelector(store, ({ context }) =>
+  const stored = NewsStore.useSelector(({ context }) =>
     editing && context.newsItem?._id === id ? context.newsItem : null,
   )
   const baseline = useMemo<NewsDraft>(() => valuesOf(stored), [stored])

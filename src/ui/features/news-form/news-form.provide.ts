@@ -1,9 +1,10 @@
-import type { AppServices } from '@/ui/shared/app-services'
+import type { ScreenServices } from '@/ui/shared/app-context'
 import { newsFormMachine, type CreateRequest } from '@/ui/features/news-form/news-form.machine'
 import { fromUseCase } from '@/ui/shared/machine-effects'
+import { itemLoader } from '@/ui/store/news-store.provide'
 
-export const provideNewsForm = ({ useCases, store, edge, itemLoader }: AppServices) => {
-  const { getNewsItem, storeItem } = itemLoader()
+export const provideNewsForm = ({ useCases, store, edge }: ScreenServices) => {
+  const { getNewsItem, storeItem } = itemLoader(store, useCases)
   return newsFormMachine.provide({
     actors: {
       getNewsItem,

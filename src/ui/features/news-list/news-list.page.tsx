@@ -1,9 +1,8 @@
-import { useSelector } from '@xstate/react'
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import Masonry from 'react-masonry-css'
 import { Link } from '@/ui/shared/links'
 import { LoadFailed } from '@/ui/shared/load-failed'
-import { useAppServices, usePageData, useProvidedMachine } from '@/ui/shared/app-context'
+import { usePageData, useProvidedMachine } from '@/ui/shared/app-context'
 import { provideNewsList } from '@/ui/features/news-list/news-list.provide'
 import { useInspectedMachine } from '@/ui/shared/inspection'
 import { usePageTitle } from '@/ui/shared/use-page-title'
@@ -12,6 +11,7 @@ import { CardSlot, NewPostsButton } from '@/ui/features/news-list/live-list'
 import { paths } from '@/ui/shared/paths'
 import { useReloadOnReset } from '@/ui/store/live-updates.hooks'
 import { liveStatusOf, notListed } from '@/ui/store/live-updates.logic'
+import { NewsStore } from '@/ui/store/news-store.provider'
 import { LoadMoreFailed, NextPageLink, usePageCursor } from '@/ui/shared/load-more'
 import { useHydrated } from '@/ui/shared/use-hydrated'
 import { focusCard } from '@/ui/features/news-list/feed-card'
@@ -29,7 +29,6 @@ export function NewsListPage() {
 
 function NewsListScreen({ cursor }: { readonly cursor: string | undefined }) {
   usePageTitle('Latest news')
-  const { store } = useAppServices()
   const machine = useProvidedMachine(provideNewsList)
   // The page the server rendered (the first, or the one `?cursor=` names): the list starts
   // ready with it, and fetches nothing.
@@ -45,13 +44,12 @@ function NewsListScreen({ cursor }: { readonly cursor: string | undefined }) {
           }),
         },
   )
-  const news = useSelector(store, (snapshot) => snapshot.context.news)
+  const news = NewsStore.useSelector((snapshot) => snapshot.context.news)
   // What the live stream told: posts new to the list, and what became of the listed ones.
-  const arrivals = useSelector(
-    store,
+  const arrivals = NewsStore.useSelector(
     ({ context }) => notListed(context.arrivals, context.news).length,
   )
-  const latest = useSelector(store, (snapshot) => snapshot.context.latest)
+  const latest = NewsStore.useSelector((snapshot) => snapshot.context.latest)
   const showNewPosts = useShowNewPosts()
   useReloadOnReset(() => send({ type: 'news.reload' }))
   const hydrated = useHydrated()
@@ -158,7 +156,7 @@ function NewsListScreen({ cursor }: { readonly cursor: string | undefined }) {
  * the first of them (the button they pressed is gone).
  */
 function useShowNewPosts(): () => void {
-  const { store } = useAppServices()
+  const store = NewsStore.useActorRef()
   const [focusId, setFocusId] = useState<string | undefined>(undefined)
   useEffect(() => {
     if (focusId === undefined) return

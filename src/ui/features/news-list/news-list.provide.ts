@@ -1,7 +1,8 @@
-import type { AppServices } from '@/ui/shared/app-services'
+import type { ScreenServices } from '@/ui/shared/app-context'
+import { pageLoader } from '@/ui/store/news-store.provide'
 import { newsListMachine } from '@/ui/features/news-list/news-list.machine'
 
-export const provideNewsList = ({ pageLoader }: AppServices) => {
-  const { listNews, storePage } = pageLoader()
+export const provideNewsList = ({ useCases, store }: ScreenServices) => {
+  const { listNews, storePage } = pageLoader(store, useCases)
   return newsListMachine.provide({ actors: { listNews }, actions: { storePage } })
 }
