@@ -155,6 +155,17 @@ export const restoreImplementations = {
   },
 }
 
+/** A restore's answer: the post, back. */
+export interface RestoredStep {
+  readonly event: { readonly output: NewsItem }
+}
+
+/** Hands the restored post to the news store, so that every screen shows it at once. */
+export const storeRestored = {
+  type: 'storeItem',
+  params: ({ event }: RestoredStep) => event.output,
+} as const
+
 interface Outcome<Target, Actions> {
   readonly target: Target
   /** What the screen does besides the toast, after it. */

@@ -15,6 +15,11 @@ export const pagedImplementations = {
   },
 }
 
+/** What a request or an action reads: the machine's context. */
+export interface WithContext<Context> {
+  readonly context: Context
+}
+
 /** The page a load answered with, as a named action's params. */
 export const pageOf = <Page>({ event }: { readonly event: { readonly output: Page } }): Page =>
   event.output

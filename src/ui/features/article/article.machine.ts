@@ -1,11 +1,12 @@
 import { assign, setup } from 'xstate'
-import type { NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
+import type { TrashedNewsItem } from '@/domain/news-item.entity'
 import type { WriteCondition } from '@/domain/rules/news-history.rules'
 import {
   itemImplementations,
   loadStates,
   restoreImplementations,
   restoreState,
+  storeRestored,
   submitState,
 } from '@/ui/shared/item-machine.fragment'
 import {
@@ -41,9 +42,6 @@ export interface DeleteRequest {
 
 interface Step {
   readonly context: ArticleContext
-}
-interface Restored {
-  readonly event: { readonly output: NewsItem }
 }
 interface Failure {
   readonly event: { readonly error: unknown }
@@ -103,10 +101,7 @@ export const articleMachine = setup({
       input: ({ context }: Step) => context.id,
       restored: {
         target: 'viewing',
-        actions: [
-          { type: 'storeItem', params: ({ event }: Restored) => event.output },
-          'forgetTrashed',
-        ],
+        actions: [storeRestored, 'forgetTrashed'],
       },
       backAlready: { target: 'loading', actions: ['forgetTrashed'] },
       purged: {

@@ -10,7 +10,12 @@ import {
   isNotFound,
   stubUseCase,
 } from '@/ui/shared/machine-effects'
-import { pageOf, pagedImplementations, pagedStates } from '@/ui/shared/paged-list.fragment'
+import {
+  pageOf,
+  pagedImplementations,
+  pagedStates,
+  type WithContext,
+} from '@/ui/shared/paged-list.fragment'
 import { CHANGES_NOTICES } from '@/ui/features/changes/changes.texts'
 
 export interface ChangesInput {
@@ -35,9 +40,7 @@ export interface ChangesContext {
   readonly heardAgain: boolean
 }
 
-interface Step {
-  readonly context: ChangesContext
-}
+type Step = WithContext<ChangesContext>
 
 export type ChangesEvent =
   | { readonly type: 'changes.retry' }

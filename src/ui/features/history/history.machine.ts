@@ -6,12 +6,16 @@ import {
   effectStubs,
   failureToast,
   isConflict,
-  isNotFound,
   leaveForHome,
   stubUseCase,
 } from '@/ui/shared/machine-effects'
 import { NOTICES } from '@/ui/shared/notices'
-import { pagedImplementations, pagedStates } from '@/ui/shared/paged-list.fragment'
+import { itemImplementations } from '@/ui/shared/item-machine.fragment'
+import {
+  pagedImplementations,
+  pagedStates,
+  type WithContext,
+} from '@/ui/shared/paged-list.fragment'
 
 export interface HistoryContext {
   readonly id: string
@@ -23,9 +27,7 @@ export interface HistoryContext {
   readonly restoring: number | undefined
 }
 
-interface Step {
-  readonly context: HistoryContext
-}
+type Step = WithContext<HistoryContext>
 
 export type HistoryEvent =
   | { readonly type: 'history.retry' }
@@ -84,7 +86,7 @@ export const historyMachine = setup({
   },
   guards: {
     ...pagedImplementations.guards,
-    isNotFound: ({ event }) => 'error' in event && isNotFound(event.error),
+    ...itemImplementations.guards,
     /** Any listed version but the current one can be restored. */
     isOlderVersion: ({ context, event }) => {
       assertEvent(event, 'history.restore')

@@ -8,7 +8,9 @@ import {
   loadStates,
   restoreImplementations,
   restoreState,
+  storeRestored,
   submitState,
+  type RestoredStep,
 } from '@/ui/shared/item-machine.fragment'
 import { fieldErrorsOf, stubUseCase } from '@/ui/shared/machine-effects'
 import { NOTICES } from '@/ui/shared/notices'
@@ -68,9 +70,6 @@ function sameDraft(a: NewsDraft, b: NewsDraft): boolean {
 
 interface Step {
   readonly context: NewsFormContext
-}
-interface Restored {
-  readonly event: { readonly output: NewsItem }
 }
 
 /**
@@ -190,10 +189,10 @@ export const newsFormMachine = setup({
       restored: {
         target: 'submitted',
         actions: [
-          { type: 'storeItem', params: ({ event }: Restored) => event.output },
+          storeRestored,
           {
             type: 'requestEdit',
-            params: ({ context, event }: Step & Restored) => ({
+            params: ({ context, event }: Step & RestoredStep) => ({
               id: event.output._id,
               changes: context.draft,
               condition: { ifRevision: [event.output.revision] },
@@ -201,7 +200,7 @@ export const newsFormMachine = setup({
           },
           {
             type: 'navigate',
-            params: ({ event }: Restored) => ({ to: paths.article(event.output._id) }),
+            params: ({ event }: RestoredStep) => ({ to: paths.article(event.output._id) }),
           },
         ],
       },

@@ -1,7 +1,12 @@
 import { assign, setup } from 'xstate'
 import type { NewsPage, NewsPageQuery } from '@/domain/ports/news-repository.port'
 import { stubUseCase } from '@/ui/shared/machine-effects'
-import { pageOf, pagedImplementations, pagedStates } from '@/ui/shared/paged-list.fragment'
+import {
+  pageOf,
+  pagedImplementations,
+  pagedStates,
+  type WithContext,
+} from '@/ui/shared/paged-list.fragment'
 import type { StorePageParams } from '@/ui/store/news-store.types'
 
 export type { StorePageParams }
@@ -13,9 +18,7 @@ export interface NewsListContext {
   readonly next: string | undefined
 }
 
-interface Step {
-  readonly context: NewsListContext
-}
+type Step = WithContext<NewsListContext>
 
 /** A loaded page as the news store takes it: the first in place of the list, a later one below. */
 const storedAs =

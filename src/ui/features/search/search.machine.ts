@@ -4,7 +4,11 @@ import type { NewsItem } from '@/domain/news-item.entity'
 import type { NewsPage } from '@/domain/ports/news-repository.port'
 import { parseSearchQuery, SEARCH_FIELD, type SearchQuery } from '@/domain/rules/search-query.rules'
 import { fieldErrorsOf, stubUseCase } from '@/ui/shared/machine-effects'
-import { pagedImplementations, pagedStates } from '@/ui/shared/paged-list.fragment'
+import {
+  pagedImplementations,
+  pagedStates,
+  type WithContext,
+} from '@/ui/shared/paged-list.fragment'
 import { mergeItems } from '@/ui/store/news-store.logic'
 
 export interface SearchContext {
@@ -22,9 +26,7 @@ export interface SearchContext {
   readonly next: string | undefined
 }
 
-interface Step {
-  readonly context: SearchContext
-}
+type Step = WithContext<SearchContext>
 
 export type SearchEvent = { readonly type: 'search.retry' } | { readonly type: 'search.loadMore' }
 

@@ -3,7 +3,11 @@ import type { TrashedNewsItem } from '@/domain/news-item.entity'
 import type { NewsPageQuery, TrashPage } from '@/domain/ports/news-repository.port'
 import { effectStubs, stubUseCase } from '@/ui/shared/machine-effects'
 import { restoreImplementations, restoreState } from '@/ui/shared/item-machine.fragment'
-import { pagedImplementations, pagedStates } from '@/ui/shared/paged-list.fragment'
+import {
+  pagedImplementations,
+  pagedStates,
+  type WithContext,
+} from '@/ui/shared/paged-list.fragment'
 import { mergeItems } from '@/ui/store/news-store.logic'
 
 /** A post that came back from the trash: what the page needs for a link to it. */
@@ -30,9 +34,7 @@ export type TrashEvent =
   | { readonly type: 'trash.loadMore' }
   | { readonly type: 'trash.restore'; readonly id: string }
 
-interface Step {
-  readonly context: TrashContext
-}
+type Step = WithContext<TrashContext>
 
 function without(context: TrashContext): Partial<TrashContext> {
   const post = context.items.find((item) => item._id === context.restoring)
