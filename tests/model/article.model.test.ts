@@ -1,15 +1,8 @@
-import { articleMachine } from '@/ui/features/article/article.machine'
 import { provideArticle } from '@/ui/features/article/article.provide'
 import type { DomainError } from '@/domain/domain-error'
 import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
-import { actorOf, pendingArgs, runPath, type StateChecks } from './machine-rig'
-import {
-  CoverageRecorder,
-  payload,
-  transitionPaths,
-  itTakesEachPath,
-  expectCoverage,
-} from './model-harness'
+import { describeModelPaths, pendingArgs, type StateChecks } from './machine-rig'
+import { payload } from './model-harness'
 import {
   articleModel,
   HARBOUR,
@@ -18,9 +11,7 @@ import {
   RETRY_AFTER_SECONDS,
 } from './models'
 
-const coverage = new CoverageRecorder(articleMachine)
 const model = articleModel(HARBOUR._id)
-const paths = transitionPaths(model)
 
 const checks: StateChecks = {
   loading: ({ rig }) => expect(pendingArgs(rig.news, 'get')).toEqual([[HARBOUR._id]]),
@@ -114,10 +105,4 @@ const checks: StateChecks = {
   },
 }
 
-describe('article machine, model-based', () => {
-  itTakesEachPath(model, paths, async (path) => {
-    await runPath(model, path, coverage, actorOf(model, coverage, provideArticle), checks)
-  })
-
-  it('visits every state and takes every transition', () => expectCoverage(coverage))
-})
+describeModelPaths('article machine, model-based', model, provideArticle, { checks })

@@ -1,22 +1,12 @@
 import type { ContactMessage } from '@/domain/contact-message.entity'
 import { CONTACT_RULES } from '@/domain/rules/contact-message.rules'
 import { checkFields } from '@/domain/rules/field-rule'
-import { contactFormMachine } from '@/ui/features/contact/contact-form.machine'
 import { provideContactForm } from '@/ui/features/contact/contact-form.provide'
 import type { DomainError } from '@/domain/domain-error'
 import { NOTICES } from '@/ui/shared/notices'
-import { actorOf, formEffects, pendingArgs, runPath, type StateChecks } from './machine-rig'
-import {
-  CoverageRecorder,
-  transitionPaths,
-  payload,
-  itTakesEachPath,
-  expectCoverage,
-} from './model-harness'
+import { describeModelPaths, formEffects, pendingArgs, type StateChecks } from './machine-rig'
+import { payload } from './model-harness'
 import { contactFormModel, failureToast, VALID_MESSAGE } from './models'
-
-const coverage = new CoverageRecorder(contactFormMachine)
-const paths = transitionPaths(contactFormModel)
 
 const checks: StateChecks = {
   editing: ({ event, snapshot, rig, effects }) => {
@@ -45,18 +35,9 @@ const checks: StateChecks = {
   },
 }
 
-describe('contact form machine, model-based', () => {
-  itTakesEachPath(contactFormModel, paths, async (path) => {
-    await runPath(
-      contactFormModel,
-      path,
-      coverage,
-      actorOf(contactFormModel, coverage, (services, rig) =>
-        provideContactForm(services).provide(formEffects(rig)),
-      ),
-      checks,
-    )
-  })
-
-  it('visits every state and takes every transition', () => expectCoverage(coverage))
-})
+describeModelPaths(
+  'contact form machine, model-based',
+  contactFormModel,
+  (services, rig) => provideContactForm(services).provide(formEffects(rig)),
+  { checks },
+)

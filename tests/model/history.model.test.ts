@@ -1,8 +1,7 @@
 import { DEFAULT_HISTORY_PAGE_SIZE } from '@/domain/ports/news-repository.port'
-import { historyMachine, type HistoryContext } from '@/ui/features/history/history.machine'
+import type { HistoryContext } from '@/ui/features/history/history.machine'
 import { provideHistory } from '@/ui/features/history/history.provide'
 import { NOTICES } from '@/ui/shared/notices'
-import { CoverageRecorder, transitionPaths, itTakesEachPath, expectCoverage } from './model-harness'
 import {
   FIRST_HISTORY_PAGE,
   historyModel,
@@ -12,10 +11,7 @@ import {
   RETRY_AFTER,
   REVISIONS,
 } from './recovery-models'
-import { actorOf, pendingArgs, runPath, type StateChecks } from './machine-rig'
-
-const coverage = new CoverageRecorder(historyMachine)
-const paths = transitionPaths(historyModel)
+import { describeModelPaths, pendingArgs, type StateChecks } from './machine-rig'
 
 const errorOf = (event: object) => (event as { error?: { code: string; reason?: string } }).error
 
@@ -88,32 +84,25 @@ const checks: StateChecks = {
   },
 }
 
-describe('history machine, model-based', () => {
-  itTakesEachPath(historyModel, paths, async (path) => {
-    await runPath(
-      historyModel,
-      path,
-      coverage,
-      actorOf(historyModel, coverage, provideHistory),
-      checks,
-      'oldest',
-    )
-  })
+describeModelPaths('history machine, model-based', historyModel, provideHistory, {
+  checks,
+  which: 'oldest',
+  also: (paths) => {
+    it('never restores the current version', () => {
+      const [snapshot] = paths
+        .flatMap((path) => path.steps.map((step) => step.state))
+        .filter((state) => state.matches('ready'))
+      expect(snapshot?.can({ type: 'history.restore', revision: REVISIONS[0]?.revision })).toBe(
+        false,
+      )
+    })
 
-  it('never restores the current version', () => {
-    const [snapshot] = paths
-      .flatMap((path) => path.steps.map((step) => step.state))
-      .filter((state) => state.matches('ready'))
-    expect(snapshot?.can({ type: 'history.restore', revision: REVISIONS[0]?.revision })).toBe(false)
-  })
-
-  it('asks for no older page once the first version is shown', () => {
-    const [snapshot] = paths
-      .flatMap((path) => path.steps.map((step) => step.state))
-      .filter((state) => state.matches('ready') && state.context.next === undefined)
-    expect(snapshot?.context.revisions).toEqual(REVISIONS)
-    expect(snapshot?.can({ type: 'history.loadMore' })).toBe(false)
-  })
-
-  it('visits every state and takes every transition', () => expectCoverage(coverage))
+    it('asks for no older page once the first version is shown', () => {
+      const [snapshot] = paths
+        .flatMap((path) => path.steps.map((step) => step.state))
+        .filter((state) => state.matches('ready') && state.context.next === undefined)
+      expect(snapshot?.context.revisions).toEqual(REVISIONS)
+      expect(snapshot?.can({ type: 'history.loadMore' })).toBe(false)
+    })
+  },
 })

@@ -14,12 +14,15 @@ import type { ScreenServices } from '@/ui/shared/app-context'
 import { createAppServices } from '@/ui/shared/app-services'
 import { provideNewsStore } from '@/ui/store/news-store.provide'
 import type { NavigateParams, ToastParams } from '@/ui/shared/machine-effects'
-import type { CoverageRecorder } from './model-harness'
 import {
+  CoverageRecorder,
   eventName,
+  expectCoverage,
+  itTakesEachPath,
   outcomeOf,
   settle,
   stateName,
+  transitionPaths,
   type Model,
   type ModelPath,
 } from './model-harness'
@@ -225,4 +228,34 @@ export async function runPath(
     actor.stop()
     rig.services.store.stop()
   }
+}
+
+export interface ModelSuite {
+  /** Spec checks for the snapshots in each state. */
+  readonly checks?: StateChecks
+  /** Which open call of an operation an outcome answers. */
+  readonly which?: 'newest' | 'oldest'
+  /** More tests of the same machine, read off the model's paths. */
+  readonly also?: (paths: readonly ModelPath[]) => void
+}
+
+/**
+ * The model-based suite of one machine: every path the model gives, run against the machine as
+ * `provide` makes it, and then that the paths visited every state and took every transition.
+ */
+export function describeModelPaths(
+  title: string,
+  model: Model,
+  provide: (services: ScreenServices, rig: Rig) => AnyStateMachine,
+  { checks, which, also }: ModelSuite = {},
+): void {
+  const coverage = new CoverageRecorder(model.machine)
+  const paths = transitionPaths(model)
+  describe(title, () => {
+    itTakesEachPath(model, paths, (path) =>
+      runPath(model, path, coverage, actorOf(model, coverage, provide), checks, which),
+    )
+    also?.(paths)
+    it('visits every state and takes every transition', () => expectCoverage(coverage))
+  })
 }

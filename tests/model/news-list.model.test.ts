@@ -1,11 +1,6 @@
 import { provideNewsList } from '@/ui/features/news-list/news-list.provide'
-import { newsListMachine } from '@/ui/features/news-list/news-list.machine'
-import { actorOf, pendingArgs, runPath, type StateChecks } from './machine-rig'
-import { CoverageRecorder, transitionPaths, itTakesEachPath, expectCoverage } from './model-harness'
+import { describeModelPaths, pendingArgs, type StateChecks } from './machine-rig'
 import { FIRST_PAGE, LAST_PAGE, newsListModel } from './models'
-
-const coverage = new CoverageRecorder(newsListMachine)
-const paths = transitionPaths(newsListModel)
 
 const checks: StateChecks = {
   // A reload abandons the load in flight (its answer reaches no one) and asks for the first
@@ -31,16 +26,4 @@ const checks: StateChecks = {
   },
 }
 
-describe('news list machine, model-based', () => {
-  itTakesEachPath(newsListModel, paths, async (path) => {
-    await runPath(
-      newsListModel,
-      path,
-      coverage,
-      actorOf(newsListModel, coverage, provideNewsList),
-      checks,
-    )
-  })
-
-  it('visits every state and takes every transition', () => expectCoverage(coverage))
-})
+describeModelPaths('news list machine, model-based', newsListModel, provideNewsList, { checks })

@@ -1,13 +1,9 @@
 import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
-import { trashMachine, type TrashContext } from '@/ui/features/trash/trash.machine'
+import type { TrashContext } from '@/ui/features/trash/trash.machine'
 import { provideTrash } from '@/ui/features/trash/trash.provide'
 import { NOTICES } from '@/ui/shared/notices'
-import { CoverageRecorder, transitionPaths, itTakesEachPath, expectCoverage } from './model-harness'
 import { FIRST_TRASH_PAGE, LAST_TRASH_PAGE, PIER, RETRY_AFTER, trashModel } from './recovery-models'
-import { actorOf, pendingArgs, runPath, type StateChecks } from './machine-rig'
-
-const coverage = new CoverageRecorder(trashMachine)
-const paths = transitionPaths(trashModel)
+import { describeModelPaths, pendingArgs, type StateChecks } from './machine-rig'
 
 /** What the toast says after a restore answered as `event` says; none for other events. */
 function restoreToast(type: string, error?: { code: string; reason?: string }) {
@@ -58,17 +54,7 @@ const checks: StateChecks = {
   },
 }
 
-describe('trash machine, model-based', () => {
-  itTakesEachPath(trashModel, paths, async (path) => {
-    await runPath(
-      trashModel,
-      path,
-      coverage,
-      actorOf(trashModel, coverage, provideTrash),
-      checks,
-      'oldest',
-    )
-  })
-
-  it('visits every state and takes every transition', () => expectCoverage(coverage))
+describeModelPaths('trash machine, model-based', trashModel, provideTrash, {
+  checks,
+  which: 'oldest',
 })

@@ -1,37 +1,23 @@
 // @vitest-environment jsdom
 import { screen, within } from '@testing-library/react'
-import { articleMachine } from '@/ui/features/article/article.machine'
 import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
-import {
-  CoverageRecorder,
-  type ModelPath,
-  itTakesEachPath,
-  expectCoverage,
-} from '../model/model-harness'
+import type { ModelPath } from '../model/model-harness'
 import { articleModel, HARBOUR } from '../model/models'
 import {
   CHANGE_MEANWHILE,
+  describeScreenPaths,
   press,
-  runScreenPath,
   type ScreenDriver,
-  screenPaths,
   seeLocation,
   seeToast,
 } from './support/screen-paths'
 import { findToast } from './support/render-app'
 
 const model = articleModel(HARBOUR._id)
-const coverage = new CoverageRecorder(articleMachine)
 // 'Show the new version' shows only when the live stream told of an edit, and a reset reloads:
 // tests/ui/live-updates.test.tsx takes the article's refresh through the screen.
 // A post in the trash (and its Restore) is taken through the screen in Chromium instead, by
 // tests/e2e/trashed-post.spec.ts: the in-memory adapters here cannot trash the post mid-path.
-const paths = screenPaths(
-  model,
-  (_, event) =>
-    event.type !== 'article.refresh' &&
-    (event as { error?: { trashed?: unknown } }).error?.trashed === undefined,
-)
 const LIVE_STATES = ['article.inTrash', 'article.restoring', 'article.refreshing']
 const LIVE = [
   'article.loading on xstate.error.actor.0.article.loading #1',
@@ -125,11 +111,15 @@ const driver: ScreenDriver = {
   },
 }
 
-describe('article: shows what each state of its machine means, along every path', () => {
-  itTakesEachPath(model, paths, async (path) => {
-    await runScreenPath(model, path, driver, coverage)
-  })
-
-  it('reaches every state and transition through the screen', () =>
-    expectCoverage(coverage, { states: LIVE_STATES, transitions: LIVE }, 'through the screen: '))
-})
+describeScreenPaths(
+  'article: shows what each state of its machine means, along every path',
+  model,
+  driver,
+  {
+    reproducible: (_, event) =>
+      event.type !== 'article.refresh' &&
+      (event as { error?: { trashed?: unknown } }).error?.trashed === undefined,
+    covers: 'reaches every state and transition through the screen',
+    missed: { states: LIVE_STATES, transitions: LIVE },
+  },
+)

@@ -3,21 +3,12 @@ import { screen } from '@testing-library/react'
 import type { ContactMessage } from '@/domain/contact-message.entity'
 import { CONTACT_RULES } from '@/domain/rules/contact-message.rules'
 import { checkFields } from '@/domain/rules/field-rule'
-import { contactFormMachine } from '@/ui/features/contact/contact-form.machine'
 import { NOTICES } from '@/ui/shared/notices'
-import { CoverageRecorder, payload, itTakesEachPath, expectCoverage } from '../model/model-harness'
+import { payload } from '../model/model-harness'
 import { contactFormModel, EMPTY_MESSAGE, VALID_MESSAGE } from '../model/models'
 import { expectNoFieldError, findToast } from './support/render-app'
-import {
-  retype,
-  runScreenPath,
-  type ScreenDriver,
-  screenPaths,
-  seeToast,
-} from './support/screen-paths'
+import { describeScreenPaths, retype, type ScreenDriver, seeToast } from './support/screen-paths'
 
-const coverage = new CoverageRecorder(contactFormMachine)
-const paths = screenPaths(contactFormModel, () => true)
 const FIELDS = { name: 'Name', email: 'Email Address', message: 'Your Message' } as const
 /** As for the news form: the browser refuses an invalid message before the machine sees it. */
 const REFUSED_IN_THE_BROWSER = ['contactForm.editing on contact.submit #2']
@@ -68,11 +59,12 @@ const driver: ScreenDriver = {
   },
 }
 
-describe('contact: shows what each state of its machine means, along every path', () => {
-  itTakesEachPath(contactFormModel, paths, async (path) => {
-    await runScreenPath(contactFormModel, path, driver, coverage)
-  })
-
-  it('reaches every state, and every transition a valid form can take, through the screen', () =>
-    expectCoverage(coverage, { transitions: REFUSED_IN_THE_BROWSER }, 'through the screen: '))
-})
+describeScreenPaths(
+  'contact: shows what each state of its machine means, along every path',
+  contactFormModel,
+  driver,
+  {
+    covers: 'reaches every state, and every transition a valid form can take, through the screen',
+    missed: { transitions: REFUSED_IN_THE_BROWSER },
+  },
+)

@@ -1,17 +1,14 @@
 // @vitest-environment jsdom
 import { screen, within } from '@testing-library/react'
-import type { AnyEventObject } from 'xstate'
 import type { MemoryApp } from '../support/memory-app'
 import { DEFAULT_HISTORY_PAGE_SIZE } from '@/domain/ports/news-repository.port'
-import { historyMachine } from '@/ui/features/history/history.machine'
 import { NOTICES } from '@/ui/shared/notices'
-import { CoverageRecorder, payload, itTakesEachPath, expectCoverage } from '../model/model-harness'
+import { payload } from '../model/model-harness'
 import { historyModel } from '../model/recovery-models'
 import {
+  describeScreenPaths,
   press,
-  runScreenPath,
   type ScreenDriver,
-  screenPaths,
   seeLocation,
   seeToast,
 } from './support/screen-paths'
@@ -19,12 +16,6 @@ import { manyNews } from './support/render-app'
 
 const [POST] = manyNews(1)
 if (POST === undefined) throw new Error('no post')
-
-const coverage = new CoverageRecorder(historyMachine)
-/** The in-memory adapters have no write limit. */
-const reproducible = (_: unknown, event: AnyEventObject) =>
-  payload<{ code?: string } | undefined>(event, 'error')?.code !== 'RateLimited'
-const paths = screenPaths(historyModel, reproducible)
 
 /** Gone for good: moved to the trash, then purged. */
 const purge = async (app: MemoryApp): Promise<void> => {
@@ -146,11 +137,8 @@ const driver: ScreenDriver = {
   },
 }
 
-describe('history: shows what each state of its machine means, along every path', () => {
-  itTakesEachPath(historyModel, paths, async (path) => {
-    await runScreenPath(historyModel, path, driver, coverage)
-  })
-
-  it('reaches every state and every transition through the screen', () =>
-    expectCoverage(coverage, {}, 'through the screen: '))
-})
+describeScreenPaths(
+  'history: shows what each state of its machine means, along every path',
+  historyModel,
+  driver,
+)

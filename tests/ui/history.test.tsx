@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react'
-import { createMemoryApp, type MemoryApp } from '../support/memory-app'
+import type { MemoryApp } from '../support/memory-app'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { DEFAULT_HISTORY_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { NOTICES } from '@/ui/shared/notices'
-import { findToast, newsItem, renderApp } from './support/render-app'
+import { findToast, newsItem, renderApp, tickingSite } from './support/render-app'
 
 const harbour = newsItem({
   _id: 'harbour-1',
@@ -13,11 +13,7 @@ const harbour = newsItem({
   author: 'Ada Lovelace',
 })
 
-/** An in-memory site whose clock moves a minute on with each change. */
-function site(seed: readonly NewsItem[] = [harbour]): MemoryApp {
-  let minute = 0
-  return createMemoryApp({ seed, now: () => new Date(Date.UTC(2024, 5, 1, 12, minute++)) })
-}
+const site = (seed: readonly NewsItem[] = [harbour]) => tickingSite(seed)
 
 /** The post as created, then edited twice: three versions. */
 async function editedTwice(): Promise<MemoryApp> {

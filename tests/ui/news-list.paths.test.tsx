@@ -1,19 +1,15 @@
 // @vitest-environment jsdom
 import { screen } from '@testing-library/react'
 import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
-import { newsListMachine } from '@/ui/features/news-list/news-list.machine'
-import { CoverageRecorder, itTakesEachPath, expectCoverage } from '../model/model-harness'
 import { newsListModel } from '../model/models'
-import { press, runScreenPath, type ScreenDriver, screenPaths } from './support/screen-paths'
+import { describeScreenPaths, press, type ScreenDriver } from './support/screen-paths'
 import { manyNews } from './support/render-app'
 
 // Two pages: a full first page, and the rest.
 const POSTS = manyNews(DEFAULT_PAGE_SIZE + 6)
-const coverage = new CoverageRecorder(newsListMachine)
 // A reload follows a reset of the live stream, not a button: tests/ui/live-updates.test.tsx
 // takes it through the screen.
 const LIVE = ['newsList on news.reload #1']
-const paths = screenPaths(newsListModel, (_, event) => event.type !== 'news.reload')
 
 const driver: ScreenDriver = {
   open: () => ({ url: '/', seed: POSTS }),
@@ -52,11 +48,13 @@ const driver: ScreenDriver = {
   },
 }
 
-describe('news list: shows what each state of its machine means, along every path', () => {
-  itTakesEachPath(newsListModel, paths, async (path) => {
-    await runScreenPath(newsListModel, path, driver, coverage)
-  })
-
-  it('reaches every state, and every transition a button can take, through the screen', () =>
-    expectCoverage(coverage, { transitions: LIVE }, 'through the screen: '))
-})
+describeScreenPaths(
+  'news list: shows what each state of its machine means, along every path',
+  newsListModel,
+  driver,
+  {
+    reproducible: (_, event) => event.type !== 'news.reload',
+    covers: 'reaches every state, and every transition a button can take, through the screen',
+    missed: { transitions: LIVE },
+  },
+)

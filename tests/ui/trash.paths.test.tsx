@@ -1,18 +1,10 @@
 // @vitest-environment jsdom
 import { screen, within } from '@testing-library/react'
-import type { AnyEventObject } from 'xstate'
 import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
-import { trashMachine } from '@/ui/features/trash/trash.machine'
 import { NOTICES } from '@/ui/shared/notices'
-import { CoverageRecorder, payload, itTakesEachPath, expectCoverage } from '../model/model-harness'
+import { payload } from '../model/model-harness'
 import { trashModel } from '../model/recovery-models'
-import {
-  press,
-  runScreenPath,
-  type ScreenDriver,
-  screenPaths,
-  seeToast,
-} from './support/screen-paths'
+import { describeScreenPaths, press, type ScreenDriver, seeToast } from './support/screen-paths'
 import { manyNews } from './support/render-app'
 
 // Two pages of trash: a full first page, and the rest.
@@ -20,12 +12,6 @@ const POSTS = manyNews(DEFAULT_PAGE_SIZE + 2)
 /** Deleted last, so first in the trash: the post the visitor restores. */
 const NEWEST = POSTS[0]
 if (NEWEST === undefined) throw new Error('no posts')
-
-const coverage = new CoverageRecorder(trashMachine)
-/** The in-memory adapters have no write limit. */
-const reproducible = (_: unknown, event: AnyEventObject) =>
-  payload<{ code?: string } | undefined>(event, 'error')?.code !== 'RateLimited'
-const paths = screenPaths(trashModel, reproducible)
 
 /** The post's Restore button, which reads 'Restoring…' while it works. */
 const restoreButton = () =>
@@ -102,11 +88,8 @@ const driver: ScreenDriver = {
   },
 }
 
-describe('recently deleted: shows what each state of its machine means, along every path', () => {
-  itTakesEachPath(trashModel, paths, async (path) => {
-    await runScreenPath(trashModel, path, driver, coverage)
-  })
-
-  it('reaches every state and every transition through the screen', () =>
-    expectCoverage(coverage, {}, 'through the screen: '))
-})
+describeScreenPaths(
+  'recently deleted: shows what each state of its machine means, along every path',
+  trashModel,
+  driver,
+)

@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react'
-import { createMemoryApp, type MemoryApp } from '../support/memory-app'
+import type { MemoryApp } from '../support/memory-app'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { NOTICES } from '@/ui/shared/notices'
-import { findToast, manyNews, newsItem, renderApp } from './support/render-app'
+import { findToast, manyNews, newsItem, renderApp, tickingSite } from './support/render-app'
 
 const harbour = newsItem({ _id: 'harbour-1', title: 'Harbour reopens after the storm' })
 const market = newsItem({
@@ -20,14 +20,7 @@ const library = newsItem({
   createdAt: '2024-03-13T12:00:00.000Z',
 })
 
-/** An in-memory site whose clock moves a minute on with each change, so that order is clear. */
-function site(seed: readonly NewsItem[]): MemoryApp {
-  let minute = 0
-  return createMemoryApp({
-    seed,
-    now: () => new Date(Date.UTC(2024, 5, 1, 12, minute++)),
-  })
-}
+const site = (seed: readonly NewsItem[]) => tickingSite(seed)
 
 /** Deletes the posts in order: the last one is the newest deletion. */
 async function trash(app: MemoryApp, ...posts: readonly NewsItem[]): Promise<void> {

@@ -3,10 +3,12 @@ import type { NewsItem } from '@/domain/news-item.entity'
 import {
   effectStubs,
   failureToast,
+  isConflict,
   isNotFound,
   leaveForHome,
   stubUseCase,
 } from '@/ui/shared/machine-effects'
+import { NOTICES } from '@/ui/shared/notices'
 
 /**
  * The states every screen about one post shares — the article and the edit form — in the
@@ -133,6 +135,133 @@ export function submitState<
             { type: 'showToast' as const, params: failureToast(failureMessage) },
           ],
         },
+      ],
+    },
+  } as const
+}
+
+/** Bringing a post back from the trash: the use case, and what its failures mean. */
+export const restoreImplementations = {
+  actors: {
+    restoreNews: stubUseCase<NewsItem, string>(),
+  },
+  guards: {
+    /** Restored elsewhere meanwhile: it is back all the same. */
+    isBackAlready: ({ event }: { readonly event: AnyEventObject }) =>
+      'error' in event && isConflict(event.error, 'NotInTrash'),
+    /** Removed from the trash for good meanwhile. */
+    isPurged: ({ event }: { readonly event: AnyEventObject }) =>
+      'error' in event && isNotFound(event.error),
+  },
+}
+
+/** A restore's answer: the post, back. */
+export interface RestoredStep {
+  readonly event: { readonly output: NewsItem }
+}
+
+/** Hands the restored post to the news store, so that every screen shows it at once. */
+export const storeRestored = {
+  type: 'storeItem',
+  params: ({ event }: RestoredStep) => event.output,
+} as const
+
+interface Outcome<Target, Actions> {
+  readonly target: Target
+  /** What the screen does besides the toast, after it. */
+  readonly actions?: Actions
+}
+
+type AnyOutcome = Outcome<unknown, readonly unknown[]>
+
+export interface RestoreOptions<
+  Input,
+  Restored extends AnyOutcome,
+  BackAlready extends AnyOutcome | undefined,
+  Purged extends AnyOutcome | undefined,
+  Failed extends AnyOutcome,
+  Announce extends boolean,
+> {
+  /** The id of the post to restore. */
+  readonly input: Input
+  /** The post is back: 'the news post is back'. */
+  readonly restored: Restored
+  /** False: the post's return goes untold (the edit form tells of the edit it saves onto it). */
+  readonly announce?: Announce
+  /** Someone restored it first; without this, that counts as a failure. */
+  readonly backAlready?: BackAlready
+  /** It was purged meanwhile: it cannot come back; without this, a failure. */
+  readonly purged?: Purged
+  /** Any other failure: its toast, and the post stays in the trash. */
+  readonly failed: Failed
+}
+
+const RESTORED_TOAST = {
+  type: 'showToast',
+  params: { kind: 'success', message: NOTICES.restored },
+} as const
+
+const PURGED_TOAST = {
+  type: 'showToast',
+  params: { kind: 'error', message: NOTICES.purged },
+} as const
+
+const RESTORE_FAILED_TOAST = {
+  type: 'showToast',
+  params: failureToast(NOTICES.restoreFailed),
+} as const
+
+/** The actions an outcome names, or none. */
+type ActionsOf<O> = O extends { readonly actions: infer A extends readonly unknown[] } ? A : []
+
+function outcome<const O extends AnyOutcome, const Toast>({ target, actions }: O, toast: Toast) {
+  return { target, actions: [toast, ...(actions ?? [])] } as unknown as {
+    readonly target: O['target']
+    readonly actions: readonly [Toast, ...ActionsOf<O>]
+  }
+}
+
+/** The outcome behind `guard`, when the screen has one: else the failure takes its case. */
+function guarded<const Guard extends string, O extends AnyOutcome | undefined, const Toast>(
+  guard: Guard,
+  given: O,
+  toast: Toast,
+) {
+  return (given === undefined ? [] : [{ guard, ...outcome(given, toast) }]) as unknown as [
+    O,
+  ] extends [AnyOutcome]
+    ? readonly [{ readonly guard: Guard } & ReturnType<typeof outcome<O, Toast>>]
+    : readonly []
+}
+
+/**
+ * The one place where a restore from the trash is decided, for every screen that offers it:
+ * the post is back (and says so); someone restored it first (back all the same); it was purged
+ * meanwhile (it cannot come back); or it failed (the failure toast). Each outcome goes where
+ * the screen says, with the toast first, then the screen's own actions.
+ */
+export function restoreState<
+  Input,
+  const Restored extends AnyOutcome,
+  const Failed extends AnyOutcome,
+  const BackAlready extends AnyOutcome | undefined = undefined,
+  const Purged extends AnyOutcome | undefined = undefined,
+  const Announce extends boolean = true,
+>(options: RestoreOptions<Input, Restored, BackAlready, Purged, Failed, Announce>) {
+  const { input, restored, backAlready, purged, failed } = options
+  return {
+    invoke: {
+      src: 'restoreNews',
+      input,
+      onDone: (options.announce === false
+        ? { target: restored.target, actions: restored.actions ?? [] }
+        : outcome(restored, RESTORED_TOAST)) as unknown as Announce extends false
+        ? { readonly target: Restored['target']; readonly actions: ActionsOf<Restored> }
+        : ReturnType<typeof outcome<Restored, typeof RESTORED_TOAST>>,
+      onError: [
+        ...guarded('isBackAlready', backAlready, RESTORED_TOAST),
+        ...guarded('isPurged', purged, PURGED_TOAST),
+        outcome(failed, RESTORE_FAILED_TOAST),
       ],
     },
   } as const

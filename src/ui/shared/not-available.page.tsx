@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { Link } from '@/ui/shared/links'
 import { useProvidedMachine } from '@/ui/shared/app-context'
 import { provideUnknownRoute } from '@/ui/shared/not-available.provide'
@@ -13,16 +14,35 @@ import { paths } from '@/ui/shared/paths'
 export function UnknownRoutePage() {
   useInspectedMachine(useProvidedMachine(provideUnknownRoute))
   return (
-    <section className="not-available" aria-labelledby="not-available-heading">
-      <h1 id="not-available-heading" tabIndex={-1}>
-        {PAGE_TITLES.notAvailable}
-      </h1>
+    <AddressNotice name="not-available" heading={PAGE_TITLES.notAvailable}>
       <p>
         <Link to={paths.home()}>See the latest news</Link>
       </p>
-    </section>
+    </AddressNotice>
   )
 }
 
 /** The same page where a screen finds its post missing. */
 export const NotAvailablePage = UnknownRoutePage
+
+export interface AddressNoticeProps {
+  /** The section's class, and its heading's id with `-heading`. */
+  readonly name: string
+  readonly heading: ReactNode
+  readonly children: ReactNode
+}
+
+/**
+ * A page that says what became of what its address names (not there, or in the trash): a
+ * heading that takes the focus when the page opens, and what the visitor can do instead.
+ */
+export function AddressNotice({ name, heading, children }: AddressNoticeProps) {
+  return (
+    <section className={name} aria-labelledby={`${name}-heading`}>
+      <h1 id={`${name}-heading`} tabIndex={-1}>
+        {heading}
+      </h1>
+      {children}
+    </section>
+  )
+}

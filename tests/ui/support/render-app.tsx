@@ -179,3 +179,12 @@ export function itAcceptsEach(open: OpenForm, accepted: readonly AcceptedValue[]
     expect(input).toHaveValue(value)
   })
 }
+
+/** An in-memory site whose clock moves a minute on from `start` with each change: order is clear. */
+export function tickingSite(
+  seed: readonly NewsItem[],
+  start: number = Date.UTC(2024, 5, 1, 12),
+): MemoryApp {
+  let minute = 0
+  return createMemoryApp({ seed, now: () => new Date(start + 60_000 * minute++) })
+}

@@ -14,18 +14,20 @@ import { memoryDraftStorage } from '@/ui/shared/draft-storage'
 import type { Inspect } from '@/ui/shared/inspection'
 import { OPERATION_OF, type NewsOperation } from '../../model/machine-rig'
 import {
+  CoverageRecorder,
   eventName,
+  expectCoverage,
+  itTakesEachPath,
   outcomeOf,
   stateName,
   transitionPaths,
-  type CoverageRecorder,
   type Model,
   type ModelPath,
 } from '../../model/model-harness'
 import type { PortFaults } from '../../support/faulty-port'
-import { createMemoryApp, type MemoryApp } from '../../support/memory-app'
+import type { MemoryApp } from '../../support/memory-app'
 // Also sets the screens' wait for lazily loaded screens and toasts.
-import { findToast, replace } from './render-app'
+import { findToast, replace, tickingSite } from './render-app'
 
 /**
  * Holds every call of one adapter until the path says how it answers. The faults keep one hold
@@ -159,8 +161,7 @@ export async function runScreenPath(
 ): Promise<void> {
   const { url, seed } = driver.open(path)
   // A minute on with each change, so that the order of versions and deletions is clear.
-  let minute = 0
-  const app = createMemoryApp({ seed, now: () => new Date(Date.UTC(2025, 2, 5, 12, minute++)) })
+  const app = tickingSite(seed, Date.UTC(2025, 2, 5, 12))
   await driver.arrange?.(app)
   const screen: Screen = {
     user: userEvent.setup(),
@@ -198,6 +199,40 @@ export async function runScreenPath(
     screen.mail.close()
     view.unmount()
   }
+}
+
+export interface ScreenSuite {
+  /** Whether the screen can take an event in a state (see screenPaths); by default, always. */
+  readonly reproducible?: (snapshot: AnyMachineSnapshot, event: AnyEventObject) => boolean
+  /** The name of the test that the paths took every state and transition through the screen. */
+  readonly covers?: string
+  /** The states and transitions that something else takes through the screen (each says what). */
+  readonly missed?: {
+    readonly states?: readonly string[]
+    readonly transitions?: readonly string[]
+  }
+}
+
+/**
+ * A screen's path suite: each path of its machine's model, taken through the rendered app by
+ * `driver`, and then that the paths reached every state and transition but those `missed`.
+ */
+export function describeScreenPaths(
+  title: string,
+  model: Model,
+  driver: ScreenDriver,
+  {
+    reproducible = () => true,
+    covers = 'reaches every state and every transition through the screen',
+    missed = {},
+  }: ScreenSuite = {},
+): void {
+  const coverage = new CoverageRecorder(model.machine)
+  const paths = screenPaths(model, reproducible)
+  describe(title, () => {
+    itTakesEachPath(model, paths, (path) => runScreenPath(model, path, driver, coverage))
+    it(covers, () => expectCoverage(coverage, missed, 'through the screen: '))
+  })
 }
 
 /** Saves the post past the faults, as another visitor would, while the visitor's write waits. */

@@ -1,10 +1,16 @@
 import { assign, setup } from 'xstate'
-import type { NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
+import type { TrashedNewsItem } from '@/domain/news-item.entity'
 import type { WriteCondition } from '@/domain/rules/news-history.rules'
-import { itemImplementations, loadStates, submitState } from '@/ui/shared/item-machine.fragment'
+import {
+  itemImplementations,
+  loadStates,
+  restoreImplementations,
+  restoreState,
+  storeRestored,
+  submitState,
+} from '@/ui/shared/item-machine.fragment'
 import {
   failureToast,
-  isConflict,
   isStale,
   staleCurrent,
   stubUseCase,
@@ -41,8 +47,6 @@ interface Failure {
   readonly event: { readonly error: unknown }
 }
 
-const restoredToast = { kind: 'success', message: NOTICES.restored } as const
-
 /**
  * One article: load it, show it, delete it. A delete moves the post to the trash, and its toast
  * offers Undo. A delete from a stale copy (someone changed the post meanwhile) deletes nothing:
@@ -60,8 +64,8 @@ export const articleMachine = setup({
   },
   actors: {
     ...itemImplementations.actors,
+    ...restoreImplementations.actors,
     deleteNews: stubUseCase<void, DeleteRequest>(),
-    restoreNews: stubUseCase<NewsItem, string>(),
   },
   actions: {
     ...itemImplementations.actions,
@@ -70,12 +74,13 @@ export const articleMachine = setup({
     /** Tells the news store that the post was deleted elsewhere (a load found it gone). */
     markGone: (_, _id: string): void => undefined,
     keepTrashed: assign((_, trashed: TrashedNewsItem | undefined) => ({ trashed })),
+    forgetTrashed: assign({ trashed: undefined }),
   },
   guards: {
     ...itemImplementations.guards,
+    ...restoreImplementations.guards,
     isStale: ({ event }) => 'error' in event && isStale(event.error),
     isInTrash: ({ event }) => 'error' in event && trashedOf(event.error) !== undefined,
-    isBackAlready: ({ event }) => 'error' in event && isConflict(event.error, 'NotInTrash'),
   },
 }).createMachine({
   id: 'article',
@@ -92,41 +97,19 @@ export const articleMachine = setup({
     inTrash: {
       on: { 'article.restore': { target: 'restoring' } },
     },
-    restoring: {
-      invoke: {
-        src: 'restoreNews',
-        input: ({ context }) => context.id,
-        onDone: {
-          target: 'viewing',
-          actions: [
-            { type: 'storeItem', params: ({ event }) => event.output },
-            assign({ trashed: undefined }),
-            { type: 'showToast', params: restoredToast },
-          ],
-        },
-        onError: [
-          {
-            // Restored elsewhere meanwhile: it is back all the same.
-            guard: 'isBackAlready',
-            target: 'loading',
-            actions: [assign({ trashed: undefined }), { type: 'showToast', params: restoredToast }],
-          },
-          {
-            // Removed from the trash for good meanwhile.
-            guard: 'isNotFound',
-            target: 'deleted',
-            actions: [
-              { type: 'showToast', params: { kind: 'error', message: NOTICES.purged } },
-              { type: 'navigate', params: { to: paths.home(), replace: true } },
-            ],
-          },
-          {
-            target: 'inTrash',
-            actions: { type: 'showToast', params: failureToast(NOTICES.restoreFailed) },
-          },
-        ],
+    restoring: restoreState({
+      input: ({ context }: Step) => context.id,
+      restored: {
+        target: 'viewing',
+        actions: [storeRestored, 'forgetTrashed'],
       },
-    },
+      backAlready: { target: 'loading', actions: ['forgetTrashed'] },
+      purged: {
+        target: 'deleted',
+        actions: [{ type: 'navigate', params: { to: paths.home(), replace: true } }],
+      },
+      failed: { target: 'inTrash' },
+    }),
     viewing: {
       on: {
         'article.delete': {

@@ -2,6 +2,7 @@ import { Link } from '@/ui/shared/links'
 import type { TrashedNewsItem } from '@/domain/news-item.entity'
 import { TRASH_MESSAGES } from '@/domain/rules/trash.messages'
 import { formatDayAndTime } from '@/ui/shared/dates'
+import { AddressNotice } from '@/ui/shared/not-available.page'
 import { paths } from '@/ui/shared/paths'
 import { useHydrated } from '@/ui/shared/use-hydrated'
 
@@ -19,10 +20,7 @@ export interface InTrashProps {
 export function InTrash({ trashed, restoring, onRestore }: InTrashProps) {
   const hydrated = useHydrated()
   return (
-    <section className="in-trash" aria-labelledby="in-trash-heading">
-      <h1 id="in-trash-heading" tabIndex={-1}>
-        {TRASH_MESSAGES.heading}
-      </h1>
+    <AddressNotice name="in-trash" heading={TRASH_MESSAGES.heading}>
       <p>
         “<bdi>{trashed.title}</bdi>” {TRASH_MESSAGES.whereItIs}
       </p>
@@ -47,6 +45,6 @@ export function InTrash({ trashed, restoring, onRestore }: InTrashProps) {
           </button>
         )}
       </div>
-    </section>
+    </AddressNotice>
   )
 }

@@ -10,6 +10,12 @@ import {
   isNotFound,
   stubUseCase,
 } from '@/ui/shared/machine-effects'
+import {
+  pageOf,
+  pagedImplementations,
+  pagedStates,
+  type WithContext,
+} from '@/ui/shared/paged-list.fragment'
 import { CHANGES_NOTICES } from '@/ui/features/changes/changes.texts'
 
 export interface ChangesInput {
@@ -33,6 +39,8 @@ export interface ChangesContext {
   /** A change was heard while the newest ones were being fetched: fetch once more. */
   readonly heardAgain: boolean
 }
+
+type Step = WithContext<ChangesContext>
 
 export type ChangesEvent =
   | { readonly type: 'changes.retry' }
@@ -79,25 +87,30 @@ export const changesMachine = setup({
   },
   actions: {
     ...effectStubs,
+    showPage: assign((_, page: ChangePage) => ({ items: page.items, next: page.next })),
     /** A page of older changes has loaded: below those shown, each change once. */
-    addOlder: assign(({ context, event }) => {
-      if (!('output' in event)) return {}
-      const { items, next } = event.output as ChangePage
+    addPage: assign(({ context }, { items, next }: ChangePage) => {
       // Older pages never shift (changes only go on top); still, each change once.
       const fresh = items.filter(
         (change) => !context.items.some((shown) => shown.seq === change.seq),
       )
       return { items: [...context.items, ...fresh], next, arrived: 0 }
     }),
+    /** The newest changes, fetched again: those not shown yet go on top. */
+    addNewer: assign(({ context }, page: ChangePage) => withNewer(context, page)),
     noteUndoing: assign({
       undoing: ({ event }) => {
         assertEvent(event, 'changes.undo')
         return event.seq
       },
     }),
+    forgetUndoing: assign({ undoing: undefined }),
+    /** A change was told while the newest ones were being fetched. */
+    noteHeard: assign({ heardAgain: true }),
+    forgetHeard: assign({ heardAgain: false }),
   },
   guards: {
-    hasMore: ({ context }) => context.next !== undefined,
+    ...pagedImplementations.guards,
     isFirstPage: ({ context }) => context.start === undefined,
     isNameRefused: ({ event }) => {
       const error = 'error' in event ? asDomainError(event.error) : undefined
@@ -128,66 +141,44 @@ export const changesMachine = setup({
   }),
   initial: 'loading',
   states: {
-    loading: {
-      tags: ['busy'],
-      invoke: {
-        src: 'listChanges',
-        input: ({ context }) => ({
-          ...(context.editor === undefined ? {} : { editor: context.editor }),
-          ...(context.start === undefined ? {} : { cursor: context.start }),
-        }),
-        onDone: {
-          target: 'ready',
-          actions: assign({
-            items: ({ event }) => event.output.items,
-            next: ({ event }) => event.output.next,
-          }),
-        },
-        onError: [{ guard: 'isNameRefused', target: 'noSuchEditor' }, { target: 'failed' }],
-      },
-    },
-    failed: {
-      on: { 'changes.retry': { target: 'loading' } },
-    },
-    /** The address names no editor anyone can be. */
-    noSuchEditor: { type: 'final' },
-    ready: {
-      on: {
-        'changes.loadMore': { guard: 'hasMore', target: 'loadingMore' },
+    ...pagedStates({
+      src: 'listChanges',
+      events: 'changes',
+      first: ({ context }: Step) => ({
+        ...(context.editor === undefined ? {} : { editor: context.editor }),
+        ...(context.start === undefined ? {} : { cursor: context.start }),
+      }),
+      more: ({ context }: Step) => ({
+        ...(context.editor === undefined ? {} : { editor: context.editor }),
+        cursor: context.next,
+      }),
+      refusals: [{ guard: 'isNameRefused', target: 'noSuchEditor' }],
+      whileShown: {
         'changes.undo': { guard: 'isUndoable', target: 'undoing', actions: 'noteUndoing' },
+      },
+      whileReady: {
         'changes.heard': { guard: 'isFirstPage', target: 'refreshing' },
         'changes.reload': { guard: 'isFirstPage', target: 'loading' },
       },
-    },
-    loadingMore: {
-      tags: ['busy'],
-      entry: assign({ heardAgain: false }),
-      on: { 'changes.heard': { guard: 'isFirstPage', actions: assign({ heardAgain: true }) } },
-      invoke: {
-        src: 'listChanges',
-        input: ({ context }) => ({
-          ...(context.editor === undefined ? {} : { editor: context.editor }),
-          cursor: context.next,
-        }),
-        onDone: [
-          // A change told meanwhile: the newest are fetched next.
-          { guard: 'isHeardAgain', target: 'refreshing', actions: 'addOlder' },
-          { target: 'ready', actions: 'addOlder' },
-        ],
-        onError: { target: 'loadMoreFailed' },
+      whileLoadingMore: {
+        entry: 'forgetHeard',
+        on: { 'changes.heard': { guard: 'isFirstPage', actions: 'noteHeard' } },
       },
-    },
-    loadMoreFailed: {
-      on: {
-        // 'Load more' stays on screen and tries the same page again.
-        'changes.loadMore': { target: 'loadingMore' },
-        'changes.undo': { guard: 'isUndoable', target: 'undoing', actions: 'noteUndoing' },
-      },
-    },
+      // A change told meanwhile: the newest are fetched next.
+      moreElsewhere: [
+        {
+          guard: 'isHeardAgain',
+          target: 'refreshing',
+          actions: { type: 'addPage', params: pageOf },
+        },
+      ],
+    }),
+    /** The address names no editor anyone can be. */
+    noSuchEditor: { type: 'final' },
     /** The newest changes are fetched again, and those not shown yet go on top. */
     refreshing: {
-      entry: assign({ heardAgain: false }),
-      on: { 'changes.heard': { actions: assign({ heardAgain: true }) } },
+      entry: 'forgetHeard',
+      on: { 'changes.heard': { actions: 'noteHeard' } },
       invoke: {
         src: 'listChanges',
         input: ({ context }) => (context.editor === undefined ? {} : { editor: context.editor }),
@@ -196,11 +187,11 @@ export const changesMachine = setup({
             guard: 'isHeardAgain',
             target: 'refreshing',
             reenter: true,
-            actions: assign(({ context, event }) => withNewer(context, event.output)),
+            actions: { type: 'addNewer', params: pageOf },
           },
           {
             target: 'ready',
-            actions: assign(({ context, event }) => withNewer(context, event.output)),
+            actions: { type: 'addNewer', params: pageOf },
           },
         ],
         // The next change heard tries again; the list shown stays.
@@ -221,7 +212,7 @@ export const changesMachine = setup({
         onDone: {
           target: 'refreshing',
           actions: [
-            assign({ undoing: undefined }),
+            'forgetUndoing',
             { type: 'showToast', params: { kind: 'success', message: CHANGES_NOTICES.undone } },
           ],
         },
@@ -230,7 +221,7 @@ export const changesMachine = setup({
             guard: 'isChangedSince',
             target: 'refreshing',
             actions: [
-              assign({ undoing: undefined }),
+              'forgetUndoing',
               {
                 type: 'showToast',
                 params: { kind: 'error', message: CHANGES_NOTICES.changedSince },
@@ -241,14 +232,14 @@ export const changesMachine = setup({
             guard: 'isPurged',
             target: 'ready',
             actions: [
-              assign({ undoing: undefined }),
+              'forgetUndoing',
               { type: 'showToast', params: { kind: 'error', message: CHANGES_NOTICES.purged } },
             ],
           },
           {
             target: 'ready',
             actions: [
-              assign({ undoing: undefined }),
+              'forgetUndoing',
               { type: 'showToast', params: failureToast(CHANGES_NOTICES.undoFailed) },
             ],
           },

@@ -6,9 +6,9 @@ import type { NewsChangeKind, RecentChange } from '@/domain/news-change.entity'
 import { HIDDEN_REVISION_TEXT } from '@/domain/moderation.entity'
 import type { PageData } from '@/application/page-data'
 import type { ChangePage } from '@/domain/ports/news-repository.port'
-import { usePageData, useProvidedMachine } from '@/ui/shared/app-context'
+import { usePageData } from '@/ui/shared/app-context'
 import { formatDayAndTime } from '@/ui/shared/dates'
-import { useInspectedMachine } from '@/ui/shared/inspection'
+import { usePagedMachine } from '@/ui/shared/paged-screen'
 import { LoadFailed } from '@/ui/shared/load-failed'
 import { LoadMore, LoadMoreFailed, NextPageLink, usePageCursor } from '@/ui/shared/load-more'
 import { EDITOR_FIELD, paths } from '@/ui/shared/paths'
@@ -37,25 +37,22 @@ interface ScreenProps {
 
 function ChangesScreen({ editor, cursor }: ScreenProps) {
   usePageTitle(CHANGES_TITLE)
-  const machine = useProvidedMachine(provideChanges)
   const rendered = usePageData((pageData) => renderedPage(pageData.held(), editor, cursor))
-  const [state, send] = useInspectedMachine(
-    machine,
+  const [state, send] = usePagedMachine(
+    provideChanges,
     rendered === undefined
       ? { input: { editor, cursor } }
       : {
-          snapshot: machine.resolveState({
-            value: rendered === null ? 'noSuchEditor' : 'ready',
-            context: {
-              editor,
-              start: cursor,
-              items: rendered?.items ?? [],
-              next: rendered?.next,
-              undoing: undefined,
-              arrived: 0,
-              heardAgain: false,
-            },
-          }),
+          value: rendered === null ? 'noSuchEditor' : 'ready',
+          rendered: {
+            editor,
+            start: cursor,
+            items: rendered?.items ?? [],
+            next: rendered?.next,
+            undoing: undefined,
+            arrived: 0,
+            heardAgain: false,
+          },
         },
   )
   useHeardChanges((change) => send({ type: 'changes.heard', change }))

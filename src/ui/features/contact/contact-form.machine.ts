@@ -1,4 +1,4 @@
-import { assign, setup, type AnyEventObject } from 'xstate'
+import { assertEvent, assign, setup, type AnyEventObject } from 'xstate'
 import type { ContactMessage } from '@/domain/contact-message.entity'
 import { CONTACT_RULES } from '@/domain/rules/contact-message.rules'
 import { checkFields, hasErrors, type FieldErrors } from '@/domain/rules/field-rule'
@@ -33,7 +33,10 @@ export const contactFormMachine = setup({
     clearDraft: (): void => undefined,
   },
   guards: {
-    isValid: ({ event }) => !hasErrors(invalidFields(event)),
+    isValid: ({ event }) => {
+      assertEvent(event, 'contact.submit')
+      return !hasErrors(invalidFields(event))
+    },
   },
 }).createMachine({
   id: 'contactForm',

@@ -6,11 +6,16 @@ import {
   effectStubs,
   failureToast,
   isConflict,
-  isNotFound,
   leaveForHome,
   stubUseCase,
 } from '@/ui/shared/machine-effects'
 import { NOTICES } from '@/ui/shared/notices'
+import { itemImplementations } from '@/ui/shared/item-machine.fragment'
+import {
+  pagedImplementations,
+  pagedStates,
+  type WithContext,
+} from '@/ui/shared/paged-list.fragment'
 
 export interface HistoryContext {
   readonly id: string
@@ -21,6 +26,8 @@ export interface HistoryContext {
   /** The number of the version being restored. */
   readonly restoring: number | undefined
 }
+
+type Step = WithContext<HistoryContext>
 
 export type HistoryEvent =
   | { readonly type: 'history.retry' }
@@ -58,10 +65,28 @@ export const historyMachine = setup({
     ...effectStubs,
     /** Hands the restored post to the news store, so that the article shows it at once. */
     storeItem: (_, _item: NewsItem): void => undefined,
+    showPage: assign((_, page: RevisionPage) => ({ revisions: page.items, next: page.next })),
+    addPage: assign(({ context }, page: RevisionPage) => ({
+      // Older pages never shift (new versions only go on top); still, each one once.
+      revisions: [
+        ...context.revisions,
+        ...page.items.filter(
+          (version) => !context.revisions.some((shown) => shown.revision === version.revision),
+        ),
+      ],
+      next: page.next,
+    })),
+    noteRestoring: assign({
+      restoring: ({ event }) => {
+        assertEvent(event, 'history.restore')
+        return event.revision
+      },
+    }),
+    forgetRestoring: assign({ restoring: undefined }),
   },
   guards: {
-    isNotFound: ({ event }) => 'error' in event && isNotFound(event.error),
-    hasMore: ({ context }) => context.next !== undefined,
+    ...pagedImplementations.guards,
+    ...itemImplementations.guards,
     /** Any listed version but the current one can be restored. */
     isOlderVersion: ({ context, event }) => {
       assertEvent(event, 'history.restore')
@@ -79,70 +104,24 @@ export const historyMachine = setup({
   }),
   initial: 'loading',
   states: {
-    loading: {
-      tags: ['busy'],
-      invoke: {
-        src: 'listRevisions',
-        input: ({ context }) => ({ id: context.id }),
-        onDone: {
-          target: 'ready',
-          actions: assign({
-            revisions: ({ event }) => event.output.items,
-            next: ({ event }) => event.output.next,
-          }),
-        },
-        onError: [{ guard: 'isNotFound', target: 'notAvailable' }, { target: 'failed' }],
-      },
-    },
-    loadingMore: {
-      tags: ['busy'],
-      invoke: {
-        src: 'listRevisions',
-        input: ({ context }) => ({ id: context.id, cursor: context.next }),
-        onDone: {
-          target: 'ready',
-          actions: assign({
-            // Older pages never shift (new versions only go on top); still, each one once.
-            revisions: ({ context, event }) => [
-              ...context.revisions,
-              ...event.output.items.filter(
-                (version) =>
-                  !context.revisions.some((shown) => shown.revision === version.revision),
-              ),
-            ],
-            next: ({ event }) => event.output.next,
-          }),
-        },
-        onError: [{ guard: 'isNotFound', target: 'notAvailable' }, { target: 'loadMoreFailed' }],
-      },
-    },
-    loadMoreFailed: {
-      on: {
-        // 'Load more' stays on screen and tries the same page again.
-        'history.loadMore': { target: 'loadingMore' },
+    ...pagedStates({
+      src: 'listRevisions',
+      events: 'history',
+      first: ({ context }: Step) => ({ id: context.id }),
+      more: ({ context }: Step) => ({ id: context.id, cursor: context.next }),
+      refusals: [{ guard: 'isNotFound', target: 'notAvailable' }],
+      moreRefusals: [{ guard: 'isNotFound', target: 'notAvailable' }],
+      whileShown: {
         'history.restore': {
           guard: 'isOlderVersion',
           target: 'restoring',
-          actions: assign({ restoring: ({ event }) => event.revision }),
+          actions: 'noteRestoring',
         },
       },
-    },
-    failed: {
-      on: { 'history.retry': { target: 'loading' } },
-    },
+    }),
     notAvailable: {
       type: 'final',
       entry: leaveForHome,
-    },
-    ready: {
-      on: {
-        'history.loadMore': { guard: 'hasMore', target: 'loadingMore' },
-        'history.restore': {
-          guard: 'isOlderVersion',
-          target: 'restoring',
-          actions: assign({ restoring: ({ event }) => event.revision }),
-        },
-      },
     },
     restoring: {
       invoke: {
@@ -151,7 +130,7 @@ export const historyMachine = setup({
         onDone: {
           target: 'loading',
           actions: [
-            assign({ restoring: undefined }),
+            'forgetRestoring',
             { type: 'storeItem', params: ({ event }) => event.output },
             { type: 'showToast', params: { kind: 'success', message: NOTICES.versionRestored } },
           ],
@@ -161,7 +140,7 @@ export const historyMachine = setup({
             guard: 'isInTrash',
             target: 'ready',
             actions: [
-              assign({ restoring: undefined }),
+              'forgetRestoring',
               {
                 type: 'showToast',
                 params: { kind: 'error', message: NOTICES.restoreFromTrashFirst },
@@ -172,7 +151,7 @@ export const historyMachine = setup({
           {
             target: 'ready',
             actions: [
-              assign({ restoring: undefined }),
+              'forgetRestoring',
               { type: 'showToast', params: failureToast(NOTICES.restoreFailed) },
             ],
           },

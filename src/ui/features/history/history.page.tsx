@@ -3,12 +3,12 @@ import { HIDDEN_REVISION_TEXT } from '@/domain/moderation.entity'
 import { useParams } from 'react-router-dom'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import type { RevisionPage } from '@/domain/ports/news-repository.port'
-import { usePageData, useProvidedMachine } from '@/ui/shared/app-context'
+import { usePageData } from '@/ui/shared/app-context'
 import { NotAvailablePage } from '@/ui/shared/not-available.page'
 import { useHydrated } from '@/ui/shared/use-hydrated'
 import { provideHistory } from '@/ui/features/history/history.provide'
 import { versionDiff, type DiffPart } from '@/ui/features/history/revision-diff'
-import { useInspectedMachine } from '@/ui/shared/inspection'
+import { usePagedMachine } from '@/ui/shared/paged-screen'
 import { Link } from '@/ui/shared/links'
 import { LoadFailed } from '@/ui/shared/load-failed'
 import { paths } from '@/ui/shared/paths'
@@ -31,17 +31,11 @@ function HistoryScreen({ id, cursor }: { readonly id: string; readonly cursor?: 
 }
 
 function History({ id, rendered }: { readonly id: string; readonly rendered?: RevisionPage }) {
-  const machine = useProvidedMachine(provideHistory)
-  const [state, send] = useInspectedMachine(
-    machine,
+  const [state, send] = usePagedMachine(
+    provideHistory,
     rendered === undefined
       ? { input: { id } }
-      : {
-          snapshot: machine.resolveState({
-            value: 'ready',
-            context: { id, revisions: rendered.items, next: rendered.next, restoring: undefined },
-          }),
-        },
+      : { rendered: { id, revisions: rendered.items, next: rendered.next, restoring: undefined } },
   )
   const hydrated = useHydrated()
   const { revisions, next, restoring } = state.context

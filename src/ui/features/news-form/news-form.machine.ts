@@ -1,10 +1,18 @@
-import { and, assign, setup, type AnyEventObject } from 'xstate'
+import { and, assertEvent, assign, setup, type AnyEventObject } from 'xstate'
 import type { NewsChanges, NewsDraft, NewsItem } from '@/domain/news-item.entity'
 import { checkFields, hasErrors, type FieldErrors } from '@/domain/rules/field-rule'
 import type { WriteCondition } from '@/domain/rules/news-history.rules'
 import { NEWS_RULES } from '@/domain/rules/news-item.rules'
-import { itemImplementations, loadStates, submitState } from '@/ui/shared/item-machine.fragment'
-import { failureToast, fieldErrorsOf, stubUseCase } from '@/ui/shared/machine-effects'
+import {
+  itemImplementations,
+  loadStates,
+  restoreImplementations,
+  restoreState,
+  storeRestored,
+  submitState,
+  type RestoredStep,
+} from '@/ui/shared/item-machine.fragment'
+import { fieldErrorsOf, stubUseCase } from '@/ui/shared/machine-effects'
 import { NOTICES } from '@/ui/shared/notices'
 import { paths } from '@/ui/shared/paths'
 
@@ -80,9 +88,8 @@ export const newsFormMachine = setup({
   },
   actors: {
     ...itemImplementations.actors,
+    ...restoreImplementations.actors,
     createNews: stubUseCase<NewsItem, CreateRequest>(),
-    /** Brings a post back from the trash. */
-    restoreNews: stubUseCase<NewsItem, string>(),
   },
   actions: {
     ...itemImplementations.actions,
@@ -95,7 +102,10 @@ export const newsFormMachine = setup({
   guards: {
     ...itemImplementations.guards,
     isEditing: ({ context }) => context.id !== undefined,
-    isValid: ({ event }) => !hasErrors(invalidFields(event)),
+    isValid: ({ event }) => {
+      assertEvent(event, ['form.submit', 'form.restoreAndSave', 'form.saveAsNew'])
+      return !hasErrors(invalidFields(event))
+    },
   },
 }).createMachine({
   id: 'newsForm',
@@ -174,31 +184,30 @@ export const newsFormMachine = setup({
     },
     // The post comes back from the trash first; the edit is then saved onto the version the
     // restore made, as any edit is.
-    restoring: {
-      invoke: {
-        src: 'restoreNews',
-        input: ({ context }) => context.id ?? '',
-        onDone: {
-          target: 'submitted',
-          actions: [
-            { type: 'storeItem', params: ({ event }) => event.output },
-            {
-              type: 'requestEdit',
-              params: ({ context, event }) => ({
-                id: event.output._id,
-                changes: context.draft,
-                condition: { ifRevision: [event.output.revision] },
-              }),
-            },
-            { type: 'navigate', params: ({ event }) => ({ to: paths.article(event.output._id) }) },
-          ],
-        },
-        onError: {
-          target: 'editing',
-          actions: { type: 'showToast', params: failureToast(NOTICES.restoreFailed) },
-        },
+    restoring: restoreState({
+      input: ({ context }: Step) => context.id ?? '',
+      restored: {
+        target: 'submitted',
+        actions: [
+          storeRestored,
+          {
+            type: 'requestEdit',
+            params: ({ context, event }: Step & RestoredStep) => ({
+              id: event.output._id,
+              changes: context.draft,
+              condition: { ifRevision: [event.output.revision] },
+            }),
+          },
+          {
+            type: 'navigate',
+            params: ({ event }: RestoredStep) => ({ to: paths.article(event.output._id) }),
+          },
+        ],
       },
-    },
+      // The store's toast tells of the edit saved onto it.
+      announce: false,
+      failed: { target: 'editing' },
+    }),
     submitting: submitState({
       src: 'createNews',
       input: ({ context }: Step): CreateRequest =>

@@ -1,6 +1,12 @@
 import { assign, setup } from 'xstate'
 import type { NewsPage, NewsPageQuery } from '@/domain/ports/news-repository.port'
 import { stubUseCase } from '@/ui/shared/machine-effects'
+import {
+  pageOf,
+  pagedImplementations,
+  pagedStates,
+  type WithContext,
+} from '@/ui/shared/paged-list.fragment'
 import type { StorePageParams } from '@/ui/store/news-store.types'
 
 export type { StorePageParams }
@@ -11,6 +17,16 @@ export interface NewsListContext {
   /** The token of the next page, while more remain. */
   readonly next: string | undefined
 }
+
+type Step = WithContext<NewsListContext>
+
+/** A loaded page as the news store takes it: the first in place of the list, a later one below. */
+const storedAs =
+  (append: boolean) =>
+  ({ event }: { readonly event: { readonly output: NewsPage } }): StorePageParams => ({
+    items: event.output.items,
+    append,
+  })
 
 export type NewsListEvent =
   | { readonly type: 'news.retry' }
@@ -35,9 +51,10 @@ export const newsListMachine = setup({
   actions: {
     /** Hands a loaded page to the news store (the spec's get_news). */
     storePage: (_, _params: StorePageParams): void => undefined,
+    keepNext: assign((_, page: NewsPage) => ({ next: page.next })),
   },
   guards: {
-    hasMore: ({ context }) => context.next !== undefined,
+    ...pagedImplementations.guards,
   },
 }).createMachine({
   id: 'newsList',
@@ -46,52 +63,19 @@ export const newsListMachine = setup({
     'news.reload': { target: '.loading', reenter: true },
   },
   initial: 'loading',
-  states: {
-    loading: {
-      tags: ['busy'],
-      invoke: {
-        src: 'listNews',
-        input: ({ context }) => (context.start === undefined ? {} : { cursor: context.start }),
-        onDone: {
-          target: 'ready',
-          actions: [
-            {
-              type: 'storePage',
-              params: ({ event }) => ({ items: event.output.items, append: false }),
-            },
-            assign({ next: ({ event }) => event.output.next }),
-          ],
-        },
-        onError: { target: 'failed' },
-      },
-    },
-    failed: {
-      on: { 'news.retry': { target: 'loading' } },
-    },
-    ready: {
-      on: { 'news.loadMore': { guard: 'hasMore', target: 'loadingMore' } },
-    },
-    loadingMore: {
-      tags: ['busy'],
-      invoke: {
-        src: 'listNews',
-        input: ({ context }) => ({ cursor: context.next }),
-        onDone: {
-          target: 'ready',
-          actions: [
-            {
-              type: 'storePage',
-              params: ({ event }) => ({ items: event.output.items, append: true }),
-            },
-            assign({ next: ({ event }) => event.output.next }),
-          ],
-        },
-        onError: { target: 'loadMoreFailed' },
-      },
-    },
-    loadMoreFailed: {
-      // 'Load more' stays on screen and tries the same page again.
-      on: { 'news.loadMore': { target: 'loadingMore' } },
-    },
-  },
+  states: pagedStates({
+    src: 'listNews',
+    events: 'news',
+    first: ({ context }: Step) => (context.start === undefined ? {} : { cursor: context.start }),
+    more: ({ context }: Step) => ({ cursor: context.next }),
+    // The list's posts live in the news store; the list keeps where the next page starts.
+    shown: [
+      { type: 'storePage', params: storedAs(false) },
+      { type: 'keepNext', params: pageOf },
+    ],
+    added: [
+      { type: 'storePage', params: storedAs(true) },
+      { type: 'keepNext', params: pageOf },
+    ],
+  }),
 })

@@ -2,9 +2,9 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react
 import Masonry from 'react-masonry-css'
 import { Link } from '@/ui/shared/links'
 import { LoadFailed } from '@/ui/shared/load-failed'
-import { usePageData, useProvidedMachine } from '@/ui/shared/app-context'
+import { usePageData } from '@/ui/shared/app-context'
 import { provideNewsList } from '@/ui/features/news-list/news-list.provide'
-import { useInspectedMachine } from '@/ui/shared/inspection'
+import { usePagedMachine } from '@/ui/shared/paged-screen'
 import { usePageTitle } from '@/ui/shared/use-page-title'
 import { cardId, NewsCard } from '@/ui/shared/news-card'
 import { CardSlot, NewPostsButton } from '@/ui/features/news-list/live-list'
@@ -29,20 +29,14 @@ export function NewsListPage() {
 
 function NewsListScreen({ cursor }: { readonly cursor: string | undefined }) {
   usePageTitle('Latest news')
-  const machine = useProvidedMachine(provideNewsList)
   // The page the server rendered (the first, or the one `?cursor=` names): the list starts
   // ready with it, and fetches nothing.
   const rendered = usePageData((pageData) => pageData.home(cursor))
-  const [state, send] = useInspectedMachine(
-    machine,
+  const [state, send] = usePagedMachine(
+    provideNewsList,
     rendered === undefined
       ? { input: { cursor } }
-      : {
-          snapshot: machine.resolveState({
-            value: 'ready',
-            context: { start: cursor, next: rendered.next },
-          }),
-        },
+      : { rendered: { start: cursor, next: rendered.next } },
   )
   const news = NewsStore.useSelector((snapshot) => snapshot.context.news)
   // What the live stream told: posts new to the list, and what became of the listed ones.

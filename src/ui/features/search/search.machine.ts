@@ -4,6 +4,11 @@ import type { NewsItem } from '@/domain/news-item.entity'
 import type { NewsPage } from '@/domain/ports/news-repository.port'
 import { parseSearchQuery, SEARCH_FIELD, type SearchQuery } from '@/domain/rules/search-query.rules'
 import { fieldErrorsOf, stubUseCase } from '@/ui/shared/machine-effects'
+import {
+  pagedImplementations,
+  pagedStates,
+  type WithContext,
+} from '@/ui/shared/paged-list.fragment'
 import { mergeItems } from '@/ui/store/news-store.logic'
 
 export interface SearchContext {
@@ -20,6 +25,8 @@ export interface SearchContext {
   /** The token of the next page, while more remain. */
   readonly next: string | undefined
 }
+
+type Step = WithContext<SearchContext>
 
 export type SearchEvent = { readonly type: 'search.retry' } | { readonly type: 'search.loadMore' }
 
@@ -54,9 +61,16 @@ export const searchMachine = setup({
   actors: {
     searchNews: stubUseCase<NewsPage, SearchNewsInput>(),
   },
+  actions: {
+    showPage: assign((_, page: NewsPage) => ({ items: page.items, next: page.next })),
+    addPage: assign(({ context }, page: NewsPage) => ({
+      items: mergeItems(context.items, page.items),
+      next: page.next,
+    })),
+  },
   guards: {
+    ...pagedImplementations.guards,
     isRefused: ({ context }) => context.refusal !== undefined,
-    hasMore: ({ context }) => context.next !== undefined,
   },
 }).createMachine({
   id: 'search',
@@ -67,46 +81,12 @@ export const searchMachine = setup({
       always: [{ guard: 'isRefused', target: 'refused' }, { target: 'loading' }],
     },
     refused: {},
-    loading: {
-      tags: ['busy'],
-      invoke: {
-        src: 'searchNews',
-        input: ({ context }) =>
-          context.start === undefined ? { q: context.q } : { q: context.q, cursor: context.start },
-        onDone: {
-          target: 'ready',
-          actions: assign({
-            items: ({ event }) => event.output.items,
-            next: ({ event }) => event.output.next,
-          }),
-        },
-        onError: { target: 'failed' },
-      },
-    },
-    failed: {
-      on: { 'search.retry': { target: 'loading' } },
-    },
-    ready: {
-      on: { 'search.loadMore': { guard: 'hasMore', target: 'loadingMore' } },
-    },
-    loadingMore: {
-      tags: ['busy'],
-      invoke: {
-        src: 'searchNews',
-        input: ({ context }) => ({ q: context.q, cursor: context.next }),
-        onDone: {
-          target: 'ready',
-          actions: assign({
-            items: ({ context, event }) => mergeItems(context.items, event.output.items),
-            next: ({ event }) => event.output.next,
-          }),
-        },
-        onError: { target: 'loadMoreFailed' },
-      },
-    },
-    loadMoreFailed: {
-      // 'Load more' stays on screen and tries the same page again.
-      on: { 'search.loadMore': { target: 'loadingMore' } },
-    },
+    ...pagedStates({
+      src: 'searchNews',
+      events: 'search',
+      first: ({ context }: Step) =>
+        context.start === undefined ? { q: context.q } : { q: context.q, cursor: context.start },
+      more: ({ context }: Step) => ({ q: context.q, cursor: context.next }),
+    }),
   },
 })

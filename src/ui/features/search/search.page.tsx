@@ -1,11 +1,11 @@
 import { useMemo, type ReactNode } from 'react'
 import { useSearchParams } from 'react-router-dom'
 import { SEARCH_FIELD } from '@/domain/rules/search-query.rules'
-import { usePageData, useProvidedMachine } from '@/ui/shared/app-context'
+import { usePageData } from '@/ui/shared/app-context'
 import { NewsCard } from '@/ui/shared/news-card'
 import { provideSearch } from '@/ui/features/search/search.provide'
 import { searchContext, type SearchContext } from '@/ui/features/search/search.machine'
-import { useInspectedMachine } from '@/ui/shared/inspection'
+import { usePagedMachine } from '@/ui/shared/paged-screen'
 import { cardHighlight } from '@/ui/shared/highlighted-text'
 import { LoadFailed } from '@/ui/shared/load-failed'
 import { LoadMore, LoadMoreFailed, NextPageLink, usePageCursor } from '@/ui/shared/load-more'
@@ -26,20 +26,14 @@ export function SearchPage() {
 }
 
 function SearchScreen({ q, cursor }: { readonly q: string; readonly cursor: string | undefined }) {
-  const machine = useProvidedMachine(provideSearch)
   // The page of results the server rendered (the first, or the one `?cursor=` names): the
   // search starts ready with it.
   const rendered = usePageData((pageData) => pageData.search(q, cursor))
-  const [state, send] = useInspectedMachine(
-    machine,
+  const [state, send] = usePagedMachine(
+    provideSearch,
     rendered === undefined
       ? { input: { q, cursor } }
-      : {
-          snapshot: machine.resolveState({
-            value: 'ready',
-            context: searchContext(q, rendered, cursor),
-          }),
-        },
+      : { rendered: searchContext(q, rendered, cursor) },
   )
   const { query, refusal, items, next } = state.context
   const highlight = useMemo(() => cardHighlight(query?.terms ?? []), [query])

@@ -1,14 +1,13 @@
 import { assertEvent, assign, setup } from 'xstate'
-import type { NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
+import type { TrashedNewsItem } from '@/domain/news-item.entity'
 import type { NewsPageQuery, TrashPage } from '@/domain/ports/news-repository.port'
+import { effectStubs, stubUseCase } from '@/ui/shared/machine-effects'
+import { restoreImplementations, restoreState } from '@/ui/shared/item-machine.fragment'
 import {
-  effectStubs,
-  failureToast,
-  isConflict,
-  isNotFound,
-  stubUseCase,
-} from '@/ui/shared/machine-effects'
-import { NOTICES } from '@/ui/shared/notices'
+  pagedImplementations,
+  pagedStates,
+  type WithContext,
+} from '@/ui/shared/paged-list.fragment'
 import { mergeItems } from '@/ui/store/news-store.logic'
 
 /** A post that came back from the trash: what the page needs for a link to it. */
@@ -35,6 +34,8 @@ export type TrashEvent =
   | { readonly type: 'trash.loadMore' }
   | { readonly type: 'trash.restore'; readonly id: string }
 
+type Step = WithContext<TrashContext>
+
 function without(context: TrashContext): Partial<TrashContext> {
   const post = context.items.find((item) => item._id === context.restoring)
   return {
@@ -57,19 +58,34 @@ export const trashMachine = setup({
   },
   actors: {
     listTrash: stubUseCase<TrashPage, NewsPageQuery>(),
-    restoreNews: stubUseCase<NewsItem, string>(),
+    ...restoreImplementations.actors,
   },
   actions: {
     ...effectStubs,
+    showPage: assign((_, page: TrashPage) => ({ items: page.items, next: page.next })),
+    addPage: assign(({ context }, page: TrashPage) => ({
+      items: mergeItems(context.items, page.items),
+      next: page.next,
+    })),
+    noteRestoring: assign({
+      restoring: ({ event }) => {
+        assertEvent(event, 'trash.restore')
+        return event.id
+      },
+    }),
+    /** The post left the trash (restored, here or elsewhere): off the list, linked above it. */
+    takeOffList: assign(({ context }) => without(context)),
+    /** The post was purged: off the list, and nothing to link to. */
+    dropFromList: assign(({ context }) => ({ ...without(context), restored: context.restored })),
+    forgetRestoring: assign({ restoring: undefined }),
   },
   guards: {
-    hasMore: ({ context }) => context.next !== undefined,
+    ...pagedImplementations.guards,
+    ...restoreImplementations.guards,
     isListed: ({ context, event }) => {
       assertEvent(event, 'trash.restore')
       return context.items.some((item) => item._id === event.id)
     },
-    isBackAlready: ({ event }) => 'error' in event && isConflict(event.error, 'NotInTrash'),
-    isPurged: ({ event }) => 'error' in event && isNotFound(event.error),
   },
 }).createMachine({
   id: 'trash',
@@ -82,98 +98,21 @@ export const trashMachine = setup({
   }),
   initial: 'loading',
   states: {
-    loading: {
-      tags: ['busy'],
-      invoke: {
-        src: 'listTrash',
-        input: ({ context }) => (context.start === undefined ? {} : { cursor: context.start }),
-        onDone: {
-          target: 'ready',
-          actions: assign({
-            items: ({ event }) => event.output.items,
-            next: ({ event }) => event.output.next,
-          }),
-        },
-        onError: { target: 'failed' },
+    ...pagedStates({
+      src: 'listTrash',
+      events: 'trash',
+      first: ({ context }: Step) => (context.start === undefined ? {} : { cursor: context.start }),
+      more: ({ context }: Step) => ({ cursor: context.next }),
+      whileShown: {
+        'trash.restore': { guard: 'isListed', target: 'restoring', actions: 'noteRestoring' },
       },
-    },
-    failed: {
-      on: { 'trash.retry': { target: 'loading' } },
-    },
-    ready: {
-      on: {
-        'trash.loadMore': { guard: 'hasMore', target: 'loadingMore' },
-        'trash.restore': {
-          guard: 'isListed',
-          target: 'restoring',
-          actions: assign({ restoring: ({ event }) => event.id }),
-        },
-      },
-    },
-    loadingMore: {
-      tags: ['busy'],
-      invoke: {
-        src: 'listTrash',
-        input: ({ context }) => ({ cursor: context.next }),
-        onDone: {
-          target: 'ready',
-          actions: assign({
-            items: ({ context, event }) => mergeItems(context.items, event.output.items),
-            next: ({ event }) => event.output.next,
-          }),
-        },
-        onError: { target: 'loadMoreFailed' },
-      },
-    },
-    loadMoreFailed: {
-      on: {
-        // 'Load more' stays on screen and tries the same page again.
-        'trash.loadMore': { target: 'loadingMore' },
-        'trash.restore': {
-          guard: 'isListed',
-          target: 'restoring',
-          actions: assign({ restoring: ({ event }) => event.id }),
-        },
-      },
-    },
-    restoring: {
-      invoke: {
-        src: 'restoreNews',
-        input: ({ context }) => context.restoring ?? '',
-        onDone: {
-          target: 'ready',
-          actions: [
-            assign(({ context }) => without(context)),
-            { type: 'showToast', params: { kind: 'success', message: NOTICES.restored } },
-          ],
-        },
-        onError: [
-          {
-            // Someone else restored it first: it is back all the same.
-            guard: 'isBackAlready',
-            target: 'ready',
-            actions: [
-              assign(({ context }) => without(context)),
-              { type: 'showToast', params: { kind: 'success', message: NOTICES.restored } },
-            ],
-          },
-          {
-            guard: 'isPurged',
-            target: 'ready',
-            actions: [
-              assign(({ context }) => ({ ...without(context), restored: context.restored })),
-              { type: 'showToast', params: { kind: 'error', message: NOTICES.purged } },
-            ],
-          },
-          {
-            target: 'ready',
-            actions: [
-              assign({ restoring: undefined }),
-              { type: 'showToast', params: failureToast(NOTICES.restoreFailed) },
-            ],
-          },
-        ],
-      },
-    },
+    }),
+    restoring: restoreState({
+      input: ({ context }: Step) => context.restoring ?? '',
+      restored: { target: 'ready', actions: ['takeOffList'] },
+      backAlready: { target: 'ready', actions: ['takeOffList'] },
+      purged: { target: 'ready', actions: ['dropFromList'] },
+      failed: { target: 'ready', actions: ['forgetRestoring'] },
+    }),
   },
 })

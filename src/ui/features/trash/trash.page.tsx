@@ -1,9 +1,9 @@
 import { useEffect, useRef } from 'react'
 import { Link } from '@/ui/shared/links'
 import type { TrashedNewsItem } from '@/domain/news-item.entity'
-import { usePageData, useProvidedMachine } from '@/ui/shared/app-context'
+import { usePageData } from '@/ui/shared/app-context'
 import { provideTrash } from '@/ui/features/trash/trash.provide'
-import { useInspectedMachine } from '@/ui/shared/inspection'
+import { usePagedMachine } from '@/ui/shared/paged-screen'
 import { LoadFailed } from '@/ui/shared/load-failed'
 import { paths } from '@/ui/shared/paths'
 import { usePageTitle } from '@/ui/shared/use-page-title'
@@ -20,25 +20,21 @@ export function TrashPage() {
 
 function TrashScreen({ cursor }: { readonly cursor: string | undefined }) {
   usePageTitle('Recently deleted')
-  const machine = useProvidedMachine(provideTrash)
   // The page the server rendered (the first, or the one `?cursor=` names): the trash starts
   // ready with it.
   const rendered = usePageData((pageData) => pageData.trash(cursor))
-  const [state, send] = useInspectedMachine(
-    machine,
+  const [state, send] = usePagedMachine(
+    provideTrash,
     rendered === undefined
       ? { input: { cursor } }
       : {
-          snapshot: machine.resolveState({
-            value: 'ready',
-            context: {
-              start: cursor,
-              items: rendered.items,
-              next: rendered.next,
-              restoring: undefined,
-              restored: undefined,
-            },
-          }),
+          rendered: {
+            start: cursor,
+            items: rendered.items,
+            next: rendered.next,
+            restoring: undefined,
+            restored: undefined,
+          },
         },
   )
   const hydrated = useHydrated()
