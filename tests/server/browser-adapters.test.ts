@@ -11,7 +11,7 @@ import { DomainErrorException, forbidden } from '@/domain/domain-error'
 import { OperatorTools } from '@/application/operator-tools'
 import { SqlModerationStore } from '@/adapters/sql/moderation.store'
 import type { NewsItem } from '@/domain/news-item.entity'
-import { composeTestServer, removeTempDirs } from './server-fixture'
+import { composeTestServer } from './server-fixture'
 
 // The browser's adapters against the real server: the two halves of the hexagon meet.
 let server: ComposedServer
@@ -27,7 +27,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server.close()
-  removeTempDirs()
 })
 
 async function rejectionOf(call: Promise<unknown>) {

@@ -4,12 +4,10 @@ import type { ComposedServer } from '@/composition/server/server.composition'
 import type { NewsItem } from '@/domain/news-item.entity'
 import * as renderer from '@/ui/app/server-render'
 import {
-  TEST_DATABASES,
-  TEST_POSTGRES_URL,
   composeTestServer,
-  removeTempDirs,
   templateDistDir,
   type TestDatabase,
+  describeOnDatabases,
 } from './server-fixture'
 import { sendFrom as send } from './support/proxied-servers'
 import { news } from './support/news-command'
@@ -24,13 +22,7 @@ const LIST_PAGE = 24
 const ALICE = '127.0.0.2'
 const BOB = '127.0.0.3'
 
-afterAll(removeTempDirs)
-
-if (TEST_POSTGRES_URL === undefined) {
-  it.skip('runs on PostgreSQL too when TEST_POSTGRES_URL is set', () => undefined)
-}
-
-describe.each(TEST_DATABASES)('the server-rendered /changes on $name', (kind) => {
+describeOnDatabases('the server-rendered /changes on $name', (kind) => {
   let database: TestDatabase
   let a: ComposedServer
   let b: ComposedServer

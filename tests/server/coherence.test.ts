@@ -8,12 +8,11 @@ import { TOKENS } from '@/composition/server/server.tokens'
 import {
   createPostThroughApi,
   JSON_HEADERS,
-  TEST_DATABASES,
-  TEST_POSTGRES_URL,
   composeTestServer,
-  removeTempDirs,
   testConfig,
-  type TestDatabase,
+  describeOnDatabases,
+  useDatabase,
+  useServer,
 } from './server-fixture'
 import { VersionCheck } from '@/server/services/first-page.cache'
 import { REPO_ROOT } from './server-process'
@@ -22,33 +21,14 @@ const run = promisify(execFile)
 // The CLI starts tsx in a new process: a second or more on a busy machine.
 const CLI_TIMEOUT = 60_000
 
-afterAll(removeTempDirs)
-
-if (TEST_POSTGRES_URL === undefined) {
-  it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
-}
-
 /**
  * Two servers on one database, each with its own first-page cache, as behind a load balancer:
  * a read on B that begins after a write on A was answered must see it.
  */
-describe.each(TEST_DATABASES)('two servers on one $name database', (kind) => {
-  let database: TestDatabase
-  let a: ComposedServer
-  let b: ComposedServer
-
-  beforeEach(async () => {
-    database = await kind.create()
-    a = await composeTestServer({ DATABASE_URL: database.url })
-    b = await composeTestServer({ DATABASE_URL: database.url })
-  })
-
-  afterEach(async () => {
-    vi.restoreAllMocks()
-    await a.close()
-    await b.close()
-    await database.dispose()
-  })
+describeOnDatabases('two servers on one $name database', (kind) => {
+  const database = useDatabase(kind, { perTest: true })
+  const { server: a } = useServer({ database, perTest: true })
+  const { server: b } = useServer({ database, perTest: true })
 
   async function titlesOn(server: ComposedServer): Promise<string[]> {
     const response = await server.app.inject('/api/news')

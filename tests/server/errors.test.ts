@@ -13,28 +13,24 @@ import { OUTBOX_IDS } from '@/server/services/server-config'
 import { MALFORMED_FORM_DETAIL } from '@/server/plugins/error-handler'
 import {
   JSON_HEADERS,
-  TEST_DATABASES,
-  TEST_POSTGRES_URL,
   composeTestServer,
   createPostThroughApi,
   emptyDistDir,
   logCapture,
   memoryUseCases,
   multipart,
-  removeTempDirs,
   testConfig,
   SITE_ORIGIN,
+  describeOnDatabases,
+  useServer,
 } from './server-fixture'
 
 const PROBLEM_TYPE = 'application/problem+json; charset=utf-8'
 
-let server: ComposedServer
-let app: FastifyInstance
+const { app } = useServer()
 let item: NewsItem
 
 beforeAll(async () => {
-  server = await composeTestServer()
-  app = server.app
   const response = await app.inject({
     method: 'POST',
     url: '/api/news',
@@ -42,11 +38,6 @@ beforeAll(async () => {
     payload: { title: 'Title', body: 'Body', author: 'Ada' },
   })
   item = response.json<NewsItem>()
-})
-
-afterAll(async () => {
-  await server.close()
-  removeTempDirs()
 })
 
 /** An app over in-memory use cases whose log lines the test can read. */
@@ -529,11 +520,7 @@ describe('a client that closes the connection before its answer', () => {
   })
 })
 
-if (TEST_POSTGRES_URL === undefined) {
-  console.warn('Hostile input runs on SQLite only: set TEST_POSTGRES_URL for PostgreSQL too.')
-}
-
-describe.each(TEST_DATABASES)('hostile input answers the same on $name', (kind) => {
+describeOnDatabases('hostile input answers the same on $name', (kind) => {
   let engine: ComposedServer
   let api: FastifyInstance
   let dispose: () => Promise<void>

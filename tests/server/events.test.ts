@@ -14,11 +14,9 @@ import {
   composeTestServer,
   createPostThroughApi,
   JSON_HEADERS,
-  removeTempDirs,
   tempDir,
-  TEST_DATABASES,
-  TEST_POSTGRES_URL,
   type TestDatabase,
+  describeOnDatabases,
 } from './server-fixture'
 import { startServerProcess, type ServerProcess } from './server-process'
 import { listening, postsThroughTheStore, twoServers } from './support/live-servers'
@@ -35,18 +33,13 @@ import {
 /** Short, so that a test sees several heartbeats in a second. */
 const HEARTBEAT_MS = 150
 
-afterAll(removeTempDirs)
 afterEach(closeReaders)
-
-if (TEST_POSTGRES_URL === undefined) {
-  it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
-}
 
 /**
  * Two servers on one database, as behind a load balancer: a reader on A is told of every
  * change made through B, however far behind it comes back.
  */
-describe.each(TEST_DATABASES)('the live stream, two servers on one $name database', (kind) => {
+describeOnDatabases('the live stream, two servers on one $name database', (kind) => {
   let database: TestDatabase
   let a: ComposedServer
   let b: ComposedServer

@@ -8,12 +8,11 @@ import {
 import type { ComposedServer } from '@/composition/server/server.composition'
 import {
   JSON_HEADERS,
-  TEST_DATABASES,
   TEST_POSTGRES_URL,
   composeTestServer,
-  removeTempDirs,
   type TestDatabase,
   type TestDatabaseKind,
+  describeOnDatabases,
 } from './server-fixture'
 
 const PROBLEM_TYPE = 'application/problem+json; charset=utf-8'
@@ -23,8 +22,6 @@ function linkOf(header: string | string[] | undefined): string | undefined {
   const value = Array.isArray(header) ? header.join(', ') : header
   return value?.match(/<([^>]+)>;\s*rel="next"/)?.[1]
 }
-
-afterAll(removeTempDirs)
 
 /** Posts are dated to the millisecond; a pause keeps 'newest first' unambiguous. */
 const tick = () => new Promise((resolve) => setTimeout(resolve, 3))
@@ -97,7 +94,7 @@ if (TEST_POSTGRES_URL === undefined) {
   })
 }
 
-describe.each(TEST_DATABASES)('the history API on $name', (kind) => {
+describeOnDatabases('the history API on $name', (kind) => {
   let api: Api
 
   beforeAll(async () => {

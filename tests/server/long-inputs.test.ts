@@ -1,17 +1,15 @@
 import type { FastifyInstance } from 'fastify'
-import type { ComposedServer } from '@/composition/server/server.composition'
 import { CONTACT_RULES } from '@/domain/rules/contact-message.rules'
 import { NEWS_RULES } from '@/domain/rules/news-item.rules'
 import { SEARCH_RULE } from '@/domain/rules/search-query.rules'
 import { OUTBOX_IDS } from '@/server/services/server-config'
 import { segmenterWork } from '../domain/segmenter-work'
 import {
-  composeTestServer,
   createPostThroughApi,
   JSON_HEADERS,
   multipart,
-  removeTempDirs,
   SITE_ORIGIN,
+  useServer,
 } from './server-fixture'
 
 /**
@@ -22,18 +20,7 @@ import {
 const PROSE = 'The harbour council met at dawn and the market stayed open late. '
 const longText = (units: number) => PROSE.repeat(Math.ceil(units / PROSE.length)).slice(0, units)
 
-let server: ComposedServer
-let app: FastifyInstance
-
-beforeAll(async () => {
-  server = await composeTestServer()
-  app = server.app
-})
-
-afterAll(async () => {
-  await server.close()
-  removeTempDirs()
-})
+const { server, app } = useServer()
 
 describe('long inputs are refused at once, in the domain’s words', () => {
   it('GET /api/news?q= of 15,000 characters answers 400 with the query’s length message', async () => {

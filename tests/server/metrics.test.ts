@@ -2,22 +2,16 @@ import type { ComposedServer } from '@/composition/server/server.composition'
 import {
   composeTestServer,
   JSON_HEADERS,
-  removeTempDirs,
-  TEST_DATABASES,
-  TEST_POSTGRES_URL,
-  type TestDatabase,
+  describeOnDatabases,
+  useDatabase,
+  useServer,
 } from './server-fixture'
 import { startServerProcess, stopServerProcess, type ServerProcess } from './server-process'
 import { listening } from './support/live-servers'
 import { Scrape } from './support/metrics-scrape'
 import { closeReaders, openReady, PATIENCE_MS } from './support/stream-reader'
 
-afterAll(removeTempDirs)
 afterEach(closeReaders)
-
-if (TEST_POSTGRES_URL === undefined) {
-  it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
-}
 
 const TOKEN = 'scrape-token-0123456789'
 const BEARER = { authorization: `Bearer ${TOKEN}` }
@@ -62,26 +56,15 @@ describe('GET /metrics on the main port', () => {
   })
 })
 
-describe.each(TEST_DATABASES)('the metrics of a server on $name', (kind) => {
-  let database: TestDatabase
-  let server: ComposedServer
+describeOnDatabases('the metrics of a server on $name', (kind) => {
+  const database = useDatabase(kind, { perTest: true })
+  const env = { METRICS_TOKEN: TOKEN, WRITE_RATE_LIMIT: '1', SEARCH_RATE_LIMIT: '1' }
+  const { server } = useServer({ database, env, perTest: true })
+  afterEach(closeReaders)
   let base: string
 
   beforeEach(async () => {
-    database = await kind.create()
-    server = await composeTestServer({
-      DATABASE_URL: database.url,
-      METRICS_TOKEN: TOKEN,
-      WRITE_RATE_LIMIT: '1',
-      SEARCH_RATE_LIMIT: '1',
-    })
     base = await listening(server)
-  })
-
-  afterEach(async () => {
-    closeReaders()
-    await server.close()
-    await database.dispose()
   })
 
   async function scrape(): Promise<Scrape> {

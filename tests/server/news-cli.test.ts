@@ -5,13 +5,7 @@ import type { NewsRevision } from '@/domain/news-revision.entity'
 import { MAX_HISTORY_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { TOKENS } from '@/composition/server/server.tokens'
-import {
-  composeTestServer,
-  createPostThroughApi,
-  JSON_HEADERS,
-  removeTempDirs,
-  tempDir,
-} from './server-fixture'
+import { composeTestServer, createPostThroughApi, JSON_HEADERS, tempDir } from './server-fixture'
 import { CLI_TIMEOUT, news } from './support/news-command'
 
 const pause = () => new Promise((resolve) => setTimeout(resolve, 5))
@@ -36,8 +30,6 @@ async function createPost(server: ComposedServer, title: string): Promise<NewsIt
 async function historyOf(server: ComposedServer, id: string): Promise<NewsRevision[]> {
   return (await server.app.inject(`/api/news/${id}/revisions`)).json<NewsRevision[]>()
 }
-
-afterAll(removeTempDirs)
 
 describe('npm run news', { timeout: CLI_TIMEOUT }, () => {
   it('restore --since puts back deleted and edited posts as new revisions, and says so', async () => {

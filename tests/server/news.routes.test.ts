@@ -1,20 +1,7 @@
-import type { FastifyInstance } from 'fastify'
 import type { NewsItem } from '@/domain/news-item.entity'
-import type { ComposedServer } from '@/composition/server/server.composition'
-import { JSON_HEADERS, composeTestServer, removeTempDirs } from './server-fixture'
+import { JSON_HEADERS, useServer } from './server-fixture'
 
-let server: ComposedServer
-let app: FastifyInstance
-
-beforeAll(async () => {
-  server = await composeTestServer()
-  app = server.app
-})
-
-afterAll(async () => {
-  await server.close()
-  removeTempDirs()
-})
+const { app } = useServer()
 
 async function create(fields: Record<string, unknown>) {
   return app.inject({ method: 'POST', url: '/api/news', headers: JSON_HEADERS, payload: fields })

@@ -1,46 +1,27 @@
-import type { ComposedServer } from '@/composition/server/server.composition'
 import { buildApp } from '@/server/app'
 import {
-  composeTestServer,
   emptyDistDir,
   logCapture,
   memoryUseCases,
-  removeTempDirs,
-  TEST_DATABASES,
-  TEST_POSTGRES_URL,
   testConfig,
-  type TestDatabase,
+  describeOnDatabases,
+  useDatabase,
+  useServer,
 } from './server-fixture'
 import { startServerProcess, stopServerProcess, type ServerProcess } from './server-process'
 import { openReady, waitUntil } from './support/stream-reader'
-
-afterAll(removeTempDirs)
-
-if (TEST_POSTGRES_URL === undefined) {
-  it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
-}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const ISO_8601_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/
 const INFO = 30
 const DEBUG = 20
 
-describe.each(TEST_DATABASES)('request ids on $name', (kind) => {
-  let database: TestDatabase
-  let server: ComposedServer
-  let log: ReturnType<typeof logCapture>
-
-  beforeAll(async () => {
-    database = await kind.create()
-    log = logCapture()
-    server = await composeTestServer(
-      { DATABASE_URL: database.url },
-      { logger: { level: 'info', stream: log.stream } },
-    )
-  })
-  afterAll(async () => {
-    await server.close()
-    await database.dispose()
+describeOnDatabases('request ids on $name', (kind) => {
+  const log = logCapture()
+  const database = useDatabase(kind)
+  const { server } = useServer({
+    database,
+    options: { logger: { level: 'info', stream: log.stream } },
   })
 
   it('answers with the X-Request-Id it was sent, and logs the request under it', async () => {

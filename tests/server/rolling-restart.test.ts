@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { request as httpRequest } from 'node:http'
 import type { NewsItem } from '@/domain/news-item.entity'
 import type { NewsRevision } from '@/domain/news-revision.entity'
-import { removeTempDirs, TEST_DATABASES, TEST_POSTGRES_URL } from './server-fixture'
+import { describeOnDatabases } from './server-fixture'
 import { startServerProcess, type ServerProcess } from './server-process'
 
 /** Clients that send and read at once, each publishing and editing posts of its own. */
@@ -17,11 +17,6 @@ const running: ServerProcess[] = []
 afterEach(() => {
   for (const server of running.splice(0)) server.child.kill('SIGKILL')
 })
-afterAll(removeTempDirs)
-
-if (TEST_POSTGRES_URL === undefined) {
-  it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
-}
 
 async function start(env: Record<string, string>): Promise<ServerProcess> {
   const server = await startServerProcess(env)
@@ -205,7 +200,7 @@ async function allPosts(base: string): Promise<NewsItem[]> {
   return posts
 }
 
-describe.each(TEST_DATABASES)('a rolling restart of two servers on one $name database', (kind) => {
+describeOnDatabases('a rolling restart of two servers on one $name database', (kind) => {
   it('answers no 5xx, drops no connection and keeps every acknowledged write', async () => {
     const database = await kind.create()
     try {

@@ -10,19 +10,11 @@ import {
   emptyDistDir,
   logCapture,
   memoryUseCases,
-  removeTempDirs,
-  TEST_DATABASES,
-  TEST_POSTGRES_URL,
   templateDistDir,
   testConfig,
   type TestDatabase,
+  describeOnDatabases,
 } from './server-fixture'
-
-if (TEST_POSTGRES_URL === undefined) {
-  console.warn('search budget on PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set')
-}
-
-afterAll(removeTempDirs)
 
 const BUDGET = 3
 
@@ -34,7 +26,7 @@ function pageFrom(server: ComposedServer, remoteAddress: string, q = 'harbour') 
   return server.app.inject({ url: `/search?q=${encodeURIComponent(q)}`, remoteAddress })
 }
 
-describe.each(TEST_DATABASES)('the search budget shared by two servers on $name', (kind) => {
+describeOnDatabases('the search budget shared by two servers on $name', (kind) => {
   const servers = {} as { first: ComposedServer; second: ComposedServer }
   let database: TestDatabase | undefined
 

@@ -5,16 +5,10 @@ import { SEARCH_LIMITS, SEARCH_RULE, TOO_MANY_TERMS } from '@/domain/rules/searc
 import { encodeCursor } from '@/adapters/shared/keyset-cursor'
 import {
   JSON_HEADERS,
-  TEST_DATABASES,
-  TEST_POSTGRES_URL,
   composeTestServer,
   createPostThroughApi,
-  removeTempDirs,
+  describeOnDatabases,
 } from './server-fixture'
-
-if (TEST_POSTGRES_URL === undefined) {
-  console.warn('Searching SQLite only: set TEST_POSTGRES_URL to search PostgreSQL too.')
-}
 
 const CONTROL = SEARCH_RULE.characters.message
 const EMPTY = SEARCH_RULE.required
@@ -22,7 +16,7 @@ const TOO_LONG = SEARCH_RULE.maxLength.message
 const words = (count: number) => Array.from({ length: count }, (_, index) => `w${index}`).join(' ')
 
 /** `GET /api/news?q=` through the real app, on every engine the suite has. */
-describe.each(TEST_DATABASES)('GET /api/news?q= on $name', (kind) => {
+describeOnDatabases('GET /api/news?q= on $name', (kind) => {
   let server: ComposedServer
   let app: FastifyInstance
   let dispose: () => Promise<void>
@@ -37,7 +31,6 @@ describe.each(TEST_DATABASES)('GET /api/news?q= on $name', (kind) => {
   afterAll(async () => {
     await server.close()
     await dispose()
-    removeTempDirs()
   })
 
   beforeEach(async () => {

@@ -1,15 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { OUTBOX_IDS } from '@/server/services/server-config'
-import {
-  JSON_HEADERS,
-  SITE_ORIGIN,
-  composeTestServer,
-  multipart,
-  removeTempDirs,
-} from './server-fixture'
-
-afterAll(removeTempDirs)
+import { JSON_HEADERS, SITE_ORIGIN, composeTestServer, multipart } from './server-fixture'
 
 function directives(csp: string): Map<string, string[]> {
   return new Map(

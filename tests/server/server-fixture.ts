@@ -18,6 +18,13 @@ import {
 } from '@/composition/server/server.composition'
 import { readConfig } from '@/composition/server/read-config'
 import { type ServerConfig } from '@/server/services/server-config'
+import {
+  POSTGRES_SKIPPED,
+  SHARED_STORE_KINDS,
+  TEST_POSTGRES_URL,
+  type TestStore,
+  type TestStoreKind,
+} from '../support/test-databases'
 
 /** Settings for a test: an in-memory SQLite database, no demo posts, no rate limits. */
 export function testConfig(env: Record<string, string> = {}): ServerConfig {
@@ -53,6 +60,103 @@ export {
   type TestStore as TestDatabase,
   type TestStoreKind as TestDatabaseKind,
 } from '../support/test-databases'
+
+// Every file that builds servers here gets its temporary folders removed after its tests, as
+// @testing-library/react cleans up after each test: vitest runs each file's modules afresh.
+afterAll(removeTempDirs)
+
+let postgresNoted = false
+
+/**
+ * `describe.each` over the databases several servers can share; in a run without PostgreSQL,
+ * a skipped test in the file's report says so, once.
+ */
+export function describeOnDatabases(title: string, body: (kind: TestStoreKind) => void): void {
+  if (TEST_POSTGRES_URL === undefined && !postgresNoted) {
+    postgresNoted = true
+    it.skip(POSTGRES_SKIPPED)
+  }
+  describe.each(SHARED_STORE_KINDS)(title, body)
+}
+
+/**
+ * What a suite's hooks make (again for each test when `perTest`), to read in its tests: a
+ * stand-in that forwards to the thing once it is made, so that the suite can name it at once.
+ */
+function preparedFor<T extends object>(
+  perTest: boolean,
+  open: () => Promise<T>,
+  close: (made: T) => Promise<void>,
+): T {
+  let made: T | undefined
+  ;(perTest ? beforeEach : beforeAll)(async () => {
+    made = await open()
+  })
+  ;(perTest ? afterEach : afterAll)(async () => {
+    const closing = made
+    made = undefined
+    if (closing !== undefined) await close(closing)
+  })
+  return standIn(() => made)
+}
+
+/** Forwards to what `current` answers, methods bound to it; throws while it answers nothing. */
+function standIn<T extends object>(current: () => T | undefined): T {
+  const target = (): T => {
+    const value = current()
+    if (value === undefined) throw new Error('read outside the tests of the suite that set it up')
+    return value
+  }
+  return new Proxy({} as T, {
+    get(_, name) {
+      const value: unknown = Reflect.get(target(), name)
+      return typeof value === 'function' ? value.bind(target()) : value
+    },
+  })
+}
+
+/** A fresh database of `kind` for the suite's tests (for each test when `perTest`). */
+export function useDatabase(kind: TestStoreKind, { perTest = false } = {}): TestStore {
+  return preparedFor(
+    perTest,
+    () => kind.create(),
+    (made) => made.dispose(),
+  )
+}
+
+export interface ServerSetup {
+  /** Where its posts live; SQLite in memory when absent. */
+  readonly database?: { readonly url: string }
+  readonly env?: Record<string, string>
+  readonly options?: ComposeOptions
+  /** A fresh server for each test, rather than one for the suite. */
+  readonly perTest?: boolean
+}
+
+/** A composed server and its app, for the tests of the suite it is set up in. */
+export interface TestServer {
+  readonly server: ComposedServer
+  readonly app: FastifyInstance
+}
+
+/** The real composition root for the suite's tests (each test's when `perTest`), closed after. */
+export function useServer({
+  database,
+  env,
+  options,
+  perTest = false,
+}: ServerSetup = {}): TestServer {
+  const server = preparedFor(
+    perTest,
+    () =>
+      composeTestServer(
+        { ...(database === undefined ? {} : { DATABASE_URL: database.url }), ...env },
+        options,
+      ),
+    (made) => made.close(),
+  )
+  return { server, app: standIn(() => server.app) }
+}
 
 export const ASSET_NAME = 'index-B4x9Qm2a.js'
 export const ASSET_TEXT = `console.log(${JSON.stringify('NewsWire '.repeat(400))})\n`

@@ -10,20 +10,12 @@ import {
   logCapture,
   memoryUseCases,
   multipart,
-  removeTempDirs,
   SITE_ORIGIN,
-  TEST_DATABASES,
-  TEST_POSTGRES_URL,
   testConfig,
   type TestDatabase,
   type TestDatabaseKind,
+  describeOnDatabases,
 } from './server-fixture'
-
-if (TEST_POSTGRES_URL === undefined) {
-  console.warn('shared rate limit on PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set')
-}
-
-afterAll(removeTempDirs)
 
 function createPost(server: ComposedServer, headers: Record<string, string> = {}) {
   return server.app.inject({
@@ -71,7 +63,7 @@ function twoServers(kind: TestDatabaseKind, writeRateLimit: number) {
   return servers
 }
 
-describe.each(TEST_DATABASES)('the write limit shared by two servers on $name', (kind) => {
+describeOnDatabases('the write limit shared by two servers on $name', (kind) => {
   const servers = twoServers(kind, 3)
 
   it('draws every server’s writes from one budget per client', async () => {
@@ -142,7 +134,7 @@ describe.each(TEST_DATABASES)('the write limit shared by two servers on $name', 
   })
 })
 
-describe.each(TEST_DATABASES)('which writes count against the limit, on $name', (kind) => {
+describeOnDatabases('which writes count against the limit, on $name', (kind) => {
   const servers = twoServers(kind, 2)
   let client = 0
 

@@ -10,23 +10,15 @@ import { pageEtagOf } from '@/server/services/preconditions'
 import {
   JSON_HEADERS,
   SITE_ORIGIN,
-  TEST_DATABASES,
-  TEST_POSTGRES_URL,
   composeTestServer,
   emptyDistDir,
   memoryUseCases,
-  removeTempDirs,
   testConfig,
   type TestDatabase,
+  describeOnDatabases,
 } from './server-fixture'
 
 const URL_LIMIT = 50_000
-
-afterAll(removeTempDirs)
-
-if (TEST_POSTGRES_URL === undefined) {
-  it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
-}
 
 /** An instant as RSS writes it (RFC 822 dates hold no fraction of a second), in ms. */
 function toTheSecond(instant: string): number {
@@ -55,7 +47,7 @@ function sitemapIndexOf(body: string): UrlEntry[] {
   return document.sitemapindex?.sitemap ?? []
 }
 
-describe.each(TEST_DATABASES)('the feed, the sitemap and robots.txt on $name', (kind) => {
+describeOnDatabases('the feed, the sitemap and robots.txt on $name', (kind) => {
   let database: TestDatabase
   let server: ComposedServer
 

@@ -6,13 +6,10 @@ import {
   composeTestServer,
   emptyDistDir,
   memoryUseCases,
-  removeTempDirs,
   TEST_DATABASES,
   TEST_POSTGRES_URL,
   testConfig,
 } from './server-fixture'
-
-afterAll(removeTempDirs)
 
 if (TEST_POSTGRES_URL === undefined) {
   it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
