@@ -3,12 +3,7 @@ import type { PageData } from '@/application/page-data'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import type { NewsItem } from '@/domain/news-item.entity'
 import * as renderer from '@/ui/app/server-render'
-import {
-  composeTestServer,
-  templateDistDir,
-  type TestDatabase,
-  describeOnDatabases,
-} from './server-fixture'
+import { templateDistDir, describeOnDatabases, useTwoServers } from './server-fixture'
 import { sendFrom as send } from './support/proxied-servers'
 import { news } from './support/news-command'
 
@@ -23,19 +18,16 @@ const ALICE = '127.0.0.2'
 const BOB = '127.0.0.3'
 
 describeOnDatabases('the server-rendered /changes on $name', (kind) => {
-  let database: TestDatabase
-  let a: ComposedServer
-  let b: ComposedServer
+  const { database, a, b } = useTwoServers(kind, {
+    env: { TRUST_PROXY: 'loopback' },
+    options: { distDir: templateDistDir(), renderer },
+  })
   let alice: string
   let bob: string
   let edited: NewsItem
   let spam: NewsItem
 
   beforeAll(async () => {
-    database = await kind.create()
-    const env = { DATABASE_URL: database.url, TRUST_PROXY: 'loopback' }
-    a = await composeTestServer(env, { distDir: templateDistDir(), renderer })
-    b = await composeTestServer(env, { distDir: templateDistDir(), renderer })
     const post = { body: 'Text.', author: 'Ada' }
     for (let n = 1; n <= LIST_PAGE; n += 1) {
       const made = await send(a, ALICE, 'POST', '/api/news', { ...post, title: `Report ${n}` })
@@ -57,12 +49,6 @@ describeOnDatabases('the server-rendered /changes on $name', (kind) => {
       else bob = who.stdout.trim()
     }
   }, 120_000)
-
-  afterAll(async () => {
-    await a.close()
-    await b.close()
-    await database.dispose()
-  })
 
   async function page(server: ComposedServer, url: string) {
     const response = await server.app.inject({ url })

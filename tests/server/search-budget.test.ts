@@ -12,8 +12,8 @@ import {
   memoryUseCases,
   templateDistDir,
   testConfig,
-  type TestDatabase,
   describeOnDatabases,
+  useTwoServers,
 } from './server-fixture'
 
 const BUDGET = 3
@@ -27,22 +27,11 @@ function pageFrom(server: ComposedServer, remoteAddress: string, q = 'harbour') 
 }
 
 describeOnDatabases('the search budget shared by two servers on $name', (kind) => {
-  const servers = {} as { first: ComposedServer; second: ComposedServer }
-  let database: TestDatabase | undefined
-
-  beforeAll(async () => {
-    database = await kind.create()
-    const env = { DATABASE_URL: database.url, SEARCH_RATE_LIMIT: String(BUDGET) }
-    const options = { distDir: templateDistDir(), renderer }
-    servers.first = await composeTestServer(env, options)
-    servers.second = await composeTestServer(env, options)
+  const { a, b } = useTwoServers(kind, {
+    env: { SEARCH_RATE_LIMIT: String(BUDGET) },
+    options: { distDir: templateDistDir(), renderer },
   })
-
-  afterAll(async () => {
-    await servers.first?.close()
-    await servers.second?.close()
-    await database?.dispose()
-  })
+  const servers = { first: a, second: b }
 
   it('draws a client’s searches on every server, API and page, from one budget', async () => {
     const client = '198.51.100.7'

@@ -1,13 +1,12 @@
-import type { FastifyInstance } from 'fastify'
-import type { ComposedServer } from '@/composition/server/server.composition'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { SEARCH_LIMITS, SEARCH_RULE, TOO_MANY_TERMS } from '@/domain/rules/search-query.rules'
 import { encodeCursor } from '@/adapters/shared/keyset-cursor'
 import {
   JSON_HEADERS,
-  composeTestServer,
   createPostThroughApi,
   describeOnDatabases,
+  useDatabase,
+  useServer,
 } from './server-fixture'
 
 const CONTROL = SEARCH_RULE.characters.message
@@ -17,21 +16,7 @@ const words = (count: number) => Array.from({ length: count }, (_, index) => `w$
 
 /** `GET /api/news?q=` through the real app, on every engine the suite has. */
 describeOnDatabases('GET /api/news?q= on $name', (kind) => {
-  let server: ComposedServer
-  let app: FastifyInstance
-  let dispose: () => Promise<void>
-
-  beforeAll(async () => {
-    const database = await kind.create()
-    dispose = () => database.dispose()
-    server = await composeTestServer({ DATABASE_URL: database.url })
-    app = server.app
-  })
-
-  afterAll(async () => {
-    await server.close()
-    await dispose()
-  })
+  const { app } = useServer({ database: useDatabase(kind) })
 
   beforeEach(async () => {
     for (;;) {

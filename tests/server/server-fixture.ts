@@ -158,6 +158,24 @@ export function useServer({
   return { server, app: standIn(() => server.app) }
 }
 
+/** Two servers on one fresh database of `kind`, as behind a load balancer. */
+export interface TwoServers {
+  readonly database: TestStore
+  readonly a: ComposedServer
+  readonly b: ComposedServer
+}
+
+/** Two servers on one database of `kind` for the suite's tests (each test's when `perTest`). */
+export function useTwoServers(
+  kind: TestStoreKind,
+  setup: Omit<ServerSetup, 'database'> = {},
+): TwoServers {
+  const database = useDatabase(kind, { perTest: setup.perTest })
+  const { server: a } = useServer({ ...setup, database })
+  const { server: b } = useServer({ ...setup, database })
+  return { database, a, b }
+}
+
 export const ASSET_NAME = 'index-B4x9Qm2a.js'
 export const ASSET_TEXT = `console.log(${JSON.stringify('NewsWire '.repeat(400))})\n`
 /** An asset the build wrote compressed too, as it does every script (vite.config.ts). */

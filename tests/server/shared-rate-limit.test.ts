@@ -12,9 +12,9 @@ import {
   multipart,
   SITE_ORIGIN,
   testConfig,
-  type TestDatabase,
   type TestDatabaseKind,
   describeOnDatabases,
+  useTwoServers,
 } from './server-fixture'
 
 function createPost(server: ComposedServer, headers: Record<string, string> = {}) {
@@ -45,22 +45,10 @@ async function statusesOf(
   return statuses
 }
 
-/** Two servers on one fresh database of `kind` with this write limit, for the suite that asks. */
+/** Two servers on one fresh database of `kind` with this write limit, for the suite. */
 function twoServers(kind: TestDatabaseKind, writeRateLimit: number) {
-  const servers = {} as { first: ComposedServer; second: ComposedServer }
-  let database: TestDatabase | undefined
-  beforeAll(async () => {
-    database = await kind.create()
-    const env = { DATABASE_URL: database.url, WRITE_RATE_LIMIT: String(writeRateLimit) }
-    servers.first = await composeTestServer(env)
-    servers.second = await composeTestServer(env)
-  })
-  afterAll(async () => {
-    await servers.first?.close()
-    await servers.second?.close()
-    await database?.dispose()
-  })
-  return servers
+  const { a, b } = useTwoServers(kind, { env: { WRITE_RATE_LIMIT: String(writeRateLimit) } })
+  return { first: a, second: b }
 }
 
 describeOnDatabases('the write limit shared by two servers on $name', (kind) => {

@@ -14,8 +14,9 @@ import {
   emptyDistDir,
   memoryUseCases,
   testConfig,
-  type TestDatabase,
   describeOnDatabases,
+  useDatabase,
+  useServer,
 } from './server-fixture'
 
 const URL_LIMIT = 50_000
@@ -48,18 +49,8 @@ function sitemapIndexOf(body: string): UrlEntry[] {
 }
 
 describeOnDatabases('the feed, the sitemap and robots.txt on $name', (kind) => {
-  let database: TestDatabase
-  let server: ComposedServer
-
-  beforeEach(async () => {
-    database = await kind.create()
-    server = await composeTestServer({ DATABASE_URL: database.url })
-  })
-
-  afterEach(async () => {
-    await server.close()
-    await database.dispose()
-  })
+  const database = useDatabase(kind, { perTest: true })
+  const { server } = useServer({ database, perTest: true })
 
   async function publish(
     title: string,

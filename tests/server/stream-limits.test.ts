@@ -1,13 +1,8 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { join } from 'node:path'
 import type { ComposedServer } from '@/composition/server/server.composition'
-import {
-  composeTestServer,
-  tempDir,
-  type TestDatabase,
-  describeOnDatabases,
-} from './server-fixture'
-import { listening, postsThroughTheStore, twoServers } from './support/live-servers'
+import { composeTestServer, tempDir, describeOnDatabases } from './server-fixture'
+import { listening, postsThroughTheStore, useTwoListening } from './support/live-servers'
 import {
   closeReaders,
   openReady,
@@ -102,32 +97,19 @@ describe('the live streams of one server and the connections requests need', () 
 })
 
 describeOnDatabases('resuming the live stream on two servers on one $name database', (kind) => {
-  let database: TestDatabase
-  let a: ComposedServer
-  let b: ComposedServer
-  let baseA: string
-  let baseB: string
   const RECONNECTS = 4
-
-  beforeEach(async () => {
-    database = await kind.create()
-    const events = { heartbeatMs: HEARTBEAT_MS, reconnectsPerMinute: RECONNECTS }
-    ;({ a, b, baseA, baseB } = await twoServers(database.url, events))
+  const servers = useTwoListening(kind, {
+    heartbeatMs: HEARTBEAT_MS,
+    reconnectsPerMinute: RECONNECTS,
   })
-
-  afterEach(async () => {
-    closeReaders()
-    await a.close()
-    await b.close()
-    await database.dispose()
-  })
+  const { a } = servers
 
   it('replays at most 100 missed changes, and tells a reader further behind to reset instead', async () => {
     const before = await postsThroughTheStore(a, 101)
     const latest = before + 101
-    const replayed = await openReady(baseA, { since: String(before + 1) })
+    const replayed = await openReady(servers.baseA, { since: String(before + 1) })
     expect(replayed.reader.messages).toHaveLength(101)
-    const tooFar = await openReady(baseB, { since: String(before) })
+    const tooFar = await openReady(servers.baseB, { since: String(before) })
     expect(tooFar.reader.messages).toEqual([
       { event: 'reset', id: String(latest), data: `{"seq":${latest}}` },
       { event: 'ready', id: String(latest), data: `{"seq":${latest}}` },
@@ -137,7 +119,7 @@ describeOnDatabases('resuming the live stream on two servers on one $name databa
   it('counts the streams a client closed in the last minute across servers, and answers 429 with Retry-After past its reconnects', async () => {
     const closed: StreamReader[] = []
     for (let index = 0; index < RECONNECTS; index += 1) {
-      const { reader } = await openReady(index % 2 === 0 ? baseA : baseB)
+      const { reader } = await openReady(index % 2 === 0 ? servers.baseA : servers.baseB)
       reader.close()
       closed.push(reader)
     }
@@ -158,7 +140,7 @@ describeOnDatabases('resuming the live stream on two servers on one $name databa
     for (let waited = 0; (await recorded()) < RECONNECTS && waited < 5_000; waited += 20) {
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
-    for (const base of [baseA, baseB]) {
+    for (const base of [servers.baseA, servers.baseB]) {
       const refused = await openStream(base)
       expect(refused.status).toBe(429)
       await refused.ended
@@ -168,6 +150,6 @@ describeOnDatabases('resuming the live stream on two servers on one $name databa
       expect(JSON.parse(refused.text())).toMatchObject({ status: 429 })
     }
     // Another address has a budget of its own.
-    expect((await openReady(baseB, { from: '127.0.0.2' })).reader.status).toBe(200)
+    expect((await openReady(servers.baseB, { from: '127.0.0.2' })).reader.status).toBe(200)
   }, 20_000)
 })
