@@ -8,22 +8,9 @@ import { MemoryNewsStore } from '@/adapters/memory/memory-news.store'
 import { SqlOutboxMailer } from '@/adapters/outbox/sql-outbox.mailer'
 import { encodeCursor, encodeRevisionCursor } from '@/adapters/shared/keyset-cursor'
 import type { ComposedServer } from '@/composition/server/server.composition'
-import { buildApp } from '@/server/app'
 import { OUTBOX_IDS } from '@/server/services/server-config'
 import { MALFORMED_FORM_DETAIL } from '@/server/plugins/error-handler'
-import {
-  JSON_HEADERS,
-  composeTestServer,
-  createPostThroughApi,
-  emptyDistDir,
-  logCapture,
-  memoryUseCases,
-  multipart,
-  testConfig,
-  SITE_ORIGIN,
-  describeOnDatabases,
-  useServer,
-} from './server-fixture'
+import { JSON_HEADERS, composeTestServer, createPostThroughApi, logCapture, memoryUseCases, multipart, SITE_ORIGIN, describeOnDatabases, useServer, memoryApp } from './server-fixture'
 
 const PROBLEM_TYPE = 'application/problem+json; charset=utf-8'
 
@@ -43,13 +30,7 @@ beforeAll(async () => {
 /** An app over in-memory use cases whose log lines the test can read. */
 async function appLoggingAt(level: 'info' | 'error', useCases = memoryUseCases()) {
   const log = logCapture()
-  const logged = await buildApp({
-    useCases,
-    config: testConfig(),
-    health: async () => true,
-    distDir: emptyDistDir(),
-    logger: { level, stream: log.stream },
-  })
+  const logged = await memoryApp({ useCases, logger: { level, stream: log.stream } })
   return { app: logged, log }
 }
 
@@ -290,12 +271,7 @@ describe('server failures', () => {
     ['POST', '/api/news/some-id/restore'],
     ['POST', '/api/news/some-id/revisions/2/restore'],
   ] as const)('%s %s answers 503 without internals when the store fails', async (method, url) => {
-    const broken = await buildApp({
-      useCases: memoryUseCases(new BrokenRepository()),
-      config: testConfig(),
-      health: async () => true,
-      distDir: emptyDistDir(),
-    })
+    const broken = await memoryApp({ useCases: memoryUseCases(new BrokenRepository()) })
     const response = await broken.inject({ method, url })
     await broken.close()
     expect(response.statusCode).toBe(503)
@@ -305,12 +281,7 @@ describe('server failures', () => {
   })
 
   it('answers 503 without internals when the repository throws a raw Error', async () => {
-    const broken = await buildApp({
-      useCases: memoryUseCases(new BrokenRepository()),
-      config: testConfig(),
-      health: async () => true,
-      distDir: emptyDistDir(),
-    })
+    const broken = await memoryApp({ useCases: memoryUseCases(new BrokenRepository()) })
     const response = await broken.inject('/api/news')
     await broken.close()
     expect(response.statusCode).toBe(503)
@@ -474,13 +445,7 @@ describe('a client that closes the connection before its answer', () => {
 
   it('is logged at info, never at error, when it resets in the middle of a contact form', async () => {
     const log = logCapture()
-    const listening = await buildApp({
-      useCases: memoryUseCases(),
-      config: testConfig(),
-      health: async () => true,
-      distDir: emptyDistDir(),
-      logger: { level: 'info', stream: log.stream },
-    })
+    const listening = await memoryApp({ logger: { level: 'info', stream: log.stream } })
     try {
       await listening.listen({ port: 0, host: '127.0.0.1' })
       const { port } = listening.server.address() as AddressInfo

@@ -1,8 +1,4 @@
-import {
-  FirstPageCache,
-  preferredEncoding,
-  serialisedPage,
-} from '@/server/services/first-page.cache'
+import { FirstPageCache, preferredEncoding, serialisedPage } from '@/server/services/first-page.cache'
 
 describe('preferredEncoding', () => {
   it.each([

@@ -1,19 +1,9 @@
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import type { NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
 import type { NewsRevision } from '@/domain/news-revision.entity'
-import {
-  DEFAULT_HISTORY_PAGE_SIZE,
-  MAX_HISTORY_PAGE_SIZE,
-} from '@/domain/ports/news-repository.port'
+import { DEFAULT_HISTORY_PAGE_SIZE, MAX_HISTORY_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import type { ComposedServer } from '@/composition/server/server.composition'
-import {
-  JSON_HEADERS,
-  TEST_POSTGRES_URL,
-  composeTestServer,
-  type TestDatabase,
-  type TestDatabaseKind,
-  describeOnDatabases,
-} from './server-fixture'
+import { JSON_HEADERS, TEST_POSTGRES_URL, composeTestServer, type TestDatabase, type TestDatabaseKind, describeOnDatabases } from './server-fixture'
 
 const PROBLEM_TYPE = 'application/problem+json; charset=utf-8'
 

@@ -1,9 +1,4 @@
-import {
-  etagOf,
-  matchesIfNoneMatch,
-  pageEtagOf,
-  writeConditionOf,
-} from '@/server/services/preconditions'
+import { etagOf, matchesIfNoneMatch, pageEtagOf, writeConditionOf } from '@/server/services/preconditions'
 
 describe('etagOf', () => {
   it('is a strong tag naming the revision', () => {

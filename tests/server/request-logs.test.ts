@@ -1,13 +1,4 @@
-import { buildApp } from '@/server/app'
-import {
-  emptyDistDir,
-  logCapture,
-  memoryUseCases,
-  testConfig,
-  describeOnDatabases,
-  useDatabase,
-  useServer,
-} from './server-fixture'
+import { logCapture, memoryUseCases, describeOnDatabases, useDatabase, useServer, memoryApp } from './server-fixture'
 import { startServerProcess, stopServerProcess, type ServerProcess } from './server-process'
 import { openReady, waitUntil } from './support/stream-reader'
 
@@ -60,11 +51,8 @@ describe('a failure', () => {
     const useCases = memoryUseCases()
     vi.spyOn(useCases.listNews, 'execute').mockRejectedValue(new Error('the disk caught fire'))
     const failing = logCapture()
-    const app = await buildApp({
+    const app = await memoryApp({
       useCases,
-      config: testConfig(),
-      health: async () => true,
-      distDir: emptyDistDir(),
       logger: { level: 'info', stream: failing.stream },
     })
     const response = await app.inject({ url: '/api/news', headers: { 'x-request-id': 'fire-1' } })

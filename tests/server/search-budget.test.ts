@@ -1,20 +1,10 @@
 import { sql } from 'kysely'
 import type { ComposedServer } from '@/composition/server/server.composition'
-import { buildApp } from '@/server/app'
 import { SEARCH_GROUP } from '@/server/plugins/search-limit'
 import { pseudonymizer } from '@/server/services/pseudonyms'
 import { SITE_SECRETS, siteSecret } from '@/adapters/sql/site-secrets'
 import * as renderer from '@/ui/app/server-render'
-import {
-  composeTestServer,
-  emptyDistDir,
-  logCapture,
-  memoryUseCases,
-  templateDistDir,
-  testConfig,
-  describeOnDatabases,
-  useTwoServers,
-} from './server-fixture'
+import { composeTestServer, logCapture, templateDistDir, testConfig, describeOnDatabases, useTwoServers, memoryApp } from './server-fixture'
 
 const BUDGET = 3
 
@@ -83,14 +73,9 @@ describeOnDatabases('the search budget shared by two servers on $name', (kind) =
 
 describe('an app with a search budget', () => {
   it('refuses to start without a shared place to count in, rather than count per process', async () => {
-    await expect(
-      buildApp({
-        useCases: memoryUseCases(),
-        config: testConfig({ SEARCH_RATE_LIMIT: '3' }),
-        health: async () => true,
-        distDir: emptyDistDir(),
-      }),
-    ).rejects.toThrow('A search rate limit needs a rateLimitCounter to count in.')
+    await expect(memoryApp({ config: testConfig({ SEARCH_RATE_LIMIT: '3' }) })).rejects.toThrow(
+      'A search rate limit needs a rateLimitCounter to count in.',
+    )
   })
 
   it('lets the search run (fail open) and logs why when the budget cannot be counted', async () => {

@@ -17,6 +17,7 @@ import {
   type ComposeOptions,
 } from '@/composition/server/server.composition'
 import { readConfig } from '@/composition/server/read-config'
+import { buildApp, type BuildAppOptions } from '@/server/app'
 import { type ServerConfig } from '@/server/services/server-config'
 import {
   POSTGRES_SKIPPED,
@@ -35,6 +36,20 @@ export function testConfig(env: Record<string, string> = {}): ServerConfig {
     CREATE_RATE_LIMIT: '0',
     SEARCH_RATE_LIMIT: '0',
     ...env,
+  })
+}
+
+/**
+ * The app alone over in-memory use cases (no database, no build), healthy unless told
+ * otherwise; anything else it is built with can be overridden.
+ */
+export function memoryApp(overrides: Partial<BuildAppOptions> = {}): Promise<FastifyInstance> {
+  return buildApp({
+    useCases: memoryUseCases(),
+    config: testConfig(),
+    health: async () => true,
+    distDir: emptyDistDir(),
+    ...overrides,
   })
 }
 

@@ -1,21 +1,8 @@
 import { sql } from 'kysely'
 import type { ComposedServer } from '@/composition/server/server.composition'
-import { buildApp } from '@/server/app'
 import { OUTBOX_IDS } from '@/server/services/server-config'
 import { OUTBOX_PATH } from '@/server/routes/outbox.routes'
-import {
-  composeTestServer,
-  emptyDistDir,
-  JSON_HEADERS,
-  logCapture,
-  memoryUseCases,
-  multipart,
-  SITE_ORIGIN,
-  testConfig,
-  type TestDatabaseKind,
-  describeOnDatabases,
-  useTwoServers,
-} from './server-fixture'
+import { composeTestServer, JSON_HEADERS, logCapture, multipart, SITE_ORIGIN, testConfig, type TestDatabaseKind, describeOnDatabases, useTwoServers, memoryApp } from './server-fixture'
 
 function createPost(server: ComposedServer, headers: Record<string, string> = {}) {
   return server.app.inject({
@@ -270,14 +257,9 @@ describe('TRUST_PROXY', () => {
 
 describe('an app with a write limit', () => {
   it('refuses to start without a shared place to count in, rather than count per process', async () => {
-    await expect(
-      buildApp({
-        useCases: memoryUseCases(),
-        config: testConfig({ WRITE_RATE_LIMIT: '3' }),
-        health: async () => true,
-        distDir: emptyDistDir(),
-      }),
-    ).rejects.toThrow('A write rate limit needs a rateLimitCounter to count in.')
+    await expect(memoryApp({ config: testConfig({ WRITE_RATE_LIMIT: '3' }) })).rejects.toThrow(
+      'A write rate limit needs a rateLimitCounter to count in.',
+    )
   })
 })
 

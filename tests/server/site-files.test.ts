@@ -4,20 +4,9 @@ import { sql } from 'kysely'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { MAX_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import type { ComposedServer } from '@/composition/server/server.composition'
-import { buildApp } from '@/server/app'
 import { excerpt } from '@/domain/rules/excerpt'
 import { pageEtagOf } from '@/server/services/preconditions'
-import {
-  JSON_HEADERS,
-  SITE_ORIGIN,
-  composeTestServer,
-  emptyDistDir,
-  memoryUseCases,
-  testConfig,
-  describeOnDatabases,
-  useDatabase,
-  useServer,
-} from './server-fixture'
+import { JSON_HEADERS, SITE_ORIGIN, composeTestServer, memoryUseCases, describeOnDatabases, useDatabase, useServer, memoryApp } from './server-fixture'
 
 const URL_LIMIT = 50_000
 
@@ -357,12 +346,7 @@ describeOnDatabases('the feed, the sitemap and robots.txt on $name', (kind) => {
 describe('the site files without a change signal', () => {
   it('tag the feed and sitemap by a hash of their bytes, which a deleted post changes', async () => {
     const useCases = memoryUseCases()
-    const app = await buildApp({
-      useCases,
-      config: testConfig(),
-      health: async () => true,
-      distDir: emptyDistDir(),
-    })
+    const app = await memoryApp({ useCases })
     try {
       const created = await useCases.createNews.execute({
         title: 'Only',
