@@ -5,7 +5,15 @@ import { promisify } from 'node:util'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { composeOperator, type ComposedServer } from '@/composition/server/server.composition'
 import { TOKENS } from '@/composition/server/server.tokens'
-import { createPostThroughApi, JSON_HEADERS, composeTestServer, testConfig, describeOnDatabases, useDatabase, useServer } from './server-fixture'
+import {
+  createPostThroughApi,
+  JSON_HEADERS,
+  composeTestServer,
+  testConfig,
+  describeOnDatabases,
+  useDatabase,
+  useServer,
+} from './server-fixture'
 import { VersionCheck } from '@/server/services/first-page.cache'
 import { REPO_ROOT } from './server-process'
 

@@ -10,9 +10,20 @@ import { encodeCursor, encodeRevisionCursor } from '@/adapters/shared/keyset-cur
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { OUTBOX_IDS } from '@/server/services/server-config'
 import { MALFORMED_FORM_DETAIL } from '@/server/plugins/error-handler'
-import { JSON_HEADERS, composeTestServer, createPostThroughApi, logCapture, memoryUseCases, multipart, SITE_ORIGIN, describeOnDatabases, useServer, memoryApp } from './server-fixture'
-
-const PROBLEM_TYPE = 'application/problem+json; charset=utf-8'
+import {
+  JSON_HEADERS,
+  composeTestServer,
+  createPostThroughApi,
+  logCapture,
+  memoryUseCases,
+  multipart,
+  SITE_ORIGIN,
+  describeOnDatabases,
+  useServer,
+  memoryApp,
+  expectProblem,
+  PROBLEM_TYPE,
+} from './server-fixture'
 
 const { app } = useServer()
 let item: NewsItem
@@ -46,14 +57,7 @@ describe('malformed and unacceptable bodies', () => {
     ['PATCH', patch],
   ] as const)('%s answers 400 for malformed JSON', async (_method, send) => {
     const response = await send('{"title": "unterminated')
-    expect(response.statusCode).toBe(400)
-    expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
-    expect(response.json()).toEqual({
-      type: 'about:blank',
-      title: 'Bad Request',
-      status: 400,
-      detail: 'The body is not valid JSON.',
-    })
+    expectProblem(response, 400, 'Bad Request', { detail: 'The body is not valid JSON.' })
   })
 
   it('answers 400 for an empty JSON body', async () => {
@@ -111,13 +115,7 @@ describe('malformed and unacceptable bodies', () => {
 describe('422 with the domain’s message for each field', () => {
   it('names every missing field', async () => {
     const response = await post({})
-    expect(response.statusCode).toBe(422)
-    expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
-    expect(response.json()).toEqual({
-      type: 'about:blank',
-      title: 'Unprocessable Entity',
-      status: 422,
-      detail: expect.any(String),
+    expectProblem(response, 422, 'Unprocessable Entity', {
       errors: {
         title: 'Sorry, title is required',
         body: 'Sorry, body is required',
@@ -229,14 +227,7 @@ describe('unknown API paths', () => {
     ['DELETE', '/api/trash'],
   ] as const)('%s %s answers a 404 problem', async (method, url) => {
     const response = await app.inject({ method, url })
-    expect(response.statusCode).toBe(404)
-    expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
-    expect(response.json()).toEqual({
-      type: 'about:blank',
-      title: 'Not Found',
-      status: 404,
-      detail: expect.any(String),
-    })
+    expectProblem(response, 404, 'Not Found')
   })
 })
 
@@ -284,16 +275,11 @@ describe('server failures', () => {
     const broken = await memoryApp({ useCases: memoryUseCases(new BrokenRepository()) })
     const response = await broken.inject('/api/news')
     await broken.close()
-    expect(response.statusCode).toBe(503)
-    expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
-    expect(response.body).not.toContain('SQLITE')
-    expect(response.body).not.toContain('secret')
-    expect(response.json()).toEqual({
-      type: 'about:blank',
-      title: 'Service Unavailable',
-      status: 503,
+    expectProblem(response, 503, 'Service Unavailable', {
       detail: 'The service is unavailable right now. Try again later.',
     })
+    expect(response.body).not.toContain('SQLITE')
+    expect(response.body).not.toContain('secret')
   })
 
   it('answers 500 without internals, and logs the error, when a route itself fails', async () => {

@@ -9,10 +9,24 @@ import { MAX_REPLAY } from '@/application/change-feed'
 import { TOKENS } from '@/composition/server/server.tokens'
 import { ChangeBatch, EVENT_STREAM_DEFAULTS, EventStream } from '@/server/services/event-stream'
 import { BAD_RESUME_POINT, STREAM_RETRY_AFTER_S } from '@/server/routes/events.routes'
-import { composeTestServer, createPostThroughApi, JSON_HEADERS, tempDir, describeOnDatabases } from './server-fixture'
+import {
+  composeTestServer,
+  createPostThroughApi,
+  JSON_HEADERS,
+  tempDir,
+  describeOnDatabases,
+} from './server-fixture'
 import { startServerProcess, type ServerProcess } from './server-process'
 import { listening, postsThroughTheStore, useTwoListening } from './support/live-servers'
-import { changeOf, closeReaders, openReady, openStream, PATIENCE_MS, waitUntil, type StreamReader } from './support/stream-reader'
+import {
+  changeOf,
+  closeReaders,
+  openReady,
+  openStream,
+  PATIENCE_MS,
+  waitUntil,
+  type StreamReader,
+} from './support/stream-reader'
 
 /** Short, so that a test sees several heartbeats in a second. */
 const HEARTBEAT_MS = 150

@@ -1,4 +1,8 @@
-import { FirstPageCache, preferredEncoding, serialisedPage } from '@/server/services/first-page.cache'
+import {
+  FirstPageCache,
+  preferredEncoding,
+  serialisedPage,
+} from '@/server/services/first-page.cache'
 
 describe('preferredEncoding', () => {
   it.each([

@@ -1,5 +1,10 @@
 import type { ComposedServer } from '@/composition/server/server.composition'
-import { JSON_HEADERS, TEST_DATABASES, TEST_POSTGRES_URL, composeTestServer } from './server-fixture'
+import {
+  JSON_HEADERS,
+  TEST_DATABASES,
+  TEST_POSTGRES_URL,
+  composeTestServer,
+} from './server-fixture'
 import { describeRequest, FuzzState, fuzzRequest, type FuzzRequest } from './support/fuzz-requests'
 import { freshSeed, SeededRandom } from './support/seeded-random'
 

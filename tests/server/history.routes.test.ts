@@ -1,11 +1,21 @@
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import type { NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
 import type { NewsRevision } from '@/domain/news-revision.entity'
-import { DEFAULT_HISTORY_PAGE_SIZE, MAX_HISTORY_PAGE_SIZE } from '@/domain/ports/news-repository.port'
+import {
+  DEFAULT_HISTORY_PAGE_SIZE,
+  MAX_HISTORY_PAGE_SIZE,
+} from '@/domain/ports/news-repository.port'
 import type { ComposedServer } from '@/composition/server/server.composition'
-import { JSON_HEADERS, TEST_POSTGRES_URL, composeTestServer, type TestDatabase, type TestDatabaseKind, describeOnDatabases } from './server-fixture'
-
-const PROBLEM_TYPE = 'application/problem+json; charset=utf-8'
+import {
+  JSON_HEADERS,
+  TEST_POSTGRES_URL,
+  composeTestServer,
+  type TestDatabase,
+  type TestDatabaseKind,
+  describeOnDatabases,
+  expectProblem,
+  PROBLEM_TYPE,
+} from './server-fixture'
 
 /** The target of a `Link: <…>; rel="next"` header, if any. */
 function linkOf(header: string | string[] | undefined): string | undefined {
@@ -117,16 +127,8 @@ describeOnDatabases('the history API on $name', (kind) => {
       const theirs = (await api.edit(item._id, { body: 'Their change.' })).json<NewsItem>()
 
       const response = await api.edit(item._id, { body: 'My change.' }, { 'if-match': '"rev-1"' })
-      expect(response.statusCode).toBe(412)
-      expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
+      expectProblem(response, 412, 'Precondition Failed', { current: theirs })
       expect(response.headers.etag).toBe('"rev-2"')
-      expect(response.json()).toEqual({
-        type: 'about:blank',
-        title: 'Precondition Failed',
-        status: 412,
-        detail: expect.any(String),
-        current: theirs,
-      })
       expect((await api.get(item._id)).json()).toEqual(theirs)
       expect(await api.history(item._id)).toHaveLength(2)
     })

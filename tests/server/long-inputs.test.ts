@@ -4,7 +4,13 @@ import { NEWS_RULES } from '@/domain/rules/news-item.rules'
 import { SEARCH_RULE } from '@/domain/rules/search-query.rules'
 import { OUTBOX_IDS } from '@/server/services/server-config'
 import { segmenterWork } from '../domain/segmenter-work'
-import { createPostThroughApi, JSON_HEADERS, multipart, SITE_ORIGIN, useServer } from './server-fixture'
+import {
+  createPostThroughApi,
+  JSON_HEADERS,
+  multipart,
+  SITE_ORIGIN,
+  useServer,
+} from './server-fixture'
 
 /**
  * Texts far past their limits, each within what the transport lets through (a URL under Node's

@@ -1,5 +1,11 @@
 import type { ComposedServer } from '@/composition/server/server.composition'
-import { composeTestServer, JSON_HEADERS, describeOnDatabases, useDatabase, useServer } from './server-fixture'
+import {
+  composeTestServer,
+  JSON_HEADERS,
+  describeOnDatabases,
+  useDatabase,
+  useServer,
+} from './server-fixture'
 import { startServerProcess, stopServerProcess, type ServerProcess } from './server-process'
 import { listening } from './support/live-servers'
 import { Scrape } from './support/metrics-scrape'

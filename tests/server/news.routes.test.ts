@@ -1,5 +1,5 @@
 import type { NewsItem } from '@/domain/news-item.entity'
-import { JSON_HEADERS, useServer } from './server-fixture'
+import { JSON_HEADERS, useServer, expectProblem } from './server-fixture'
 
 const { app } = useServer()
 
@@ -74,13 +74,7 @@ describe('GET /api/news', () => {
     'refuses limit=%s with a 400 problem',
     async (limit) => {
       const response = await app.inject(`/api/news?limit=${limit}`)
-      expect(response.statusCode).toBe(400)
-      expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8')
-      expect(response.json()).toEqual({
-        type: 'about:blank',
-        title: 'Bad Request',
-        status: 400,
-        detail: expect.any(String),
+      expectProblem(response, 400, 'Bad Request', {
         errors: { limit: 'Must be a whole number from 1 to 100' },
       })
     },

@@ -1,4 +1,8 @@
-import { NewsItemSchema, NewsRevisionSchema, TrashedNewsItemSchema } from '@/contract/news.wire-schemas'
+import {
+  NewsItemSchema,
+  NewsRevisionSchema,
+  TrashedNewsItemSchema,
+} from '@/contract/news.wire-schemas'
 import { NewsChangeSchema, StreamPositionSchema } from '@/contract/news-change.wire-schemas'
 import { RecentChangeSchema } from '@/contract/recent-change.wire-schemas'
 import { fakeDistDir, useServer } from './server-fixture'

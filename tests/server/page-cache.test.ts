@@ -2,7 +2,13 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import type { PageRenderer } from '@/server/services/page-renderer'
 import * as serverRender from '@/ui/app/server-render'
-import { composeTestServer, createPostThroughApi, distWithPageTemplate, describeOnDatabases, useDatabase } from './server-fixture'
+import {
+  composeTestServer,
+  createPostThroughApi,
+  distWithPageTemplate,
+  describeOnDatabases,
+  useDatabase,
+} from './server-fixture'
 
 const PUBLIC_URL = 'https://news.example.com'
 const KEPT_PAGE = 'public, max-age=0, s-maxage=5, stale-while-revalidate=60'

@@ -2,7 +2,13 @@ import { JSDOM } from 'jsdom'
 import type { PageData } from '@/application/page-data'
 import type { NewsItem } from '@/domain/news-item.entity'
 import * as renderer from '@/ui/app/server-render'
-import { createPostThroughApi, templateDistDir, describeOnDatabases, useDatabase, useServer } from './server-fixture'
+import {
+  createPostThroughApi,
+  templateDistDir,
+  describeOnDatabases,
+  useDatabase,
+  useServer,
+} from './server-fixture'
 
 /*
  * The pages of the paged lists (/, a search, the trash, a history) and the address of a post in

@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto'
-import { startThrowawayPostgres, terminateBackends, throwawaySchema, withApplicationName, type ThrowawayPostgres, type ThrowawaySchema } from '../../scripts/bench/throwaway-postgres'
+import {
+  startThrowawayPostgres,
+  terminateBackends,
+  throwawaySchema,
+  withApplicationName,
+  type ThrowawayPostgres,
+  type ThrowawaySchema,
+} from '../../scripts/bench/throwaway-postgres'
 import { DETAILS, problem } from '@/server/services/problem'
 import { TEST_POSTGRES_URL } from './server-fixture'
 import { startServerProcess, type ServerProcess } from './server-process'

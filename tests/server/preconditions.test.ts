@@ -1,4 +1,9 @@
-import { etagOf, matchesIfNoneMatch, pageEtagOf, writeConditionOf } from '@/server/services/preconditions'
+import {
+  etagOf,
+  matchesIfNoneMatch,
+  pageEtagOf,
+  writeConditionOf,
+} from '@/server/services/preconditions'
 
 describe('etagOf', () => {
   it('is a strong tag naming the revision', () => {

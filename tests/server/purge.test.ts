@@ -1,6 +1,16 @@
 import type { NewsItem } from '@/domain/news-item.entity'
-import { PURGE_LOG_MESSAGE, type ComposedServer, type ComposeOptions } from '@/composition/server/server.composition'
-import { JSON_HEADERS, composeTestServer, logCapture, describeOnDatabases, useDatabase } from './server-fixture'
+import {
+  PURGE_LOG_MESSAGE,
+  type ComposedServer,
+  type ComposeOptions,
+} from '@/composition/server/server.composition'
+import {
+  JSON_HEADERS,
+  composeTestServer,
+  logCapture,
+  describeOnDatabases,
+  useDatabase,
+} from './server-fixture'
 
 const DAY = 24 * 60 * 60 * 1000
 const HOUR = 60 * 60 * 1000

@@ -1,4 +1,11 @@
-import { logCapture, memoryUseCases, describeOnDatabases, useDatabase, useServer, memoryApp } from './server-fixture'
+import {
+  logCapture,
+  memoryUseCases,
+  describeOnDatabases,
+  useDatabase,
+  useServer,
+  memoryApp,
+} from './server-fixture'
 import { startServerProcess, stopServerProcess, type ServerProcess } from './server-process'
 import { openReady, waitUntil } from './support/stream-reader'
 

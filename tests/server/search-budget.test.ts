@@ -4,7 +4,15 @@ import { SEARCH_GROUP } from '@/server/plugins/search-limit'
 import { pseudonymizer } from '@/server/services/pseudonyms'
 import { SITE_SECRETS, siteSecret } from '@/adapters/sql/site-secrets'
 import * as renderer from '@/ui/app/server-render'
-import { composeTestServer, logCapture, templateDistDir, testConfig, describeOnDatabases, useTwoServers, memoryApp } from './server-fixture'
+import {
+  composeTestServer,
+  logCapture,
+  templateDistDir,
+  testConfig,
+  describeOnDatabases,
+  useTwoServers,
+  memoryApp,
+} from './server-fixture'
 
 const BUDGET = 3
 

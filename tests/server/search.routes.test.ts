@@ -1,7 +1,13 @@
 import type { NewsItem } from '@/domain/news-item.entity'
 import { SEARCH_LIMITS, SEARCH_RULE, TOO_MANY_TERMS } from '@/domain/rules/search-query.rules'
 import { encodeCursor } from '@/adapters/shared/keyset-cursor'
-import { JSON_HEADERS, createPostThroughApi, describeOnDatabases, useDatabase, useServer } from './server-fixture'
+import {
+  JSON_HEADERS,
+  createPostThroughApi,
+  describeOnDatabases,
+  useDatabase,
+  useServer,
+} from './server-fixture'
 
 const CONTROL = SEARCH_RULE.characters.message
 const EMPTY = SEARCH_RULE.required

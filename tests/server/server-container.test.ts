@@ -2,7 +2,11 @@ import { SqlOutboxMailer } from '@/adapters/outbox/sql-outbox.mailer'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
 import { SqlNewsStore } from '@/adapters/sql/news/store'
 import { JournaledNewsRepository } from '@/application/journaled-news.repository'
-import { buildServerContainer, resolveJournal, resolveUseCases } from '@/composition/server/server.container'
+import {
+  buildServerContainer,
+  resolveJournal,
+  resolveUseCases,
+} from '@/composition/server/server.container'
 import { TOKENS } from '@/composition/server/server.tokens'
 
 let database: SqlDatabase

@@ -276,6 +276,26 @@ export async function multipart(
   }
 }
 
+export const PROBLEM_TYPE = 'application/problem+json; charset=utf-8'
+
+/** Checks that `response` is the problem `status` `title` (RFC 9457), with `fields` besides. */
+export function expectProblem(
+  response: { statusCode: number; headers: Record<string, unknown>; json(): unknown },
+  status: number,
+  title: string,
+  fields: Record<string, unknown> = {},
+): void {
+  expect(response.statusCode).toBe(status)
+  expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
+  expect(response.json()).toEqual({
+    type: 'about:blank',
+    title,
+    status,
+    detail: expect.any(String),
+    ...fields,
+  })
+}
+
 export const JSON_HEADERS = { 'content-type': 'application/json' } as const
 
 /** The Origin a page of the site sends: inject's requests come to Host localhost:80. */

@@ -2,7 +2,18 @@ import { sql } from 'kysely'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { OUTBOX_IDS } from '@/server/services/server-config'
 import { OUTBOX_PATH } from '@/server/routes/outbox.routes'
-import { composeTestServer, JSON_HEADERS, logCapture, multipart, SITE_ORIGIN, testConfig, type TestDatabaseKind, describeOnDatabases, useTwoServers, memoryApp } from './server-fixture'
+import {
+  composeTestServer,
+  JSON_HEADERS,
+  logCapture,
+  multipart,
+  SITE_ORIGIN,
+  testConfig,
+  type TestDatabaseKind,
+  describeOnDatabases,
+  useTwoServers,
+  memoryApp,
+} from './server-fixture'
 
 function createPost(server: ComposedServer, headers: Record<string, string> = {}) {
   return server.app.inject({

@@ -6,7 +6,16 @@ import { MAX_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { excerpt } from '@/domain/rules/excerpt'
 import { pageEtagOf } from '@/server/services/preconditions'
-import { JSON_HEADERS, SITE_ORIGIN, composeTestServer, memoryUseCases, describeOnDatabases, useDatabase, useServer, memoryApp } from './server-fixture'
+import {
+  JSON_HEADERS,
+  SITE_ORIGIN,
+  composeTestServer,
+  memoryUseCases,
+  describeOnDatabases,
+  useDatabase,
+  useServer,
+  memoryApp,
+} from './server-fixture'
 
 const URL_LIMIT = 50_000
 

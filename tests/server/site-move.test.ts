@@ -4,7 +4,15 @@ import SQLite from 'better-sqlite3'
 import { sql } from 'kysely'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { openDatabase } from '@/adapters/sql/database'
-import { composeTestServer, createPostThroughApi, JSON_HEADERS, tempDir, TEST_DATABASES, TEST_POSTGRES_URL, type TestDatabase } from './server-fixture'
+import {
+  composeTestServer,
+  createPostThroughApi,
+  JSON_HEADERS,
+  tempDir,
+  TEST_DATABASES,
+  TEST_POSTGRES_URL,
+  type TestDatabase,
+} from './server-fixture'
 import { startServerProcess, type ServerProcess } from './server-process'
 import { CLI_TIMEOUT, news } from './support/news-command'
 import { closeReaders, openStream } from './support/stream-reader'

@@ -1,5 +1,14 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
-import { ASSET_NAME, ASSET_TEXT, INDEX_HTML, JSON_HEADERS, PRECOMPRESSED, PRECOMPRESSED_ASSET_NAME, fakeDistDir, useServer } from './server-fixture'
+import {
+  ASSET_NAME,
+  ASSET_TEXT,
+  INDEX_HTML,
+  JSON_HEADERS,
+  PRECOMPRESSED,
+  PRECOMPRESSED_ASSET_NAME,
+  fakeDistDir,
+  useServer,
+} from './server-fixture'
 
 const { app } = useServer({ options: { distDir: fakeDistDir() } })
 

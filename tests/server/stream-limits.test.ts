@@ -3,7 +3,13 @@ import { join } from 'node:path'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { composeTestServer, tempDir, describeOnDatabases } from './server-fixture'
 import { listening, postsThroughTheStore, useTwoListening } from './support/live-servers'
-import { closeReaders, openReady, openStream, waitUntil, type StreamReader } from './support/stream-reader'
+import {
+  closeReaders,
+  openReady,
+  openStream,
+  waitUntil,
+  type StreamReader,
+} from './support/stream-reader'
 
 const HEARTBEAT_MS = 150
 
