@@ -6,7 +6,7 @@ import {
   useDatabase,
   useServer,
 } from './server-fixture'
-import { startServerProcess, stopServerProcess, type ServerProcess } from './server-process'
+import { startServerProcess, useServerProcesses } from './server-process'
 import { listening } from './support/live-servers'
 import { Scrape } from './support/metrics-scrape'
 import { closeReaders, openReady, PATIENCE_MS } from './support/stream-reader'
@@ -169,14 +169,10 @@ describe('two servers in one process', () => {
 })
 
 describe('METRICS_PORT', { timeout: 30_000 }, () => {
-  let server: ServerProcess | undefined
-  afterEach(async () => {
-    await stopServerProcess(server)
-    server = undefined
-  })
+  const { start: startProcess } = useServerProcesses('SIGTERM')
 
   it('serves GET /metrics on 127.0.0.1 without a token, and stops with the server', async () => {
-    server = await startServerProcess({ DATABASE_URL: 'sqlite::memory:', METRICS_PORT: '0' })
+    const server = await startProcess({ DATABASE_URL: 'sqlite::memory:', METRICS_PORT: '0' })
     const line = server.logs.find((entry) => typeof entry.metricsUrl === 'string')
     const url = new URL(String(line?.metricsUrl))
     expect(url.hostname).toBe('127.0.0.1')
@@ -196,11 +192,10 @@ describe('METRICS_PORT', { timeout: 30_000 }, () => {
   })
 
   it('refuses to start, naming METRICS_PORT, when that port is taken', async () => {
-    const taken = await startServerProcess({ DATABASE_URL: 'sqlite::memory:', METRICS_PORT: '0' })
+    const taken = await startProcess({ DATABASE_URL: 'sqlite::memory:', METRICS_PORT: '0' })
     const port = new URL(
       String(taken.logs.find((entry) => typeof entry.metricsUrl === 'string')?.metricsUrl),
     ).port
-    server = taken
     await expect(
       startServerProcess({ DATABASE_URL: 'sqlite::memory:', METRICS_PORT: port }),
     ).rejects.toThrow(`METRICS_PORT ${port} on 127.0.0.1 is already in use`)

@@ -6,7 +6,7 @@ import {
   useServer,
   memoryApp,
 } from './server-fixture'
-import { startServerProcess, stopServerProcess, type ServerProcess } from './server-process'
+import { useServerProcesses, type ServerProcess } from './server-process'
 import { openReady, waitUntil } from './support/stream-reader'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -92,14 +92,10 @@ async function readAndLeave(server: ServerProcess, id: string): Promise<void> {
 const PROCESS_TIMEOUT_MS = 30_000
 
 describe('the server process’s log', { timeout: PROCESS_TIMEOUT_MS }, () => {
-  let server: ServerProcess | undefined
-  afterEach(async () => {
-    await stopServerProcess(server)
-    server = undefined
-  })
+  const { start: startProcess } = useServerProcesses('SIGTERM')
 
   it('writes one JSON object per line, with ISO 8601 times and LOG_LEVEL’s lines', async () => {
-    server = await startServerProcess({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'debug' })
+    const server = await startProcess({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'debug' })
     const response = await fetch(`${server.base}/api/news`, {
       headers: { 'x-request-id': 'process-1' },
     })
@@ -121,7 +117,7 @@ describe('the server process’s log', { timeout: PROCESS_TIMEOUT_MS }, () => {
   })
 
   it('tells nothing at info of a live stream its reader left', async () => {
-    server = await startServerProcess({ DATABASE_URL: 'sqlite::memory:' })
+    const server = await startProcess({ DATABASE_URL: 'sqlite::memory:' })
     await readAndLeave(server, 'reader-2')
     expect(server.logs.filter((line) => line.reqId === 'reader-2')).toEqual([])
   })

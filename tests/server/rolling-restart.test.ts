@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http'
 import type { NewsItem } from '@/domain/news-item.entity'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import { describeOnDatabases } from './server-fixture'
-import { startServerProcess, type ServerProcess } from './server-process'
+import { useServerProcesses } from './server-process'
 
 /** Clients that send and read at once, each publishing and editing posts of its own. */
 const CLIENTS = 6
@@ -12,17 +12,8 @@ const STEADY_MS = 1_000
 /** Edits per post, at most, so that a post's whole history fits one page of revisions. */
 const EDITS_PER_POST = 5
 
-const running: ServerProcess[] = []
-
-afterEach(() => {
-  for (const server of running.splice(0)) server.child.kill('SIGKILL')
-})
-
-async function start(env: Record<string, string>): Promise<ServerProcess> {
-  const server = await startServerProcess(env)
-  running.push(server)
-  return server
-}
+const processes = useServerProcesses()
+const { start } = processes
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -244,7 +235,7 @@ describeOnDatabases('a rolling restart of two servers on one $name database', (k
         expect(((await response.json()) as NewsRevision[]).length, id).toBe(writes)
       }
     } finally {
-      for (const server of running.splice(0)) server.child.kill('SIGKILL')
+      await processes.stopAll()
       await database.dispose()
     }
   }, 60_000)

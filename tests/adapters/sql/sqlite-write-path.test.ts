@@ -25,17 +25,23 @@ async function synchronousOf(database: SqlDatabase): Promise<number | undefined>
   return rows[0]?.synchronous
 }
 
+/** A WalFlush of `log` that counts the flushes that reached a file. */
+function countingFlush(log: string) {
+  let synced = 0
+  const flush = new WalFlush(log, async (file) => {
+    await file.datasync()
+    synced += 1
+  })
+  return { flush, synced: () => synced }
+}
+
 describe('WalFlush', () => {
   it('flushes the log file, and takes a log SQLite has already removed as flushed', async () => {
     const log = join(folder, 'news.db-wal')
     await writeFile(log, 'frames')
-    let synced = 0
-    const flush = new WalFlush(log, async (file) => {
-      await file.datasync()
-      synced += 1
-    })
+    const { flush, synced } = countingFlush(log)
     await flush.flush()
-    expect(synced).toBe(1)
+    expect(synced()).toBe(1)
     await flush.close()
     await rm(log)
     const removed = new WalFlush(log)
@@ -68,16 +74,12 @@ describe('WalFlush', () => {
 
   it('finds a log SQLite creates after the first flush found none', async () => {
     const log = join(folder, 'news.db-wal')
-    let synced = 0
-    const flush = new WalFlush(log, async (file) => {
-      await file.datasync()
-      synced += 1
-    })
+    const { flush, synced } = countingFlush(log)
     await flush.flush()
-    expect(synced).toBe(0)
+    expect(synced()).toBe(0)
     await writeFile(log, 'frames')
     await flush.flush()
-    expect(synced).toBe(1)
+    expect(synced()).toBe(1)
     await flush.close()
   })
 
