@@ -3,7 +3,13 @@ import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { SEND_FORM_PATH } from './support/emailjs-stand-in'
 import { expect, test } from './support/fixtures'
-import { withRoomUsed } from './support/screens'
+import {
+  expectFieldValues,
+  fieldErrors,
+  fillFields,
+  formFields,
+  expectFieldMessage,
+} from './support/screens'
 import { REPO_ROOT } from './support/paths'
 import { CONTACT_MESSAGES, TOASTS } from './support/spec-texts'
 import { toast } from './support/toasts'
@@ -14,29 +20,11 @@ interface Contact {
   readonly message: string
 }
 
-function fields(page: Page) {
-  return {
-    name: page.getByLabel('Name'),
-    email: page.getByLabel('Email Address'),
-    message: page.getByLabel('Your Message'),
-  }
-}
-
-async function fillContact(page: Page, contact: Contact): Promise<void> {
-  const form = fields(page)
-  await form.name.fill(contact.name)
-  await form.email.fill(contact.email)
-  await form.message.fill(contact.message)
-}
-
-async function expectContactValues(page: Page, contact: Contact): Promise<void> {
-  const form = fields(page)
-  await expect(form.name).toHaveValue(contact.name)
-  await expect(form.email).toHaveValue(contact.email)
-  await expect(form.message).toHaveValue(contact.message)
-}
-
-const fieldErrors = (page: Page) => page.getByRole('main').locator('.field-error')
+const fields = (page: Page) =>
+  formFields(page, { name: 'Name', email: 'Email Address', message: 'Your Message' })
+const fillContact = (page: Page, contact: Contact) => fillFields(fields(page), contact)
+const expectContactValues = (page: Page, contact: Contact) =>
+  expectFieldValues(fields(page), contact)
 
 const ada: Contact = {
   name: 'Ada Lovelace',
@@ -117,33 +105,25 @@ test.describe('the contact form, sent through EmailJS', () => {
 
     await form.name.focus()
     await form.name.blur()
-    await expect(form.name).toHaveAccessibleDescription(withRoomUsed(CONTACT_MESSAGES.nameRequired))
+    await expectFieldMessage(form.name, CONTACT_MESSAGES.nameRequired)
     await expect(fieldErrors(page)).toHaveText([CONTACT_MESSAGES.nameRequired])
     await form.name.fill('n'.repeat(31))
-    await expect(form.name).toHaveAccessibleDescription(withRoomUsed(CONTACT_MESSAGES.nameTooLong))
+    await expectFieldMessage(form.name, CONTACT_MESSAGES.nameTooLong)
     await form.name.fill('n'.repeat(30))
     await expect(fieldErrors(page)).toHaveCount(0)
 
     await form.email.fill('ada@')
     await expect(fieldErrors(page)).toHaveCount(0)
     await form.email.blur()
-    await expect(form.email).toHaveAccessibleDescription(
-      withRoomUsed(CONTACT_MESSAGES.emailInvalid),
-    )
+    await expectFieldMessage(form.email, CONTACT_MESSAGES.emailInvalid)
     await form.email.fill('')
-    await expect(form.email).toHaveAccessibleDescription(
-      withRoomUsed(CONTACT_MESSAGES.emailRequired),
-    )
+    await expectFieldMessage(form.email, CONTACT_MESSAGES.emailRequired)
 
     await form.message.fill('m'.repeat(501))
     await form.message.blur()
-    await expect(form.message).toHaveAccessibleDescription(
-      withRoomUsed(CONTACT_MESSAGES.messageTooLong),
-    )
+    await expectFieldMessage(form.message, CONTACT_MESSAGES.messageTooLong)
     await form.message.fill('')
-    await expect(form.message).toHaveAccessibleDescription(
-      withRoomUsed(CONTACT_MESSAGES.messageRequired),
-    )
+    await expectFieldMessage(form.message, CONTACT_MESSAGES.messageRequired)
   })
 
   test('sends nothing while the form is invalid', async ({ page, emailJs }) => {

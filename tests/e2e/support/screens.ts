@@ -19,6 +19,43 @@ export async function expectHydrated(page: Page): Promise<void> {
   await expect(page.locator('html[data-app="running"]')).toBeAttached()
 }
 
+/** A form's fields, each found by its label. */
+export function formFields<Name extends string>(
+  page: Page,
+  labels: Readonly<Record<Name, string>>,
+): Record<Name, Locator> {
+  const entries = Object.entries<string>(labels).map(([name, label]) => [
+    name,
+    page.getByLabel(label),
+  ])
+  return Object.fromEntries(entries) as Record<Name, Locator>
+}
+
+/** Types each of `values` into its field, in the fields' order. */
+export async function fillFields<Name extends string>(
+  fields: Record<Name, Locator>,
+  values: Readonly<Record<Name, string>>,
+): Promise<void> {
+  for (const name of Object.keys(fields) as Name[]) await fields[name].fill(values[name])
+}
+
+/** Expects each field to hold its value of `values`. */
+export async function expectFieldValues<Name extends string>(
+  fields: Record<Name, Locator>,
+  values: Readonly<Record<Name, string>>,
+): Promise<void> {
+  for (const name of Object.keys(fields) as Name[])
+    await expect(fields[name]).toHaveValue(values[name])
+}
+
+/** Expects `field` to be described by `message`, then the room it has used where it counts. */
+export async function expectFieldMessage(field: Locator, message: string): Promise<void> {
+  await expect(field).toHaveAccessibleDescription(withRoomUsed(message))
+}
+
+/** The messages under a form's fields. */
+export const fieldErrors = (page: Page): Locator => page.getByRole('main').locator('.field-error')
+
 /** The news cards on the list, in reading order. */
 export function cards(page: Page): Locator {
   return page.getByRole('main').getByRole('article')
