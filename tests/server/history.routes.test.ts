@@ -15,6 +15,7 @@ import {
   describeOnDatabases,
   expectProblem,
   PROBLEM_TYPE,
+  followPages,
 } from './server-fixture'
 
 /** The target of a `Link: <…>; rel="next"` header, if any. */
@@ -496,17 +497,10 @@ describeOnDatabases('the history API on $name', (kind) => {
           await tick()
         }
 
-        const seen: TrashedNewsItem[] = []
-        const links: string[] = []
-        let url: string | undefined = '/api/trash?limit=2'
-        while (url !== undefined) {
-          const response = await own.send({ method: 'GET', url })
-          expect(response.statusCode).toBe(200)
-          seen.push(...response.json<TrashedNewsItem[]>())
-          const link = response.headers.link as string | undefined
-          if (link !== undefined) links.push(link)
-          url = link?.match(/^<([^>]+)>; rel="next"$/)?.[1]
-        }
+        const { items: seen, links } = await followPages<TrashedNewsItem>(
+          (url) => own.send({ method: 'GET', url }),
+          '/api/trash?limit=2',
+        )
         expect(seen.map((item) => item._id)).toEqual(deleted.map((item) => item._id))
         expect(links).toHaveLength(2)
         for (const link of links) {

@@ -1,5 +1,5 @@
 import type { NewsItem } from '@/domain/news-item.entity'
-import { JSON_HEADERS, useServer, expectProblem } from './server-fixture'
+import { JSON_HEADERS, useServer, expectProblem, followPages } from './server-fixture'
 
 const { app } = useServer()
 
@@ -45,19 +45,11 @@ describe('GET /api/news', () => {
     const created: string[] = []
     for (let i = 1; i <= 5; i += 1) created.unshift((await createValid(`Post ${i}`))._id)
 
-    const seen: string[] = []
-    let url: string | undefined = '/api/news?limit=2'
-    const links: string[] = []
-    while (url !== undefined) {
-      const response = await app.inject(url)
-      expect(response.statusCode).toBe(200)
-      seen.push(...response.json<NewsItem[]>().map((item) => item._id))
-      const link = response.headers.link as string | undefined
-      if (link !== undefined) links.push(link)
-      url = link?.match(/^<([^>]+)>; rel="next"$/)?.[1]
-    }
-
-    expect(seen).toEqual(created)
+    const { items, links } = await followPages<NewsItem>(
+      (url) => app.inject(url),
+      '/api/news?limit=2',
+    )
+    expect(items.map((item) => item._id)).toEqual(created)
     expect(links).toHaveLength(2)
     for (const link of links)
       expect(link).toMatch(/^<\/api\/news\?limit=2&cursor=[^>]+>; rel="next"$/)

@@ -7,6 +7,7 @@ import {
   describeOnDatabases,
   useDatabase,
   useServer,
+  followPages,
 } from './server-fixture'
 
 const CONTROL = SEARCH_RULE.characters.message
@@ -84,18 +85,9 @@ describeOnDatabases('GET /api/news?q= on $name', (kind) => {
     for (let index = 0; index < 5; index += 1)
       expected.unshift((await publish(`Tide ${index}`)).title)
     await publish('Unrelated')
-    const seen: string[] = []
-    const links: string[] = []
-    let url: string | undefined = '/api/news?q=tide%20TIDE&limit=2'
-    while (url !== undefined) {
-      const response = await app.inject(url)
-      expect(response.statusCode).toBe(200)
-      seen.push(...response.json<NewsItem[]>().map((item) => item.title))
-      const link = response.headers.link as string | undefined
-      if (link !== undefined) links.push(link)
-      url = link?.match(/^<([^>]+)>; rel="next"$/)?.[1]
-    }
-    expect(seen).toEqual(expected)
+    const first = '/api/news?q=tide%20TIDE&limit=2'
+    const { items, links } = await followPages<NewsItem>((url) => app.inject(url), first)
+    expect(items.map((item) => item.title)).toEqual(expected)
     expect(links).toHaveLength(2)
     for (const link of links) {
       expect(link).toMatch(/^<\/api\/news\?q=tide%20TIDE&limit=2&cursor=[^>]+>; rel="next"$/)

@@ -296,6 +296,29 @@ export function expectProblem(
   })
 }
 
+/**
+ * Follows `url`'s Link rel="next" until none is left, each page answering 200; answers every
+ * page's items in order, and the Link headers met on the way.
+ */
+export async function followPages<Item>(
+  get: (
+    url: string,
+  ) => Promise<{ statusCode: number; headers: Record<string, unknown>; json(): unknown }>,
+  url: string,
+): Promise<{ items: Item[]; links: string[] }> {
+  const items: Item[] = []
+  const links: string[] = []
+  for (let next: string | undefined = url; next !== undefined;) {
+    const response = await get(next)
+    expect(response.statusCode).toBe(200)
+    items.push(...(response.json() as Item[]))
+    const link = response.headers.link as string | undefined
+    if (link !== undefined) links.push(link)
+    next = link?.match(/^<([^>]+)>; rel="next"$/)?.[1]
+  }
+  return { items, links }
+}
+
 export const JSON_HEADERS = { 'content-type': 'application/json' } as const
 
 /** The Origin a page of the site sends: inject's requests come to Host localhost:80. */
