@@ -9,6 +9,8 @@ import {
   fillFields,
   formFields,
   expectFieldMessage,
+  expectRequiredUpTo,
+  expectTooLongThenRequired,
 } from './support/screens'
 import { REPO_ROOT } from './support/paths'
 import { CONTACT_MESSAGES, TOASTS } from './support/spec-texts'
@@ -103,14 +105,10 @@ test.describe('the contact form, sent through EmailJS', () => {
     await expect(form.name).toBeVisible()
     await expect(fieldErrors(page)).toHaveCount(0)
 
-    await form.name.focus()
-    await form.name.blur()
-    await expectFieldMessage(form.name, CONTACT_MESSAGES.nameRequired)
-    await expect(fieldErrors(page)).toHaveText([CONTACT_MESSAGES.nameRequired])
-    await form.name.fill('n'.repeat(31))
-    await expectFieldMessage(form.name, CONTACT_MESSAGES.nameTooLong)
-    await form.name.fill('n'.repeat(30))
-    await expect(fieldErrors(page)).toHaveCount(0)
+    await expectRequiredUpTo(form.name, 30, {
+      required: CONTACT_MESSAGES.nameRequired,
+      tooLong: CONTACT_MESSAGES.nameTooLong,
+    })
 
     await form.email.fill('ada@')
     await expect(fieldErrors(page)).toHaveCount(0)
@@ -119,11 +117,10 @@ test.describe('the contact form, sent through EmailJS', () => {
     await form.email.fill('')
     await expectFieldMessage(form.email, CONTACT_MESSAGES.emailRequired)
 
-    await form.message.fill('m'.repeat(501))
-    await form.message.blur()
-    await expectFieldMessage(form.message, CONTACT_MESSAGES.messageTooLong)
-    await form.message.fill('')
-    await expectFieldMessage(form.message, CONTACT_MESSAGES.messageRequired)
+    await expectTooLongThenRequired(form.message, 500, {
+      required: CONTACT_MESSAGES.messageRequired,
+      tooLong: CONTACT_MESSAGES.messageTooLong,
+    })
   })
 
   test('sends nothing while the form is invalid', async ({ page, emailJs }) => {

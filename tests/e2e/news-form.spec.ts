@@ -16,6 +16,8 @@ import {
   fillFields,
   formFields,
   expectFieldMessage,
+  expectRequiredUpTo,
+  expectTooLongThenRequired,
 } from './support/screens'
 import { NEWS_MESSAGES, TOASTS } from './support/spec-texts'
 import { toast } from './support/toasts'
@@ -77,15 +79,10 @@ test.describe('adding news', () => {
     await expect(form.title).toBeVisible()
     await expect(fieldErrors(page)).toHaveCount(0)
 
-    await form.title.focus()
-    await form.title.blur()
-    await expectFieldMessage(form.title, NEWS_MESSAGES.titleRequired)
-    await expect(fieldErrors(page)).toHaveText([NEWS_MESSAGES.titleRequired])
-
-    await form.title.fill('t'.repeat(101))
-    await expectFieldMessage(form.title, NEWS_MESSAGES.titleTooLong)
-    await form.title.fill('t'.repeat(100))
-    await expect(fieldErrors(page)).toHaveCount(0)
+    await expectRequiredUpTo(form.title, 100, {
+      required: NEWS_MESSAGES.titleRequired,
+      tooLong: NEWS_MESSAGES.titleTooLong,
+    })
 
     // Typing alone does not touch a field; leaving it does.
     await form.author.fill('a'.repeat(31))
@@ -93,11 +90,10 @@ test.describe('adding news', () => {
     await form.author.blur()
     await expectFieldMessage(form.author, NEWS_MESSAGES.authorTooLong)
 
-    await form.body.fill('b'.repeat(501))
-    await form.body.blur()
-    await expectFieldMessage(form.body, NEWS_MESSAGES.bodyTooLong)
-    await form.body.fill('')
-    await expectFieldMessage(form.body, NEWS_MESSAGES.bodyRequired)
+    await expectTooLongThenRequired(form.body, 500, {
+      required: NEWS_MESSAGES.bodyRequired,
+      tooLong: NEWS_MESSAGES.bodyTooLong,
+    })
     await form.author.fill('')
     await expectFieldMessage(form.author, NEWS_MESSAGES.authorRequired)
   })

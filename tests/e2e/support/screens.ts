@@ -53,6 +53,39 @@ export async function expectFieldMessage(field: Locator, message: string): Promi
   await expect(field).toHaveAccessibleDescription(withRoomUsed(message))
 }
 
+/**
+ * Expects `field`, once touched while empty, to ask for a value, the only message on the form,
+ * then to take `max` characters and not one more.
+ */
+export async function expectRequiredUpTo(
+  field: Locator,
+  max: number,
+  messages: { readonly required: string; readonly tooLong: string },
+): Promise<void> {
+  const page = field.page()
+  await field.focus()
+  await field.blur()
+  await expectFieldMessage(field, messages.required)
+  await expect(fieldErrors(page)).toHaveText([messages.required])
+  await field.fill('x'.repeat(max + 1))
+  await expectFieldMessage(field, messages.tooLong)
+  await field.fill('x'.repeat(max))
+  await expect(fieldErrors(page)).toHaveCount(0)
+}
+
+/** Expects `field`, left with one character more than `max`, then emptied, to say so each time. */
+export async function expectTooLongThenRequired(
+  field: Locator,
+  max: number,
+  messages: { readonly required: string; readonly tooLong: string },
+): Promise<void> {
+  await field.fill('x'.repeat(max + 1))
+  await field.blur()
+  await expectFieldMessage(field, messages.tooLong)
+  await field.fill('')
+  await expectFieldMessage(field, messages.required)
+}
+
 /** The messages under a form's fields. */
 export const fieldErrors = (page: Page): Locator => page.getByRole('main').locator('.field-error')
 
