@@ -88,7 +88,7 @@ describe('DATABASE_URL', () => {
 describe('openDatabase on SQLite', () => {
   const folder = useTempFolder('newswire-db-')
 
-  it('creates the folder() and the file, in WAL mode with durable (FULL) commits', async () => {
+  it('creates the folder and the file, in WAL mode with durable (FULL) commits', async () => {
     const path = join(folder(), 'nested', 'deeper', 'newswire.db')
     const database = await openDatabase(`sqlite:${path}`)
     try {
@@ -176,7 +176,7 @@ describe('openDatabase on SQLite', () => {
   })
 
   it('rejects with a clear error when the path cannot be a database', async () => {
-    // The folder() itself is not a database file.
+    // The folder itself is not a database file.
     await expect(openDatabase(`sqlite:${folder()}`)).rejects.toThrow(
       /could not open the sqlite database/,
     )

@@ -43,7 +43,7 @@ describe('WalFlush', () => {
   })
 
   it('rejects when the log cannot be flushed, so that the write is not acknowledged', async () => {
-    // A folder() where the log should be: it cannot be opened for writing.
+    // A folder where the log should be: it cannot be opened for writing.
     await expect(new WalFlush(folder()).flush()).rejects.toThrow()
   })
 
