@@ -3,15 +3,7 @@ import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { SEND_FORM_PATH } from './support/emailjs-stand-in'
 import { expect, test } from './support/fixtures'
-import {
-  expectFieldValues,
-  fieldErrors,
-  fillFields,
-  formFields,
-  expectFieldMessage,
-  expectRequiredUpTo,
-  expectTooLongThenRequired,
-} from './support/screens'
+import * as forms from './support/forms'
 import { REPO_ROOT } from './support/paths'
 import { CONTACT_MESSAGES, TOASTS } from './support/spec-texts'
 import { toast } from './support/toasts'
@@ -23,10 +15,10 @@ interface Contact {
 }
 
 const fields = (page: Page) =>
-  formFields(page, { name: 'Name', email: 'Email Address', message: 'Your Message' })
-const fillContact = (page: Page, contact: Contact) => fillFields(fields(page), contact)
+  forms.formFields(page, { name: 'Name', email: 'Email Address', message: 'Your Message' })
+const fillContact = (page: Page, contact: Contact) => forms.fillFields(fields(page), contact)
 const expectContactValues = (page: Page, contact: Contact) =>
-  expectFieldValues(fields(page), contact)
+  forms.expectFieldValues(fields(page), contact)
 
 const ada: Contact = {
   name: 'Ada Lovelace',
@@ -103,21 +95,21 @@ test.describe('the contact form, sent through EmailJS', () => {
     await page.goto('/contact')
     const form = fields(page)
     await expect(form.name).toBeVisible()
-    await expect(fieldErrors(page)).toHaveCount(0)
+    await expect(forms.fieldErrors(page)).toHaveCount(0)
 
-    await expectRequiredUpTo(form.name, 30, {
+    await forms.expectRequiredUpTo(form.name, 30, {
       required: CONTACT_MESSAGES.nameRequired,
       tooLong: CONTACT_MESSAGES.nameTooLong,
     })
 
     await form.email.fill('ada@')
-    await expect(fieldErrors(page)).toHaveCount(0)
+    await expect(forms.fieldErrors(page)).toHaveCount(0)
     await form.email.blur()
-    await expectFieldMessage(form.email, CONTACT_MESSAGES.emailInvalid)
+    await forms.expectFieldMessage(form.email, CONTACT_MESSAGES.emailInvalid)
     await form.email.fill('')
-    await expectFieldMessage(form.email, CONTACT_MESSAGES.emailRequired)
+    await forms.expectFieldMessage(form.email, CONTACT_MESSAGES.emailRequired)
 
-    await expectTooLongThenRequired(form.message, 500, {
+    await forms.expectTooLongThenRequired(form.message, 500, {
       required: CONTACT_MESSAGES.messageRequired,
       tooLong: CONTACT_MESSAGES.messageTooLong,
     })
@@ -129,14 +121,14 @@ test.describe('the contact form, sent through EmailJS', () => {
     const submit = page.getByRole('button', { name: 'Submit' })
 
     await submit.click()
-    await expect(fieldErrors(page)).toHaveText([
+    await expect(forms.fieldErrors(page)).toHaveText([
       CONTACT_MESSAGES.nameRequired,
       CONTACT_MESSAGES.emailRequired,
       CONTACT_MESSAGES.messageRequired,
     ])
     await fillContact(page, { ...ada, email: 'not-an-address' })
     await submit.click()
-    await expect(fieldErrors(page)).toHaveText([CONTACT_MESSAGES.emailInvalid])
+    await expect(forms.fieldErrors(page)).toHaveText([CONTACT_MESSAGES.emailInvalid])
     await expectContactValues(page, { ...ada, email: 'not-an-address' })
 
     // A valid submit goes through; it must be the only request the form ever sent.

@@ -7,12 +7,12 @@ import { composeOperator, type ComposedServer } from '@/composition/server/serve
 import { TOKENS } from '@/composition/server/server.tokens'
 import {
   createPostThroughApi,
-  JSON_HEADERS,
   composeTestServer,
   testConfig,
   describeOnDatabases,
   useDatabase,
   useServer,
+  editThroughApi,
 } from './server-fixture'
 import { VersionCheck } from '@/server/services/first-page.cache'
 import { REPO_ROOT } from './server-process'
@@ -54,12 +54,7 @@ describeOnDatabases('two servers on one $name database', (kind) => {
   it('shows an edit made on A on B’s first page', async () => {
     const item = await createPostThroughApi(a, 'Before')
     expect(await titlesOn(b)).toEqual(['Before'])
-    const patch = await a.app.inject({
-      method: 'PATCH',
-      url: `/api/news/${item._id}`,
-      headers: JSON_HEADERS,
-      payload: { title: 'After' },
-    })
+    const patch = await editThroughApi(a, item._id, { title: 'After' })
     expect(patch.statusCode).toBe(200)
     expect(await titlesOn(b)).toEqual(['After'])
   })
@@ -143,12 +138,7 @@ describeOnDatabases('two servers on one $name database', (kind) => {
     const before = new Map<string, string>()
     for (const url of urls) before.set(url, String((await b.app.inject(url)).headers.etag))
 
-    const patch = await a.app.inject({
-      method: 'PATCH',
-      url: `/api/news/${older._id}`,
-      headers: JSON_HEADERS,
-      payload: { title: 'Older, edited' },
-    })
+    const patch = await editThroughApi(a, older._id, { title: 'Older, edited' })
     expect(patch.statusCode).toBe(200)
 
     for (const url of urls) {

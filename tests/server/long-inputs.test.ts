@@ -10,6 +10,7 @@ import {
   multipart,
   SITE_ORIGIN,
   useServer,
+  editThroughApi,
 } from './server-fixture'
 
 /**
@@ -53,12 +54,7 @@ describe('long inputs are refused at once, in the domain’s words', () => {
     const post = await createPostThroughApi(server, 'Short')
     let response: Awaited<ReturnType<FastifyInstance['inject']>> | undefined
     const work = await segmenterWork(async () => {
-      response = await app.inject({
-        method: 'PATCH',
-        url: `/api/news/${post._id}`,
-        headers: JSON_HEADERS,
-        payload: { title: longText(16_000) },
-      })
+      response = await editThroughApi({ app }, post._id, { title: longText(16_000) })
     })
     expect(response?.statusCode).toBe(422)
     expect(response?.json()).toMatchObject({

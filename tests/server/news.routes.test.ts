@@ -1,5 +1,11 @@
 import type { NewsItem } from '@/domain/news-item.entity'
-import { JSON_HEADERS, useServer, expectProblem, followPages } from './server-fixture'
+import {
+  JSON_HEADERS,
+  useServer,
+  expectProblem,
+  followPages,
+  editThroughApi,
+} from './server-fixture'
 
 const { app } = useServer()
 
@@ -96,12 +102,7 @@ describe('the cached first page', () => {
   it('shows an edit at once', async () => {
     const item = await createValid('Before')
     await app.inject('/api/news')
-    const patch = await app.inject({
-      method: 'PATCH',
-      url: `/api/news/${item._id}`,
-      headers: JSON_HEADERS,
-      payload: { title: 'After' },
-    })
+    const patch = await editThroughApi({ app }, item._id, { title: 'After' })
     expect(patch.statusCode).toBe(200)
     expect((await app.inject('/api/news')).json()).toEqual([patch.json()])
     expect(patch.json()).toMatchObject({ _id: item._id, title: 'After', revision: 2 })
@@ -239,12 +240,7 @@ describe('PATCH /api/news/:id', () => {
 
   it('records no revision for an edit that changes nothing', async () => {
     const item = await createValid('Same')
-    const response = await app.inject({
-      method: 'PATCH',
-      url: `/api/news/${item._id}`,
-      headers: JSON_HEADERS,
-      payload: { title: 'Same' },
-    })
+    const response = await editThroughApi({ app }, item._id, { title: 'Same' })
     expect(response.statusCode).toBe(200)
     expect(response.json()).toEqual(item)
     const history = (await app.inject(`/api/news/${item._id}/revisions`)).json<unknown[]>()
@@ -458,12 +454,7 @@ describe('Cache-Control of the rest of the API', () => {
     const id = created.json<NewsItem>()._id
     const answers = [
       created,
-      await app.inject({
-        method: 'PATCH',
-        url: `/api/news/${id}`,
-        headers: JSON_HEADERS,
-        payload: { title: 'U' },
-      }),
+      await editThroughApi({ app }, id, { title: 'U' }),
       await get(`/api/news/${id}/revisions`),
       await app.inject({ method: 'DELETE', url: `/api/news/${id}` }),
       await get('/api/trash'),

@@ -2,12 +2,12 @@ import type { NewsItem } from '@/domain/news-item.entity'
 import { SEARCH_LIMITS, SEARCH_RULE, TOO_MANY_TERMS } from '@/domain/rules/search-query.rules'
 import { encodeCursor } from '@/adapters/shared/keyset-cursor'
 import {
-  JSON_HEADERS,
   createPostThroughApi,
   describeOnDatabases,
   useDatabase,
   useServer,
   followPages,
+  editThroughApi,
 } from './server-fixture'
 
 const CONTROL = SEARCH_RULE.characters.message
@@ -109,12 +109,7 @@ describeOnDatabases('GET /api/news?q= on $name', (kind) => {
 
   it('finds an edited post by its new words at once, a trashed one no more, a restored one again', async () => {
     const item = await publish('Harbour reopens', 'Boats are back.')
-    const edit = await app.inject({
-      method: 'PATCH',
-      url: `/api/news/${item._id}`,
-      headers: JSON_HEADERS,
-      payload: { title: 'Bridge reopens' },
-    })
+    const edit = await editThroughApi({ app }, item._id, { title: 'Bridge reopens' })
     expect(edit.statusCode).toBe(200)
     expect(await titles('bridge')).toEqual(['Bridge reopens'])
     expect(await titles('harbour')).toEqual([])

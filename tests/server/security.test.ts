@@ -1,7 +1,13 @@
 import type { FastifyInstance } from 'fastify'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { OUTBOX_IDS } from '@/server/services/server-config'
-import { JSON_HEADERS, SITE_ORIGIN, composeTestServer, multipart } from './server-fixture'
+import {
+  JSON_HEADERS,
+  SITE_ORIGIN,
+  composeTestServer,
+  multipart,
+  editThroughApi,
+} from './server-fixture'
 
 function directives(csp: string): Map<string, string[]> {
   return new Map(
@@ -91,12 +97,7 @@ describe('the write rate limit', () => {
     expect(created.statusCode).toBe(201)
     expect(created.headers['x-ratelimit-limit']).toBe('3')
     const id = created.json<{ _id: string }>()._id
-    const edited = await app.inject({
-      method: 'PATCH',
-      url: `/api/news/${id}`,
-      headers: JSON_HEADERS,
-      payload: { title: 'U' },
-    })
+    const edited = await editThroughApi({ app }, id, { title: 'U' })
     expect(edited.statusCode).toBe(200)
     expect((await app.inject({ method: 'DELETE', url: `/api/news/${id}` })).statusCode).toBe(204)
 

@@ -324,6 +324,21 @@ export const JSON_HEADERS = { 'content-type': 'application/json' } as const
 /** The Origin a page of the site sends: inject's requests come to Host localhost:80. */
 export const SITE_ORIGIN = 'http://localhost'
 
+/** Edits a post through the API of a composed server, as a visitor's browser would. */
+export function editThroughApi(
+  server: { readonly app: FastifyInstance },
+  id: string,
+  payload: unknown,
+  headers: Record<string, string> = {},
+) {
+  return server.app.inject({
+    method: 'PATCH',
+    url: `/api/news/${id}`,
+    headers: { ...JSON_HEADERS, ...headers },
+    payload: payload as object,
+  })
+}
+
 /** Publishes a post through the API of a composed server, as a visitor's browser would. */
 export async function createPostThroughApi(
   server: { readonly app: FastifyInstance },

@@ -15,6 +15,7 @@ import {
   useDatabase,
   useServer,
   memoryApp,
+  editThroughApi,
 } from './server-fixture'
 
 const URL_LIMIT = 50_000
@@ -209,12 +210,7 @@ describeOnDatabases('the feed, the sitemap and robots.txt on $name', (kind) => {
       const second = await publish('Second')
       const third = await publish('Third')
       await remove(second)
-      const edited = await server.app.inject({
-        method: 'PATCH',
-        url: `/api/news/${first._id}`,
-        headers: JSON_HEADERS,
-        payload: { body: 'Changed.' },
-      })
+      const edited = await editThroughApi(server, first._id, { body: 'Changed.' })
       const firstNow = edited.json<NewsItem>()
       expect(firstNow.updatedAt > first.updatedAt).toBe(true)
 
