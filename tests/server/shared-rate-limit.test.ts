@@ -266,12 +266,18 @@ describe('TRUST_PROXY', () => {
   })
 })
 
-describe('an app with a write limit', () => {
-  it('refuses to start without a shared place to count in, rather than count per process', async () => {
-    await expect(memoryApp({ config: testConfig({ WRITE_RATE_LIMIT: '3' }) })).rejects.toThrow(
-      'A write rate limit needs a rateLimitCounter to count in.',
-    )
-  })
+describe('an app with a write limit or a search budget', () => {
+  it.each([
+    ['write', 'WRITE_RATE_LIMIT'],
+    ['search', 'SEARCH_RATE_LIMIT'],
+  ])(
+    'refuses to start with a %s limit but no shared place to count in, rather than count per process',
+    async (limit, setting) => {
+      await expect(memoryApp({ config: testConfig({ [setting]: '3' }) })).rejects.toThrow(
+        `A ${limit} rate limit needs a rateLimitCounter to count in.`,
+      )
+    },
+  )
 })
 
 describe('when the rate limit cannot count', () => {
