@@ -38,6 +38,28 @@ async function rejectionOf(call: Promise<unknown>) {
   throw new Error('expected a rejection')
 }
 
+/** Every page a use case answers, following its `next` cursor until none is left. */
+async function everyPage(
+  pageAt: (
+    cursor: string | undefined,
+  ) => Promise<
+    | { ok: true; value: { items: readonly NewsItem[]; next?: string } }
+    | { ok: false; error: unknown }
+  >,
+): Promise<{ seen: NewsItem[]; pages: number }> {
+  const seen: NewsItem[] = []
+  let cursor: string | undefined
+  let pages = 0
+  do {
+    const page = await pageAt(cursor)
+    if (!page.ok) throw new Error('a page failed')
+    seen.push(...page.value.items)
+    cursor = page.value.next
+    pages += 1
+  } while (cursor !== undefined)
+  return { seen, pages }
+}
+
 describe('the browser adapters against the real server', () => {
   it('create, read, edit and delete a post through the HTTP repository, which then finds it in the trash', async () => {
     const created = await repository.create({ title: 'Tide', body: 'High\nand low', author: 'Ada' })
@@ -74,16 +96,7 @@ describe('the browser adapters against the real server', () => {
       titles.unshift(result.value.title)
     }
     const list = new ListNews(repository)
-    const seen: NewsItem[] = []
-    let cursor: string | undefined
-    let pages = 0
-    do {
-      const page = await list.execute({ cursor })
-      if (!page.ok) throw new Error('list failed')
-      seen.push(...page.value.items)
-      cursor = page.value.next
-      pages += 1
-    } while (cursor !== undefined)
+    const { seen, pages } = await everyPage((cursor) => list.execute({ cursor }))
     expect(pages).toBe(2)
     expect(seen.map((item) => item.title)).toEqual(titles)
   })
@@ -98,16 +111,9 @@ describe('the browser adapters against the real server', () => {
     }
     await create.execute({ title: 'Tea', body: 'Body.', author: 'Ada' })
     const search = new SearchNews(repository)
-    const seen: NewsItem[] = []
-    let cursor: string | undefined
-    let pages = 0
-    do {
-      const page = await search.execute({ q: 'CAFE', limit: 2, cursor })
-      if (!page.ok) throw new Error('search failed')
-      seen.push(...page.value.items)
-      cursor = page.value.next
-      pages += 1
-    } while (cursor !== undefined)
+    const { seen, pages } = await everyPage((cursor) =>
+      search.execute({ q: 'CAFE', limit: 2, cursor }),
+    )
     expect(pages).toBe(3)
     expect(seen.map((item) => item.title)).toEqual(expected)
   })
