@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { SEND_FORM_PATH } from './support/emailjs-stand-in'
 import { expect, test } from './support/fixtures'
-import { withRoomUsed } from './support/screens'
+import * as forms from './support/forms'
 import { REPO_ROOT } from './support/paths'
 import { CONTACT_MESSAGES, TOASTS } from './support/spec-texts'
 import { toast } from './support/toasts'
@@ -14,29 +14,11 @@ interface Contact {
   readonly message: string
 }
 
-function fields(page: Page) {
-  return {
-    name: page.getByLabel('Name'),
-    email: page.getByLabel('Email Address'),
-    message: page.getByLabel('Your Message'),
-  }
-}
-
-async function fillContact(page: Page, contact: Contact): Promise<void> {
-  const form = fields(page)
-  await form.name.fill(contact.name)
-  await form.email.fill(contact.email)
-  await form.message.fill(contact.message)
-}
-
-async function expectContactValues(page: Page, contact: Contact): Promise<void> {
-  const form = fields(page)
-  await expect(form.name).toHaveValue(contact.name)
-  await expect(form.email).toHaveValue(contact.email)
-  await expect(form.message).toHaveValue(contact.message)
-}
-
-const fieldErrors = (page: Page) => page.getByRole('main').locator('.field-error')
+const fields = (page: Page) =>
+  forms.formFields(page, { name: 'Name', email: 'Email Address', message: 'Your Message' })
+const fillContact = (page: Page, contact: Contact) => forms.fillFields(fields(page), contact)
+const expectContactValues = (page: Page, contact: Contact) =>
+  forms.expectFieldValues(fields(page), contact)
 
 const ada: Contact = {
   name: 'Ada Lovelace',
@@ -113,37 +95,24 @@ test.describe('the contact form, sent through EmailJS', () => {
     await page.goto('/contact')
     const form = fields(page)
     await expect(form.name).toBeVisible()
-    await expect(fieldErrors(page)).toHaveCount(0)
+    await expect(forms.fieldErrors(page)).toHaveCount(0)
 
-    await form.name.focus()
-    await form.name.blur()
-    await expect(form.name).toHaveAccessibleDescription(withRoomUsed(CONTACT_MESSAGES.nameRequired))
-    await expect(fieldErrors(page)).toHaveText([CONTACT_MESSAGES.nameRequired])
-    await form.name.fill('n'.repeat(31))
-    await expect(form.name).toHaveAccessibleDescription(withRoomUsed(CONTACT_MESSAGES.nameTooLong))
-    await form.name.fill('n'.repeat(30))
-    await expect(fieldErrors(page)).toHaveCount(0)
+    await forms.expectRequiredUpTo(form.name, 30, {
+      required: CONTACT_MESSAGES.nameRequired,
+      tooLong: CONTACT_MESSAGES.nameTooLong,
+    })
 
     await form.email.fill('ada@')
-    await expect(fieldErrors(page)).toHaveCount(0)
+    await expect(forms.fieldErrors(page)).toHaveCount(0)
     await form.email.blur()
-    await expect(form.email).toHaveAccessibleDescription(
-      withRoomUsed(CONTACT_MESSAGES.emailInvalid),
-    )
+    await forms.expectFieldMessage(form.email, CONTACT_MESSAGES.emailInvalid)
     await form.email.fill('')
-    await expect(form.email).toHaveAccessibleDescription(
-      withRoomUsed(CONTACT_MESSAGES.emailRequired),
-    )
+    await forms.expectFieldMessage(form.email, CONTACT_MESSAGES.emailRequired)
 
-    await form.message.fill('m'.repeat(501))
-    await form.message.blur()
-    await expect(form.message).toHaveAccessibleDescription(
-      withRoomUsed(CONTACT_MESSAGES.messageTooLong),
-    )
-    await form.message.fill('')
-    await expect(form.message).toHaveAccessibleDescription(
-      withRoomUsed(CONTACT_MESSAGES.messageRequired),
-    )
+    await forms.expectTooLongThenRequired(form.message, 500, {
+      required: CONTACT_MESSAGES.messageRequired,
+      tooLong: CONTACT_MESSAGES.messageTooLong,
+    })
   })
 
   test('sends nothing while the form is invalid', async ({ page, emailJs }) => {
@@ -152,14 +121,14 @@ test.describe('the contact form, sent through EmailJS', () => {
     const submit = page.getByRole('button', { name: 'Submit' })
 
     await submit.click()
-    await expect(fieldErrors(page)).toHaveText([
+    await expect(forms.fieldErrors(page)).toHaveText([
       CONTACT_MESSAGES.nameRequired,
       CONTACT_MESSAGES.emailRequired,
       CONTACT_MESSAGES.messageRequired,
     ])
     await fillContact(page, { ...ada, email: 'not-an-address' })
     await submit.click()
-    await expect(fieldErrors(page)).toHaveText([CONTACT_MESSAGES.emailInvalid])
+    await expect(forms.fieldErrors(page)).toHaveText([CONTACT_MESSAGES.emailInvalid])
     await expectContactValues(page, { ...ada, email: 'not-an-address' })
 
     // A valid submit goes through; it must be the only request the form ever sent.

@@ -9,33 +9,16 @@ import {
   NEWS_LIST,
   recordRequests,
 } from './support/network'
-import { cards, withRoomUsed } from './support/screens'
+import { cards } from './support/screens'
+import * as forms from './support/forms'
 import { NEWS_MESSAGES, TOASTS } from './support/spec-texts'
 import { toast } from './support/toasts'
 
-function fields(page: Page) {
-  return {
-    title: page.getByLabel('Title'),
-    author: page.getByLabel('Author Name'),
-    body: page.getByLabel('Body'),
-  }
-}
-
-async function fillPost(page: Page, post: NewsDraft): Promise<void> {
-  const form = fields(page)
-  await form.title.fill(post.title)
-  await form.author.fill(post.author)
-  await form.body.fill(post.body)
-}
-
-async function expectFormValues(page: Page, post: NewsDraft): Promise<void> {
-  const form = fields(page)
-  await expect(form.title).toHaveValue(post.title)
-  await expect(form.author).toHaveValue(post.author)
-  await expect(form.body).toHaveValue(post.body)
-}
-
-const fieldErrors = (page: Page) => page.getByRole('main').locator('.field-error')
+const fields = (page: Page) =>
+  forms.formFields(page, { title: 'Title', author: 'Author Name', body: 'Body' })
+const fillPost = (page: Page, post: NewsDraft) => forms.fillFields(fields(page), post)
+const expectFormValues = (page: Page, post: NewsDraft) =>
+  forms.expectFieldValues(fields(page), post)
 
 const newPost: NewsDraft = {
   title: 'Lighthouse keeper retires after forty years',
@@ -87,33 +70,25 @@ test.describe('adding news', () => {
     await page.goto('/news/new')
     const form = fields(page)
     await expect(form.title).toBeVisible()
-    await expect(fieldErrors(page)).toHaveCount(0)
+    await expect(forms.fieldErrors(page)).toHaveCount(0)
 
-    await form.title.focus()
-    await form.title.blur()
-    await expect(form.title).toHaveAccessibleDescription(withRoomUsed(NEWS_MESSAGES.titleRequired))
-    await expect(fieldErrors(page)).toHaveText([NEWS_MESSAGES.titleRequired])
-
-    await form.title.fill('t'.repeat(101))
-    await expect(form.title).toHaveAccessibleDescription(withRoomUsed(NEWS_MESSAGES.titleTooLong))
-    await form.title.fill('t'.repeat(100))
-    await expect(fieldErrors(page)).toHaveCount(0)
+    await forms.expectRequiredUpTo(form.title, 100, {
+      required: NEWS_MESSAGES.titleRequired,
+      tooLong: NEWS_MESSAGES.titleTooLong,
+    })
 
     // Typing alone does not touch a field; leaving it does.
     await form.author.fill('a'.repeat(31))
-    await expect(fieldErrors(page)).toHaveCount(0)
+    await expect(forms.fieldErrors(page)).toHaveCount(0)
     await form.author.blur()
-    await expect(form.author).toHaveAccessibleDescription(withRoomUsed(NEWS_MESSAGES.authorTooLong))
+    await forms.expectFieldMessage(form.author, NEWS_MESSAGES.authorTooLong)
 
-    await form.body.fill('b'.repeat(501))
-    await form.body.blur()
-    await expect(form.body).toHaveAccessibleDescription(withRoomUsed(NEWS_MESSAGES.bodyTooLong))
-    await form.body.fill('')
-    await expect(form.body).toHaveAccessibleDescription(withRoomUsed(NEWS_MESSAGES.bodyRequired))
+    await forms.expectTooLongThenRequired(form.body, 500, {
+      required: NEWS_MESSAGES.bodyRequired,
+      tooLong: NEWS_MESSAGES.bodyTooLong,
+    })
     await form.author.fill('')
-    await expect(form.author).toHaveAccessibleDescription(
-      withRoomUsed(NEWS_MESSAGES.authorRequired),
-    )
+    await forms.expectFieldMessage(form.author, NEWS_MESSAGES.authorRequired)
   })
 
   test('sends nothing while the form is invalid', async ({ page }) => {
@@ -123,7 +98,7 @@ test.describe('adding news', () => {
     const submit = page.getByRole('button', { name: 'Add news' })
 
     await submit.click()
-    await expect(fieldErrors(page)).toHaveText([
+    await expect(forms.fieldErrors(page)).toHaveText([
       NEWS_MESSAGES.titleRequired,
       NEWS_MESSAGES.authorRequired,
       NEWS_MESSAGES.bodyRequired,
@@ -133,7 +108,7 @@ test.describe('adding news', () => {
     await form.title.fill(newPost.title)
     await form.author.fill('a'.repeat(31))
     await submit.click()
-    await expect(fieldErrors(page)).toHaveText([
+    await expect(forms.fieldErrors(page)).toHaveText([
       NEWS_MESSAGES.authorTooLong,
       NEWS_MESSAGES.bodyRequired,
     ])
@@ -219,17 +194,17 @@ test.describe('editing news', () => {
     await page.goto(`/news/${item._id}/edit`)
     const form = fields(page)
     await expectFormValues(page, item)
-    await expect(fieldErrors(page)).toHaveCount(0)
+    await expect(forms.fieldErrors(page)).toHaveCount(0)
 
     await form.title.fill('')
-    await expect(fieldErrors(page)).toHaveCount(0)
+    await expect(forms.fieldErrors(page)).toHaveCount(0)
     await form.title.blur()
-    await expect(form.title).toHaveAccessibleDescription(withRoomUsed(NEWS_MESSAGES.titleRequired))
+    await forms.expectFieldMessage(form.title, NEWS_MESSAGES.titleRequired)
     await form.body.fill('b'.repeat(501))
     // Leave the field first: a click that reveals a message loses itself (known-bugs.spec.ts).
     await form.body.blur()
     await page.getByRole('button', { name: 'Edit news' }).click()
-    await expect(fieldErrors(page)).toHaveText([
+    await expect(forms.fieldErrors(page)).toHaveText([
       NEWS_MESSAGES.titleRequired,
       NEWS_MESSAGES.bodyTooLong,
     ])

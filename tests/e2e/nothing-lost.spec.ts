@@ -23,6 +23,19 @@ function nextIfMatch(page: Page, method: string, id: string): Promise<string | n
     .then((request) => request.headerValue('if-match'))
 }
 
+/**
+ * Expects the conflict toast `text` on the article, which shows, as stored, the title someone
+ * else saved; answers the toast.
+ */
+async function expectTheirsKept(page: Page, origin: string, id: string, text: string) {
+  const conflict = toast(page, 'error', text)
+  await expect(conflict).toBeVisible()
+  await expect(page).toHaveURL(`/news/${id}`)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Their title')
+  expect(await storedPost(origin, id)).toMatchObject({ title: 'Their title' })
+  return conflict
+}
+
 test.describe('undo delete', () => {
   test('the delete toast offers Undo, which brings the post back under the same address', async ({
     page,
@@ -73,11 +86,7 @@ test.describe('edit conflicts', () => {
     await page.getByRole('button', { name: 'Edit news' }).click()
 
     expect(await firstSave).toBe('"rev-1"')
-    const conflict = toast(page, 'error', TEXTS.editConflict)
-    await expect(conflict).toBeVisible()
-    await expect(page).toHaveURL(`/news/${post._id}`)
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Their title')
-    expect(await storedPost(api.origin, post._id)).toMatchObject({ title: 'Their title' })
+    const conflict = await expectTheirsKept(page, api.origin, post._id, TEXTS.editConflict)
 
     await conflict.getByRole('button', { name: TEXTS.review }).click()
 
@@ -116,11 +125,7 @@ test.describe('edit conflicts', () => {
     await page.getByRole('button', { name: 'Delete' }).click()
 
     expect(await remove).toBe('"rev-1"')
-    const conflict = toast(page, 'error', TEXTS.deleteConflict)
-    await expect(conflict).toBeVisible()
-    await expect(page).toHaveURL(`/news/${post._id}`)
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Their title')
-    expect(await storedPost(api.origin, post._id)).toMatchObject({ title: 'Their title' })
+    const conflict = await expectTheirsKept(page, api.origin, post._id, TEXTS.deleteConflict)
 
     await conflict.getByRole('button', { name: TEXTS.review }).click()
     await expect(page).toHaveURL(`/news/${post._id}/history`)

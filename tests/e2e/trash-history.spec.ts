@@ -46,8 +46,7 @@ test.describe('recently deleted', () => {
     page,
     api,
   }) => {
-    const post = await api.create(draft(5, { title: 'Lighthouse keeper retires' }))
-    await deleteThroughApi(api.origin, post._id)
+    const post = await api.createDeleted(draft(5, { title: 'Lighthouse keeper retires' }))
     await page.goto('/trash')
 
     const restore = page.getByRole('button', { name: `Restore ${post.title}` })

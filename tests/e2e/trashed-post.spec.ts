@@ -51,8 +51,7 @@ test.describe('a link to a post in the trash', () => {
     page,
     api,
   }) => {
-    const post = await api.create(draft(2, { title: 'Bridge closed for repairs' }))
-    await deleteThroughApi(api.origin, post._id)
+    const post = await api.createDeleted(draft(2, { title: 'Bridge closed for repairs' }))
 
     const response = await page.goto(`/news/${post._id}`)
 
@@ -72,8 +71,7 @@ test.describe('a link to a post in the trash, without JavaScript', () => {
     page,
     api,
   }) => {
-    const post = await api.create(draft(3, { title: 'Lighthouse open to visitors' }))
-    await deleteThroughApi(api.origin, post._id)
+    const post = await api.createDeleted(draft(3, { title: 'Lighthouse open to visitors' }))
 
     const response = await page.goto(`/news/${post._id}`)
 

@@ -11,7 +11,7 @@ import { forbidden } from '@/domain/domain-error'
 import { OperatorTools } from '@/application/operator-tools'
 import { SqlModerationStore } from '@/adapters/sql/moderation.store'
 import type { NewsItem } from '@/domain/news-item.entity'
-import { composeTestServer, removeTempDirs } from './server-fixture'
+import { composeTestServer } from './server-fixture'
 
 // The browser's adapters against the real server: the two halves of the hexagon meet.
 let server: ComposedServer
@@ -27,7 +27,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server.close()
-  removeTempDirs()
 })
 
 async function rejectionOf(call: Promise<unknown>) {
@@ -37,6 +36,28 @@ async function rejectionOf(call: Promise<unknown>) {
     return thrown
   }
   throw new Error('expected a rejection')
+}
+
+/** Every page a use case answers, following its `next` cursor until none is left. */
+async function everyPage(
+  pageAt: (
+    cursor: string | undefined,
+  ) => Promise<
+    | { ok: true; value: { items: readonly NewsItem[]; next?: string } }
+    | { ok: false; error: unknown }
+  >,
+): Promise<{ seen: NewsItem[]; pages: number }> {
+  const seen: NewsItem[] = []
+  let cursor: string | undefined
+  let pages = 0
+  do {
+    const page = await pageAt(cursor)
+    if (!page.ok) throw new Error('a page failed')
+    seen.push(...page.value.items)
+    cursor = page.value.next
+    pages += 1
+  } while (cursor !== undefined)
+  return { seen, pages }
 }
 
 describe('the browser adapters against the real server', () => {
@@ -75,16 +96,7 @@ describe('the browser adapters against the real server', () => {
       titles.unshift(result.value.title)
     }
     const list = new ListNews(repository)
-    const seen: NewsItem[] = []
-    let cursor: string | undefined
-    let pages = 0
-    do {
-      const page = await list.execute({ cursor })
-      if (!page.ok) throw new Error('list failed')
-      seen.push(...page.value.items)
-      cursor = page.value.next
-      pages += 1
-    } while (cursor !== undefined)
+    const { seen, pages } = await everyPage((cursor) => list.execute({ cursor }))
     expect(pages).toBe(2)
     expect(seen.map((item) => item.title)).toEqual(titles)
   })
@@ -99,16 +111,9 @@ describe('the browser adapters against the real server', () => {
     }
     await create.execute({ title: 'Tea', body: 'Body.', author: 'Ada' })
     const search = new SearchNews(repository)
-    const seen: NewsItem[] = []
-    let cursor: string | undefined
-    let pages = 0
-    do {
-      const page = await search.execute({ q: 'CAFE', limit: 2, cursor })
-      if (!page.ok) throw new Error('search failed')
-      seen.push(...page.value.items)
-      cursor = page.value.next
-      pages += 1
-    } while (cursor !== undefined)
+    const { seen, pages } = await everyPage((cursor) =>
+      search.execute({ q: 'CAFE', limit: 2, cursor }),
+    )
     expect(pages).toBe(3)
     expect(seen.map((item) => item.title)).toEqual(expected)
   })

@@ -3,14 +3,7 @@ import type { PageData } from '@/application/page-data'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import type { NewsItem } from '@/domain/news-item.entity'
 import * as renderer from '@/ui/app/server-render'
-import {
-  TEST_DATABASES,
-  TEST_POSTGRES_URL,
-  composeTestServer,
-  removeTempDirs,
-  templateDistDir,
-  type TestDatabase,
-} from './server-fixture'
+import { templateDistDir, describeOnDatabases, useTwoServers } from './server-fixture'
 import { sendFrom as send } from './support/proxied-servers'
 import { news } from './support/news-command'
 
@@ -24,26 +17,17 @@ const LIST_PAGE = 24
 const ALICE = '127.0.0.2'
 const BOB = '127.0.0.3'
 
-afterAll(removeTempDirs)
-
-if (TEST_POSTGRES_URL === undefined) {
-  it.skip('runs on PostgreSQL too when TEST_POSTGRES_URL is set', () => undefined)
-}
-
-describe.each(TEST_DATABASES)('the server-rendered /changes on $name', (kind) => {
-  let database: TestDatabase
-  let a: ComposedServer
-  let b: ComposedServer
+describeOnDatabases('the server-rendered /changes on $name', (kind) => {
+  const { database, a, b } = useTwoServers(kind, {
+    env: { TRUST_PROXY: 'loopback' },
+    options: { distDir: templateDistDir(), renderer },
+  })
   let alice: string
   let bob: string
   let edited: NewsItem
   let spam: NewsItem
 
   beforeAll(async () => {
-    database = await kind.create()
-    const env = { DATABASE_URL: database.url, TRUST_PROXY: 'loopback' }
-    a = await composeTestServer(env, { distDir: templateDistDir(), renderer })
-    b = await composeTestServer(env, { distDir: templateDistDir(), renderer })
     const post = { body: 'Text.', author: 'Ada' }
     for (let n = 1; n <= LIST_PAGE; n += 1) {
       const made = await send(a, ALICE, 'POST', '/api/news', { ...post, title: `Report ${n}` })
@@ -65,12 +49,6 @@ describe.each(TEST_DATABASES)('the server-rendered /changes on $name', (kind) =>
       else bob = who.stdout.trim()
     }
   }, 120_000)
-
-  afterAll(async () => {
-    await a.close()
-    await b.close()
-    await database.dispose()
-  })
 
   async function page(server: ComposedServer, url: string) {
     const response = await server.app.inject({ url })

@@ -2,15 +2,9 @@ import type { NewsItem } from '@/domain/news-item.entity'
 import type { RecentChange } from '@/domain/news-change.entity'
 import { INVALID_EDITOR_MESSAGE } from '@/domain/editor'
 import type { ComposedServer } from '@/composition/server/server.composition'
-import { removeTempDirs, TEST_DATABASES, TEST_POSTGRES_URL } from './server-fixture'
+import { describeOnDatabases } from './server-fixture'
 import { proxiedServers, sendFrom as send } from './support/proxied-servers'
 import { news } from './support/news-command'
-
-afterAll(removeTempDirs)
-
-if (TEST_POSTGRES_URL === undefined) {
-  it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
-}
 
 const ALICE = '127.0.0.2'
 const BOB = '127.0.0.3'
@@ -20,7 +14,7 @@ const BOB = '127.0.0.3'
  * address on: every change made through either server (or the operator's commands) is listed
  * by both, newest first, with the editor who made it.
  */
-describe.each(TEST_DATABASES)('GET /api/changes on $name', (kind) => {
+describeOnDatabases('GET /api/changes on $name', (kind) => {
   const servers = proxiedServers(kind)
 
   async function create(server: ComposedServer, from: string, title: string): Promise<NewsItem> {

@@ -1,19 +1,6 @@
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { PSEUDONYM_LENGTH, pseudonymizer, withClientPrivacy } from '@/server/services/pseudonyms'
-import {
-  composeTestServer,
-  logCapture,
-  removeTempDirs,
-  TEST_DATABASES,
-  TEST_POSTGRES_URL,
-  type TestDatabase,
-} from './server-fixture'
-
-afterAll(removeTempDirs)
-
-if (TEST_POSTGRES_URL === undefined) {
-  it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
-}
+import { composeTestServer, logCapture, describeOnDatabases, useDatabase } from './server-fixture'
 
 const PSEUDONYM = new RegExp(`^[0-9a-f]{${PSEUDONYM_LENGTH}}$`)
 
@@ -53,17 +40,10 @@ describe('pseudonyms of client addresses', () => {
   })
 })
 
-describe.each(TEST_DATABASES)('request logs on $name', (kind) => {
-  let database: TestDatabase
+describeOnDatabases('request logs on $name', (kind) => {
+  const database = useDatabase(kind)
   const servers: ComposedServer[] = []
-
-  beforeAll(async () => {
-    database = await kind.create()
-  })
-  afterAll(async () => {
-    await Promise.all(servers.map((server) => server.close()))
-    await database.dispose()
-  })
+  afterAll(() => Promise.all(servers.map((server) => server.close())))
 
   /** A server on the suite's database, behind a pretend proxy, with its log lines. */
   async function serverOnTheDatabase(env: Record<string, string> = {}) {

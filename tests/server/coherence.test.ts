@@ -8,13 +8,12 @@ import type { ComposedServer } from '@/composition/server/server.composition'
 import { TOKENS } from '@/composition/server/server.tokens'
 import {
   createPostThroughApi,
-  JSON_HEADERS,
-  TEST_DATABASES,
-  TEST_POSTGRES_URL,
   composeTestServer,
-  removeTempDirs,
   testConfig,
-  type TestDatabase,
+  describeOnDatabases,
+  useDatabase,
+  useServer,
+  editThroughApi,
 } from './server-fixture'
 import { VersionCheck } from '@/server/services/first-page.cache'
 import { REPO_ROOT } from './server-process'
@@ -23,33 +22,14 @@ const run = promisify(execFile)
 // The CLI starts tsx in a new process: a second or more on a busy machine.
 const CLI_TIMEOUT = 60_000
 
-afterAll(removeTempDirs)
-
-if (TEST_POSTGRES_URL === undefined) {
-  it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
-}
-
 /**
  * Two servers on one database, each with its own first-page cache, as behind a load balancer:
  * a read on B that begins after a write on A was answered must see it.
  */
-describe.each(TEST_DATABASES)('two servers on one $name database', (kind) => {
-  let database: TestDatabase
-  let a: ComposedServer
-  let b: ComposedServer
-
-  beforeEach(async () => {
-    database = await kind.create()
-    a = await composeTestServer({ DATABASE_URL: database.url })
-    b = await composeTestServer({ DATABASE_URL: database.url })
-  })
-
-  afterEach(async () => {
-    vi.restoreAllMocks()
-    await a.close()
-    await b.close()
-    await database.dispose()
-  })
+describeOnDatabases('two servers on one $name database', (kind) => {
+  const database = useDatabase(kind, { perTest: true })
+  const { server: a } = useServer({ database, perTest: true })
+  const { server: b } = useServer({ database, perTest: true })
 
   async function titlesOn(server: ComposedServer): Promise<string[]> {
     const response = await server.app.inject('/api/news')
@@ -75,12 +55,7 @@ describe.each(TEST_DATABASES)('two servers on one $name database', (kind) => {
   it('shows an edit made on A on B’s first page', async () => {
     const item = await createPostThroughApi(a, 'Before')
     expect(await titlesOn(b)).toEqual(['Before'])
-    const patch = await a.app.inject({
-      method: 'PATCH',
-      url: `/api/news/${item._id}`,
-      headers: JSON_HEADERS,
-      payload: { title: 'After' },
-    })
+    const patch = await editThroughApi(a, item._id, { title: 'After' })
     expect(patch.statusCode).toBe(200)
     expect(await titlesOn(b)).toEqual(['After'])
   })
@@ -164,12 +139,7 @@ describe.each(TEST_DATABASES)('two servers on one $name database', (kind) => {
     const before = new Map<string, string>()
     for (const url of urls) before.set(url, String((await b.app.inject(url)).headers.etag))
 
-    const patch = await a.app.inject({
-      method: 'PATCH',
-      url: `/api/news/${older._id}`,
-      headers: JSON_HEADERS,
-      payload: { title: 'Older, edited' },
-    })
+    const patch = await editThroughApi(a, older._id, { title: 'Older, edited' })
     expect(patch.statusCode).toBe(200)
 
     for (const url of urls) {

@@ -2,21 +2,10 @@ import { request as httpRequest } from 'node:http'
 import { join } from 'node:path'
 import type { NewsItem } from '@/domain/news-item.entity'
 import type { NewsRevision } from '@/domain/news-revision.entity'
-import { removeTempDirs, tempDir } from './server-fixture'
-import { startServerProcess, type ServerProcess } from './server-process'
+import { tempDir } from './server-fixture'
+import { useServerProcesses, type ServerProcess } from './server-process'
 
-const running: ServerProcess[] = []
-
-afterEach(() => {
-  for (const server of running.splice(0)) server.child.kill('SIGKILL')
-})
-afterAll(removeTempDirs)
-
-async function start(env: Record<string, string>): Promise<ServerProcess> {
-  const server = await startServerProcess(env)
-  running.push(server)
-  return server
-}
+const { start } = useServerProcesses()
 
 function logged(server: ServerProcess, message: string): boolean {
   return server.logs.some((entry) => entry.msg === message)

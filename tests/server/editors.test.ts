@@ -2,15 +2,9 @@ import { readFileSync } from 'node:fs'
 import type { NewsItem } from '@/domain/news-item.entity'
 import type { NewsRevision } from '@/domain/news-revision.entity'
 import type { ComposedServer } from '@/composition/server/server.composition'
-import { removeTempDirs, TEST_DATABASES, TEST_POSTGRES_URL } from './server-fixture'
+import { describeOnDatabases } from './server-fixture'
 import { proxiedServers, sendFrom as send } from './support/proxied-servers'
 import { news } from './support/news-command'
-
-afterAll(removeTempDirs)
-
-if (TEST_POSTGRES_URL === undefined) {
-  it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
-}
 
 const ALICE = '203.0.113.7'
 const BOB = '198.51.100.23'
@@ -19,7 +13,7 @@ const BOB = '198.51.100.23'
  * Two servers behind one proxy, which passes each visitor's address on: every write records its
  * editor, the pseudonym of the address it came from, the same on both servers.
  */
-describe.each(TEST_DATABASES)('the editor of each revision on $name', (kind) => {
+describeOnDatabases('the editor of each revision on $name', (kind) => {
   // Every budget on, so that its rows are among what the site keeps.
   const servers = proxiedServers(kind, {
     WRITE_RATE_LIMIT: '60',

@@ -8,33 +8,27 @@ import { MemoryNewsStore } from '@/adapters/memory/memory-news.store'
 import { SqlOutboxMailer } from '@/adapters/outbox/sql-outbox.mailer'
 import { encodeCursor, encodeRevisionCursor } from '@/adapters/shared/keyset-cursor'
 import type { ComposedServer } from '@/composition/server/server.composition'
-import { buildApp } from '@/server/app'
 import { OUTBOX_IDS } from '@/server/services/server-config'
 import { MALFORMED_FORM_DETAIL } from '@/server/plugins/error-handler'
 import {
   JSON_HEADERS,
-  TEST_DATABASES,
-  TEST_POSTGRES_URL,
   composeTestServer,
   createPostThroughApi,
-  emptyDistDir,
   logCapture,
   memoryUseCases,
   multipart,
-  removeTempDirs,
-  testConfig,
   SITE_ORIGIN,
+  describeOnDatabases,
+  useServer,
+  memoryApp,
+  expectProblem,
+  PROBLEM_TYPE,
 } from './server-fixture'
 
-const PROBLEM_TYPE = 'application/problem+json; charset=utf-8'
-
-let server: ComposedServer
-let app: FastifyInstance
+const { app } = useServer()
 let item: NewsItem
 
 beforeAll(async () => {
-  server = await composeTestServer()
-  app = server.app
   const response = await app.inject({
     method: 'POST',
     url: '/api/news',
@@ -44,21 +38,10 @@ beforeAll(async () => {
   item = response.json<NewsItem>()
 })
 
-afterAll(async () => {
-  await server.close()
-  removeTempDirs()
-})
-
 /** An app over in-memory use cases whose log lines the test can read. */
 async function appLoggingAt(level: 'info' | 'error', useCases = memoryUseCases()) {
   const log = logCapture()
-  const logged = await buildApp({
-    useCases,
-    config: testConfig(),
-    health: async () => true,
-    distDir: emptyDistDir(),
-    logger: { level, stream: log.stream },
-  })
+  const logged = await memoryApp({ useCases, logger: { level, stream: log.stream } })
   return { app: logged, log }
 }
 
@@ -74,14 +57,7 @@ describe('malformed and unacceptable bodies', () => {
     ['PATCH', patch],
   ] as const)('%s answers 400 for malformed JSON', async (_method, send) => {
     const response = await send('{"title": "unterminated')
-    expect(response.statusCode).toBe(400)
-    expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
-    expect(response.json()).toEqual({
-      type: 'about:blank',
-      title: 'Bad Request',
-      status: 400,
-      detail: 'The body is not valid JSON.',
-    })
+    expectProblem(response, 400, 'Bad Request', { detail: 'The body is not valid JSON.' })
   })
 
   it('answers 400 for an empty JSON body', async () => {
@@ -139,13 +115,7 @@ describe('malformed and unacceptable bodies', () => {
 describe('422 with the domain’s message for each field', () => {
   it('names every missing field', async () => {
     const response = await post({})
-    expect(response.statusCode).toBe(422)
-    expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
-    expect(response.json()).toEqual({
-      type: 'about:blank',
-      title: 'Unprocessable Entity',
-      status: 422,
-      detail: expect.any(String),
+    expectProblem(response, 422, 'Unprocessable Entity', {
       errors: {
         title: 'Sorry, title is required',
         body: 'Sorry, body is required',
@@ -257,14 +227,7 @@ describe('unknown API paths', () => {
     ['DELETE', '/api/trash'],
   ] as const)('%s %s answers a 404 problem', async (method, url) => {
     const response = await app.inject({ method, url })
-    expect(response.statusCode).toBe(404)
-    expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
-    expect(response.json()).toEqual({
-      type: 'about:blank',
-      title: 'Not Found',
-      status: 404,
-      detail: expect.any(String),
-    })
+    expectProblem(response, 404, 'Not Found')
   })
 })
 
@@ -299,12 +262,7 @@ describe('server failures', () => {
     ['POST', '/api/news/some-id/restore'],
     ['POST', '/api/news/some-id/revisions/2/restore'],
   ] as const)('%s %s answers 503 without internals when the store fails', async (method, url) => {
-    const broken = await buildApp({
-      useCases: memoryUseCases(new BrokenRepository()),
-      config: testConfig(),
-      health: async () => true,
-      distDir: emptyDistDir(),
-    })
+    const broken = await memoryApp({ useCases: memoryUseCases(new BrokenRepository()) })
     const response = await broken.inject({ method, url })
     await broken.close()
     expect(response.statusCode).toBe(503)
@@ -314,24 +272,14 @@ describe('server failures', () => {
   })
 
   it('answers 503 without internals when the repository throws a raw Error', async () => {
-    const broken = await buildApp({
-      useCases: memoryUseCases(new BrokenRepository()),
-      config: testConfig(),
-      health: async () => true,
-      distDir: emptyDistDir(),
-    })
+    const broken = await memoryApp({ useCases: memoryUseCases(new BrokenRepository()) })
     const response = await broken.inject('/api/news')
     await broken.close()
-    expect(response.statusCode).toBe(503)
-    expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
-    expect(response.body).not.toContain('SQLITE')
-    expect(response.body).not.toContain('secret')
-    expect(response.json()).toEqual({
-      type: 'about:blank',
-      title: 'Service Unavailable',
-      status: 503,
+    expectProblem(response, 503, 'Service Unavailable', {
       detail: 'The service is unavailable right now. Try again later.',
     })
+    expect(response.body).not.toContain('SQLITE')
+    expect(response.body).not.toContain('secret')
   })
 
   it('answers 500 without internals, and logs the error, when a route itself fails', async () => {
@@ -483,13 +431,7 @@ describe('a client that closes the connection before its answer', () => {
 
   it('is logged at info, never at error, when it resets in the middle of a contact form', async () => {
     const log = logCapture()
-    const listening = await buildApp({
-      useCases: memoryUseCases(),
-      config: testConfig(),
-      health: async () => true,
-      distDir: emptyDistDir(),
-      logger: { level: 'info', stream: log.stream },
-    })
+    const listening = await memoryApp({ logger: { level: 'info', stream: log.stream } })
     try {
       await listening.listen({ port: 0, host: '127.0.0.1' })
       const { port } = listening.server.address() as AddressInfo
@@ -529,11 +471,7 @@ describe('a client that closes the connection before its answer', () => {
   })
 })
 
-if (TEST_POSTGRES_URL === undefined) {
-  console.warn('Hostile input runs on SQLite only: set TEST_POSTGRES_URL for PostgreSQL too.')
-}
-
-describe.each(TEST_DATABASES)('hostile input answers the same on $name', (kind) => {
+describeOnDatabases('hostile input answers the same on $name', (kind) => {
   let engine: ComposedServer
   let api: FastifyInstance
   let dispose: () => Promise<void>

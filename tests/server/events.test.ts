@@ -6,7 +6,6 @@ import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import type { NewsChange } from '@/domain/news-change.entity'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { MAX_REPLAY } from '@/application/change-feed'
-import type { ComposedServer } from '@/composition/server/server.composition'
 import { TOKENS } from '@/composition/server/server.tokens'
 import { ChangeBatch, EVENT_STREAM_DEFAULTS, EventStream } from '@/server/services/event-stream'
 import { BAD_RESUME_POINT, STREAM_RETRY_AFTER_S } from '@/server/routes/events.routes'
@@ -14,14 +13,11 @@ import {
   composeTestServer,
   createPostThroughApi,
   JSON_HEADERS,
-  removeTempDirs,
   tempDir,
-  TEST_DATABASES,
-  TEST_POSTGRES_URL,
-  type TestDatabase,
+  describeOnDatabases,
 } from './server-fixture'
 import { startServerProcess, type ServerProcess } from './server-process'
-import { listening, postsThroughTheStore, twoServers } from './support/live-servers'
+import { listening, postsThroughTheStore, useTwoListening } from './support/live-servers'
 import {
   changeOf,
   closeReaders,
@@ -35,35 +31,15 @@ import {
 /** Short, so that a test sees several heartbeats in a second. */
 const HEARTBEAT_MS = 150
 
-afterAll(removeTempDirs)
 afterEach(closeReaders)
-
-if (TEST_POSTGRES_URL === undefined) {
-  it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
-}
 
 /**
  * Two servers on one database, as behind a load balancer: a reader on A is told of every
  * change made through B, however far behind it comes back.
  */
-describe.each(TEST_DATABASES)('the live stream, two servers on one $name database', (kind) => {
-  let database: TestDatabase
-  let a: ComposedServer
-  let b: ComposedServer
-  let baseA: string
-  let baseB: string
-
-  beforeEach(async () => {
-    database = await kind.create()
-    ;({ a, b, baseA, baseB } = await twoServers(database.url, { heartbeatMs: HEARTBEAT_MS }))
-  })
-
-  afterEach(async () => {
-    closeReaders()
-    await a.close()
-    await b.close()
-    await database.dispose()
-  })
+describeOnDatabases('the live stream, two servers on one $name database', (kind) => {
+  const servers = useTwoListening(kind, { heartbeatMs: HEARTBEAT_MS })
+  const { a, b } = servers
 
   /** Makes a change through B's API, as another visitor would. */
   async function onB(method: string, url: string, payload?: object): Promise<void> {
@@ -84,7 +60,7 @@ describe.each(TEST_DATABASES)('the live stream, two servers on one $name databas
 
   it('sends ready first, at the current version, with a new reader’s stream headers', async () => {
     await createPostThroughApi(b, 'Already there')
-    const reader = await openStream(baseA)
+    const reader = await openStream(servers.baseA)
     expect(reader.status).toBe(200)
     expect(reader.headers['content-type']).toBe('text/event-stream; charset=utf-8')
     expect(reader.headers['cache-control']).toBe('no-store')
@@ -95,7 +71,7 @@ describe.each(TEST_DATABASES)('the live stream, two servers on one $name databas
   })
 
   it('tells a reader on A of each create, edit, delete, restore and history restore made through B', async () => {
-    const { reader, seq } = await openReady(baseA)
+    const { reader, seq } = await openReady(servers.baseA)
     const item = await createPostThroughApi(b, 'Harbour reopens')
     await onB('PATCH', `/api/news/${item._id}`, { title: 'Harbour reopens at last' })
     await onB('DELETE', `/api/news/${item._id}`)
@@ -116,10 +92,10 @@ describe.each(TEST_DATABASES)('the live stream, two servers on one $name databas
   })
 
   it('replays exactly the changes missed since a Last-Event-ID, then ready', async () => {
-    const first = await openReady(baseA)
+    const first = await openReady(servers.baseA)
     first.reader.close()
     const posts = await threePostsOnB()
-    const { reader, seq } = await openReady(baseA, { lastEventId: String(first.seq) })
+    const { reader, seq } = await openReady(servers.baseA, { lastEventId: String(first.seq) })
     const messages = reader.messages
     expect(messages.map((message) => message.event)).toEqual([
       'change',
@@ -134,16 +110,16 @@ describe.each(TEST_DATABASES)('the live stream, two servers on one $name databas
   })
 
   it('replays from ?since= as from Last-Event-ID, and nothing to a reader that missed nothing', async () => {
-    const { seq: before } = await openReady(baseA)
+    const { seq: before } = await openReady(servers.baseA)
     await threePostsOnB()
-    const fromMiddle = await openReady(baseB, { since: String(before + 1) })
+    const fromMiddle = await openReady(servers.baseB, { since: String(before + 1) })
     expect(fromMiddle.reader.messages.map((message) => message.event)).toEqual([
       'change',
       'change',
       'ready',
     ])
     expect(changeOf(fromMiddle.reader.messages[0] as EventSourceMessage).seq).toBe(before + 2)
-    const current = await openReady(baseA, { since: String(fromMiddle.seq) })
+    const current = await openReady(servers.baseA, { since: String(fromMiddle.seq) })
     expect(current.reader.messages.map((message) => message.event)).toEqual(['ready'])
     // Then changes follow the replay as they are made, each once.
     await createPostThroughApi(b, 'Four')
@@ -154,10 +130,10 @@ describe.each(TEST_DATABASES)('the live stream, two servers on one $name databas
   it(`replays ${MAX_REPLAY} missed changes, and tells a reader further behind to reset`, async () => {
     const before = await postsThroughTheStore(a, MAX_REPLAY + 1)
     const latest = before + MAX_REPLAY + 1
-    const behind = await openReady(baseA, { since: String(before + 1) })
+    const behind = await openReady(servers.baseA, { since: String(before + 1) })
     expect(behind.reader.messages).toHaveLength(MAX_REPLAY + 1)
     expect(behind.seq).toBe(latest)
-    const tooFar = await openReady(baseA, { since: String(before) })
+    const tooFar = await openReady(servers.baseA, { since: String(before) })
     expect(tooFar.reader.messages).toEqual([
       { event: 'reset', id: String(latest), data: `{"seq":${latest}}` },
       { event: 'ready', id: String(latest), data: `{"seq":${latest}}` },
@@ -165,7 +141,7 @@ describe.each(TEST_DATABASES)('the live stream, two servers on one $name databas
   }, 30_000)
 
   it('tells a reader to reset when it comes back after the log was purged, or from a version the site never reached', async () => {
-    const { seq } = await openReady(baseA)
+    const { seq } = await openReady(servers.baseA)
     await threePostsOnB()
     const store = b.container.get(TOKENS.newsStore)
     const epoch = new Date(0).toISOString()
@@ -176,7 +152,7 @@ describe.each(TEST_DATABASES)('the live stream, two servers on one $name databas
     })
     const latest = await b.container.get(TOKENS.changeLog).version()
     for (const since of [String(seq), String(latest + 1), '9007199254740991']) {
-      const { reader } = await openReady(baseA, { since })
+      const { reader } = await openReady(servers.baseA, { since })
       expect(reader.messages.map((message) => [message.event, message.id])).toEqual([
         ['reset', String(latest)],
         ['ready', String(latest)],
@@ -185,7 +161,7 @@ describe.each(TEST_DATABASES)('the live stream, two servers on one $name databas
   })
 
   it('sends a heartbeat comment at the interval it is given', async () => {
-    const { reader } = await openReady(baseA)
+    const { reader } = await openReady(servers.baseA)
     await waitUntil(
       () => reader.comments.length >= 3,
       () => `three heartbeats, got ${reader.comments.length}`,
@@ -207,7 +183,7 @@ describe.each(TEST_DATABASES)('the live stream, two servers on one $name databas
     ['Last-Event-ID', '10000000000000000'],
   ])('answers 400, a problem, to a malformed resume point (%s %j)', async (where, value) => {
     const reader = await openStream(
-      baseA,
+      servers.baseA,
       where === 'since' ? { since: value } : { lastEventId: value },
     )
     await reader.ended
@@ -220,9 +196,9 @@ describe.each(TEST_DATABASES)('the live stream, two servers on one $name databas
     const cap = EVENT_STREAM_DEFAULTS.perAddress
     const open: StreamReader[] = []
     for (let index = 0; index < cap; index += 1) {
-      open.push((await openReady(index % 2 === 0 ? baseA : baseB)).reader)
+      open.push((await openReady(index % 2 === 0 ? servers.baseA : servers.baseB)).reader)
     }
-    for (const base of [baseA, baseB]) {
+    for (const base of [servers.baseA, servers.baseB]) {
       const refused = await openStream(base)
       await refused.ended
       expect(refused.status).toBe(429)
@@ -230,18 +206,18 @@ describe.each(TEST_DATABASES)('the live stream, two servers on one $name databas
       expect(JSON.parse(refused.text())).toMatchObject({ status: 429 })
     }
     // Another address has its own places.
-    expect((await openReady(baseB, { from: '127.0.0.2' })).reader.status).toBe(200)
+    expect((await openReady(servers.baseB, { from: '127.0.0.2' })).reader.status).toBe(200)
 
     // Closing one on B gives its place back, to be taken on A.
     open[1]?.close()
     let reopened: StreamReader | undefined
     const deadline = Date.now() + PATIENCE_MS
     while (reopened?.status !== 200 && Date.now() < deadline) {
-      reopened = await openStream(baseA)
+      reopened = await openStream(servers.baseA)
       if (reopened.status !== 200) await new Promise((resolve) => setTimeout(resolve, 20))
     }
     expect(reopened?.status).toBe(200)
-    expect((await openStream(baseA)).status).toBe(429)
+    expect((await openStream(servers.baseA)).status).toBe(429)
   })
 })
 

@@ -1,6 +1,6 @@
 import { request as httpRequest, type ClientRequest } from 'node:http'
 import { join } from 'node:path'
-import { removeTempDirs, tempDir } from './server-fixture'
+import { tempDir } from './server-fixture'
 import { NPM_START, startServerProcess, type ServerProcess } from './server-process'
 
 const running: ServerProcess[] = []
@@ -10,7 +10,6 @@ afterEach(() => {
   for (const request of held.splice(0)) request.destroy()
   for (const server of running.splice(0)) server.child.kill('SIGKILL')
 })
-afterAll(removeTempDirs)
 
 async function start(): Promise<ServerProcess> {
   const server = await startServerProcess({

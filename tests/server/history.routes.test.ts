@@ -8,23 +8,21 @@ import {
 import type { ComposedServer } from '@/composition/server/server.composition'
 import {
   JSON_HEADERS,
-  TEST_DATABASES,
   TEST_POSTGRES_URL,
   composeTestServer,
-  removeTempDirs,
   type TestDatabase,
   type TestDatabaseKind,
+  describeOnDatabases,
+  expectProblem,
+  PROBLEM_TYPE,
+  followPages,
 } from './server-fixture'
-
-const PROBLEM_TYPE = 'application/problem+json; charset=utf-8'
 
 /** The target of a `Link: <…>; rel="next"` header, if any. */
 function linkOf(header: string | string[] | undefined): string | undefined {
   const value = Array.isArray(header) ? header.join(', ') : header
   return value?.match(/<([^>]+)>;\s*rel="next"/)?.[1]
 }
-
-afterAll(removeTempDirs)
 
 /** Posts are dated to the millisecond; a pause keeps 'newest first' unambiguous. */
 const tick = () => new Promise((resolve) => setTimeout(resolve, 3))
@@ -97,7 +95,7 @@ if (TEST_POSTGRES_URL === undefined) {
   })
 }
 
-describe.each(TEST_DATABASES)('the history API on $name', (kind) => {
+describeOnDatabases('the history API on $name', (kind) => {
   let api: Api
 
   beforeAll(async () => {
@@ -130,16 +128,8 @@ describe.each(TEST_DATABASES)('the history API on $name', (kind) => {
       const theirs = (await api.edit(item._id, { body: 'Their change.' })).json<NewsItem>()
 
       const response = await api.edit(item._id, { body: 'My change.' }, { 'if-match': '"rev-1"' })
-      expect(response.statusCode).toBe(412)
-      expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
+      expectProblem(response, 412, 'Precondition Failed', { current: theirs })
       expect(response.headers.etag).toBe('"rev-2"')
-      expect(response.json()).toEqual({
-        type: 'about:blank',
-        title: 'Precondition Failed',
-        status: 412,
-        detail: expect.any(String),
-        current: theirs,
-      })
       expect((await api.get(item._id)).json()).toEqual(theirs)
       expect(await api.history(item._id)).toHaveLength(2)
     })
@@ -507,17 +497,10 @@ describe.each(TEST_DATABASES)('the history API on $name', (kind) => {
           await tick()
         }
 
-        const seen: TrashedNewsItem[] = []
-        const links: string[] = []
-        let url: string | undefined = '/api/trash?limit=2'
-        while (url !== undefined) {
-          const response = await own.send({ method: 'GET', url })
-          expect(response.statusCode).toBe(200)
-          seen.push(...response.json<TrashedNewsItem[]>())
-          const link = response.headers.link as string | undefined
-          if (link !== undefined) links.push(link)
-          url = link?.match(/^<([^>]+)>; rel="next"$/)?.[1]
-        }
+        const { items: seen, links } = await followPages<TrashedNewsItem>(
+          (url) => own.send({ method: 'GET', url }),
+          '/api/trash?limit=2',
+        )
         expect(seen.map((item) => item._id)).toEqual(deleted.map((item) => item._id))
         expect(links).toHaveLength(2)
         for (const link of links) {

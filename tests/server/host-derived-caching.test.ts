@@ -1,11 +1,6 @@
 import type { ComposedServer } from '@/composition/server/server.composition'
 import * as renderer from '@/ui/app/server-render'
-import {
-  composeTestServer,
-  createPostThroughApi,
-  distWithPageTemplate,
-  removeTempDirs,
-} from './server-fixture'
+import { composeTestServer, createPostThroughApi, distWithPageTemplate } from './server-fixture'
 
 /** The host a client names to plant its own links in what a cache in front would keep. */
 const EVIL = 'evil.example'
@@ -13,8 +8,6 @@ const PUBLIC_URL = 'https://news.example.com'
 const LIST_CACHE_CONTROL = 'public, max-age=5, stale-while-revalidate=60'
 /** The list and the articles, which the page cache keeps and a CDN may keep briefly. */
 const KEPT_PAGE_CACHE_CONTROL = 'public, max-age=0, s-maxage=5, stale-while-revalidate=60'
-
-afterAll(removeTempDirs)
 
 /**
  * Every answer whose body links under the site's origin: each page of the app (a post's pages

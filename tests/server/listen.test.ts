@@ -1,20 +1,16 @@
 import type { AddressInfo } from 'node:net'
 import type { NewsItem } from '@/domain/news-item.entity'
-import type { ComposedServer } from '@/composition/server/server.composition'
-import { composeTestServer, fakeDistDir, removeTempDirs } from './server-fixture'
+import { fakeDistDir, useServer } from './server-fixture'
 
-let server: ComposedServer
+const { server } = useServer({
+  env: { WRITE_RATE_LIMIT: '60' },
+  options: { distDir: fakeDistDir() },
+})
 let base: string
 
 beforeAll(async () => {
-  server = await composeTestServer({ WRITE_RATE_LIMIT: '60' }, { distDir: fakeDistDir() })
   await server.app.listen({ port: 0, host: '127.0.0.1' })
   base = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`
-})
-
-afterAll(async () => {
-  await server.close()
-  removeTempDirs()
 })
 
 describe('over a real socket', () => {

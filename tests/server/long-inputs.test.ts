@@ -1,17 +1,16 @@
 import type { FastifyInstance } from 'fastify'
-import type { ComposedServer } from '@/composition/server/server.composition'
 import { CONTACT_RULES } from '@/domain/rules/contact-message.rules'
 import { NEWS_RULES } from '@/domain/rules/news-item.rules'
 import { SEARCH_RULE } from '@/domain/rules/search-query.rules'
 import { OUTBOX_IDS } from '@/server/services/server-config'
 import { segmenterWork } from '../domain/segmenter-work'
 import {
-  composeTestServer,
   createPostThroughApi,
   JSON_HEADERS,
   multipart,
-  removeTempDirs,
   SITE_ORIGIN,
+  useServer,
+  editThroughApi,
 } from './server-fixture'
 
 /**
@@ -22,18 +21,7 @@ import {
 const PROSE = 'The harbour council met at dawn and the market stayed open late. '
 const longText = (units: number) => PROSE.repeat(Math.ceil(units / PROSE.length)).slice(0, units)
 
-let server: ComposedServer
-let app: FastifyInstance
-
-beforeAll(async () => {
-  server = await composeTestServer()
-  app = server.app
-})
-
-afterAll(async () => {
-  await server.close()
-  removeTempDirs()
-})
+const { server, app } = useServer()
 
 describe('long inputs are refused at once, in the domain’s words', () => {
   it('GET /api/news?q= of 15,000 characters answers 400 with the query’s length message', async () => {
@@ -66,12 +54,7 @@ describe('long inputs are refused at once, in the domain’s words', () => {
     const post = await createPostThroughApi(server, 'Short')
     let response: Awaited<ReturnType<FastifyInstance['inject']>> | undefined
     const work = await segmenterWork(async () => {
-      response = await app.inject({
-        method: 'PATCH',
-        url: `/api/news/${post._id}`,
-        headers: JSON_HEADERS,
-        payload: { title: longText(16_000) },
-      })
+      response = await editThroughApi({ app }, post._id, { title: longText(16_000) })
     })
     expect(response?.statusCode).toBe(422)
     expect(response?.json()).toMatchObject({

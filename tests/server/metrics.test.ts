@@ -2,22 +2,16 @@ import type { ComposedServer } from '@/composition/server/server.composition'
 import {
   composeTestServer,
   JSON_HEADERS,
-  removeTempDirs,
-  TEST_DATABASES,
-  TEST_POSTGRES_URL,
-  type TestDatabase,
+  describeOnDatabases,
+  useDatabase,
+  useServer,
 } from './server-fixture'
-import { startServerProcess, stopServerProcess, type ServerProcess } from './server-process'
+import { startServerProcess, useServerProcesses } from './server-process'
 import { listening } from './support/live-servers'
 import { Scrape } from './support/metrics-scrape'
 import { closeReaders, openReady, PATIENCE_MS } from './support/stream-reader'
 
-afterAll(removeTempDirs)
 afterEach(closeReaders)
-
-if (TEST_POSTGRES_URL === undefined) {
-  it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
-}
 
 const TOKEN = 'scrape-token-0123456789'
 const BEARER = { authorization: `Bearer ${TOKEN}` }
@@ -62,26 +56,15 @@ describe('GET /metrics on the main port', () => {
   })
 })
 
-describe.each(TEST_DATABASES)('the metrics of a server on $name', (kind) => {
-  let database: TestDatabase
-  let server: ComposedServer
+describeOnDatabases('the metrics of a server on $name', (kind) => {
+  const database = useDatabase(kind, { perTest: true })
+  const env = { METRICS_TOKEN: TOKEN, WRITE_RATE_LIMIT: '1', SEARCH_RATE_LIMIT: '1' }
+  const { server } = useServer({ database, env, perTest: true })
+  afterEach(closeReaders)
   let base: string
 
   beforeEach(async () => {
-    database = await kind.create()
-    server = await composeTestServer({
-      DATABASE_URL: database.url,
-      METRICS_TOKEN: TOKEN,
-      WRITE_RATE_LIMIT: '1',
-      SEARCH_RATE_LIMIT: '1',
-    })
     base = await listening(server)
-  })
-
-  afterEach(async () => {
-    closeReaders()
-    await server.close()
-    await database.dispose()
   })
 
   async function scrape(): Promise<Scrape> {
@@ -186,14 +169,10 @@ describe('two servers in one process', () => {
 })
 
 describe('METRICS_PORT', { timeout: 30_000 }, () => {
-  let server: ServerProcess | undefined
-  afterEach(async () => {
-    await stopServerProcess(server)
-    server = undefined
-  })
+  const { start: startProcess } = useServerProcesses('SIGTERM')
 
   it('serves GET /metrics on 127.0.0.1 without a token, and stops with the server', async () => {
-    server = await startServerProcess({ DATABASE_URL: 'sqlite::memory:', METRICS_PORT: '0' })
+    const server = await startProcess({ DATABASE_URL: 'sqlite::memory:', METRICS_PORT: '0' })
     const line = server.logs.find((entry) => typeof entry.metricsUrl === 'string')
     const url = new URL(String(line?.metricsUrl))
     expect(url.hostname).toBe('127.0.0.1')
@@ -213,11 +192,10 @@ describe('METRICS_PORT', { timeout: 30_000 }, () => {
   })
 
   it('refuses to start, naming METRICS_PORT, when that port is taken', async () => {
-    const taken = await startServerProcess({ DATABASE_URL: 'sqlite::memory:', METRICS_PORT: '0' })
+    const taken = await startProcess({ DATABASE_URL: 'sqlite::memory:', METRICS_PORT: '0' })
     const port = new URL(
       String(taken.logs.find((entry) => typeof entry.metricsUrl === 'string')?.metricsUrl),
     ).port
-    server = taken
     await expect(
       startServerProcess({ DATABASE_URL: 'sqlite::memory:', METRICS_PORT: port }),
     ).rejects.toThrow(`METRICS_PORT ${port} on 127.0.0.1 is already in use`)

@@ -1,15 +1,9 @@
 import type { NewsItem } from '@/domain/news-item.entity'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { OUTBOX_IDS } from '@/server/services/server-config'
-import { JSON_HEADERS, removeTempDirs, TEST_DATABASES, TEST_POSTGRES_URL } from './server-fixture'
+import { JSON_HEADERS, describeOnDatabases } from './server-fixture'
 import { proxiedServers, sendFrom as send } from './support/proxied-servers'
 import { CLI_TIMEOUT, news } from './support/news-command'
-
-afterAll(removeTempDirs)
-
-if (TEST_POSTGRES_URL === undefined) {
-  it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
-}
 
 const VANDAL = '203.0.113.7'
 const NEIGHBOUR = '203.0.113.99'
@@ -20,7 +14,7 @@ const VISITOR = '198.51.100.23'
  * share, hold on both servers from the command's end; the visitors come through a proxy, which
  * names each one's address.
  */
-describe.each(TEST_DATABASES)('the operator’s blocks and protections on $name', (kind) => {
+describeOnDatabases('the operator’s blocks and protections on $name', (kind) => {
   const servers = proxiedServers(kind)
 
   async function publish(from = VISITOR): Promise<NewsItem> {
@@ -210,7 +204,7 @@ describe.each(TEST_DATABASES)('the operator’s blocks and protections on $name'
  * The spam budget: CREATE_RATE_LIMIT new posts an hour per client, counted in the database both
  * servers share, beside the write budget, and kept under the client's pseudonym.
  */
-describe.each(TEST_DATABASES)('the budget of new posts on $name', (kind) => {
+describeOnDatabases('the budget of new posts on $name', (kind) => {
   const servers = proxiedServers(kind, { CREATE_RATE_LIMIT: '2', WRITE_RATE_LIMIT: '60' })
 
   function create(server: ComposedServer, from: string, title: string) {

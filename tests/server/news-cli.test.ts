@@ -5,13 +5,7 @@ import type { NewsRevision } from '@/domain/news-revision.entity'
 import { MAX_HISTORY_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { TOKENS } from '@/composition/server/server.tokens'
-import {
-  composeTestServer,
-  createPostThroughApi,
-  JSON_HEADERS,
-  removeTempDirs,
-  tempDir,
-} from './server-fixture'
+import { composeTestServer, createPostThroughApi, tempDir, editThroughApi } from './server-fixture'
 import { CLI_TIMEOUT, news } from './support/news-command'
 
 const pause = () => new Promise((resolve) => setTimeout(resolve, 5))
@@ -37,8 +31,6 @@ async function historyOf(server: ComposedServer, id: string): Promise<NewsRevisi
   return (await server.app.inject(`/api/news/${id}/revisions`)).json<NewsRevision[]>()
 }
 
-afterAll(removeTempDirs)
-
 describe('npm run news', { timeout: CLI_TIMEOUT }, () => {
   it('restore --since puts back deleted and edited posts as new revisions, and says so', async () => {
     const url = `sqlite:${join(tempDir('newswire-cli-'), 'news.db')}`
@@ -50,12 +42,7 @@ describe('npm run news', { timeout: CLI_TIMEOUT }, () => {
       await pause()
       await server.app.inject({ method: 'DELETE', url: `/api/news/${deleted._id}` })
       for (const title of ['Nonsense', 'More nonsense']) {
-        await server.app.inject({
-          method: 'PATCH',
-          url: `/api/news/${edited._id}`,
-          headers: JSON_HEADERS,
-          payload: { title },
-        })
+        await editThroughApi(server, edited._id, { title })
       }
       await createPost(server, 'Made after')
       return { deleted, edited, untouched, since }
@@ -155,12 +142,7 @@ describe('npm run news', { timeout: CLI_TIMEOUT }, () => {
     const item = await withApi(url, async (server) => {
       const item = await createPost(server, 'Saga')
       for (let index = 1; index <= edits; index += 1) {
-        await server.app.inject({
-          method: 'PATCH',
-          url: `/api/news/${item._id}`,
-          headers: JSON_HEADERS,
-          payload: { title: `Saga ${index}` },
-        })
+        await editThroughApi(server, item._id, { title: `Saga ${index}` })
       }
       return item
     })

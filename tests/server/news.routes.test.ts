@@ -1,20 +1,13 @@
-import type { FastifyInstance } from 'fastify'
 import type { NewsItem } from '@/domain/news-item.entity'
-import type { ComposedServer } from '@/composition/server/server.composition'
-import { JSON_HEADERS, composeTestServer, removeTempDirs } from './server-fixture'
+import {
+  JSON_HEADERS,
+  useServer,
+  expectProblem,
+  followPages,
+  editThroughApi,
+} from './server-fixture'
 
-let server: ComposedServer
-let app: FastifyInstance
-
-beforeAll(async () => {
-  server = await composeTestServer()
-  app = server.app
-})
-
-afterAll(async () => {
-  await server.close()
-  removeTempDirs()
-})
+const { app } = useServer()
 
 async function create(fields: Record<string, unknown>) {
   return app.inject({ method: 'POST', url: '/api/news', headers: JSON_HEADERS, payload: fields })
@@ -58,19 +51,11 @@ describe('GET /api/news', () => {
     const created: string[] = []
     for (let i = 1; i <= 5; i += 1) created.unshift((await createValid(`Post ${i}`))._id)
 
-    const seen: string[] = []
-    let url: string | undefined = '/api/news?limit=2'
-    const links: string[] = []
-    while (url !== undefined) {
-      const response = await app.inject(url)
-      expect(response.statusCode).toBe(200)
-      seen.push(...response.json<NewsItem[]>().map((item) => item._id))
-      const link = response.headers.link as string | undefined
-      if (link !== undefined) links.push(link)
-      url = link?.match(/^<([^>]+)>; rel="next"$/)?.[1]
-    }
-
-    expect(seen).toEqual(created)
+    const { items, links } = await followPages<NewsItem>(
+      (url) => app.inject(url),
+      '/api/news?limit=2',
+    )
+    expect(items.map((item) => item._id)).toEqual(created)
     expect(links).toHaveLength(2)
     for (const link of links)
       expect(link).toMatch(/^<\/api\/news\?limit=2&cursor=[^>]+>; rel="next"$/)
@@ -87,13 +72,7 @@ describe('GET /api/news', () => {
     'refuses limit=%s with a 400 problem',
     async (limit) => {
       const response = await app.inject(`/api/news?limit=${limit}`)
-      expect(response.statusCode).toBe(400)
-      expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8')
-      expect(response.json()).toEqual({
-        type: 'about:blank',
-        title: 'Bad Request',
-        status: 400,
-        detail: expect.any(String),
+      expectProblem(response, 400, 'Bad Request', {
         errors: { limit: 'Must be a whole number from 1 to 100' },
       })
     },
@@ -123,12 +102,7 @@ describe('the cached first page', () => {
   it('shows an edit at once', async () => {
     const item = await createValid('Before')
     await app.inject('/api/news')
-    const patch = await app.inject({
-      method: 'PATCH',
-      url: `/api/news/${item._id}`,
-      headers: JSON_HEADERS,
-      payload: { title: 'After' },
-    })
+    const patch = await editThroughApi({ app }, item._id, { title: 'After' })
     expect(patch.statusCode).toBe(200)
     expect((await app.inject('/api/news')).json()).toEqual([patch.json()])
     expect(patch.json()).toMatchObject({ _id: item._id, title: 'After', revision: 2 })
@@ -266,12 +240,7 @@ describe('PATCH /api/news/:id', () => {
 
   it('records no revision for an edit that changes nothing', async () => {
     const item = await createValid('Same')
-    const response = await app.inject({
-      method: 'PATCH',
-      url: `/api/news/${item._id}`,
-      headers: JSON_HEADERS,
-      payload: { title: 'Same' },
-    })
+    const response = await editThroughApi({ app }, item._id, { title: 'Same' })
     expect(response.statusCode).toBe(200)
     expect(response.json()).toEqual(item)
     const history = (await app.inject(`/api/news/${item._id}/revisions`)).json<unknown[]>()
@@ -485,12 +454,7 @@ describe('Cache-Control of the rest of the API', () => {
     const id = created.json<NewsItem>()._id
     const answers = [
       created,
-      await app.inject({
-        method: 'PATCH',
-        url: `/api/news/${id}`,
-        headers: JSON_HEADERS,
-        payload: { title: 'U' },
-      }),
+      await editThroughApi({ app }, id, { title: 'U' }),
       await get(`/api/news/${id}/revisions`),
       await app.inject({ method: 'DELETE', url: `/api/news/${id}` }),
       await get('/api/trash'),

@@ -5,8 +5,7 @@ import {
 } from '@/contract/news.wire-schemas'
 import { NewsChangeSchema, StreamPositionSchema } from '@/contract/news-change.wire-schemas'
 import { RecentChangeSchema } from '@/contract/recent-change.wire-schemas'
-import type { ComposedServer } from '@/composition/server/server.composition'
-import { composeTestServer, fakeDistDir, removeTempDirs } from './server-fixture'
+import { fakeDistDir, useServer } from './server-fixture'
 
 interface Operation {
   tags?: string[]
@@ -26,19 +25,13 @@ const statuses = (operation: Operation | undefined) =>
 const headerParameters = (operation: Operation | undefined) =>
   (operation?.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name)
 
-let server: ComposedServer
+const { app } = useServer({ options: { distDir: fakeDistDir() } })
 let spec: OpenApi
 
 beforeAll(async () => {
-  server = await composeTestServer({}, { distDir: fakeDistDir() })
-  const response = await server.app.inject('/api/openapi.json')
+  const response = await app.inject('/api/openapi.json')
   expect(response.statusCode).toBe(200)
   spec = response.json<OpenApi>()
-})
-
-afterAll(async () => {
-  await server.close()
-  removeTempDirs()
 })
 
 describe('GET /api/openapi.json', () => {

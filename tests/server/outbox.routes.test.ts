@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { SqlOutboxMailer } from '@/adapters/outbox/sql-outbox.mailer'
-import type { ComposedServer } from '@/composition/server/server.composition'
 import { OUTBOX_IDS } from '@/server/services/server-config'
-import { composeTestServer, multipart, removeTempDirs, SITE_ORIGIN } from './server-fixture'
+import { composeTestServer, multipart, SITE_ORIGIN, useServer } from './server-fixture'
 
 const SEND_FORM = '/api/v1.0/email/send-form'
 
@@ -17,19 +16,11 @@ const validForm = {
   user_id: OUTBOX_IDS.publicKey,
 }
 
-let server: ComposedServer
-let app: FastifyInstance
+const { server, app } = useServer()
 let outbox: SqlOutboxMailer
 
-beforeAll(async () => {
-  server = await composeTestServer()
-  app = server.app
+beforeAll(() => {
   outbox = new SqlOutboxMailer(server.database)
-})
-
-afterAll(async () => {
-  await server.close()
-  removeTempDirs()
 })
 
 async function sendForm(

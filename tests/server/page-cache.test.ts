@@ -6,17 +6,9 @@ import {
   composeTestServer,
   createPostThroughApi,
   distWithPageTemplate,
-  removeTempDirs,
-  TEST_DATABASES,
-  TEST_POSTGRES_URL,
-  type TestDatabase,
+  describeOnDatabases,
+  useDatabase,
 } from './server-fixture'
-
-afterAll(removeTempDirs)
-
-if (TEST_POSTGRES_URL === undefined) {
-  it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
-}
 
 const PUBLIC_URL = 'https://news.example.com'
 const KEPT_PAGE = 'public, max-age=0, s-maxage=5, stale-while-revalidate=60'
@@ -47,13 +39,12 @@ function get(server: ComposedServer, url: string, headers: Record<string, string
   return server.app.inject({ url, headers })
 }
 
-describe.each(TEST_DATABASES)('the page cache on $name', (kind) => {
-  let database: TestDatabase
+describeOnDatabases('the page cache on $name', (kind) => {
+  const database = useDatabase(kind, { perTest: true })
   let a: Awaited<ReturnType<typeof siteOn>>
   let b: Awaited<ReturnType<typeof siteOn>>
 
   beforeEach(async () => {
-    database = await kind.create()
     a = await siteOn(database.url)
     b = await siteOn(database.url)
   })
@@ -61,7 +52,6 @@ describe.each(TEST_DATABASES)('the page cache on $name', (kind) => {
   afterEach(async () => {
     await a.server.close()
     await b.server.close()
-    await database.dispose()
   })
 
   it('renders the list once, and serves it again, compressed, with an ETag, until a write', async () => {

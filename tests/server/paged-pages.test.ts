@@ -1,16 +1,13 @@
 import { JSDOM } from 'jsdom'
 import type { PageData } from '@/application/page-data'
-import type { ComposedServer } from '@/composition/server/server.composition'
 import type { NewsItem } from '@/domain/news-item.entity'
 import * as renderer from '@/ui/app/server-render'
 import {
-  TEST_DATABASES,
-  TEST_POSTGRES_URL,
-  composeTestServer,
   createPostThroughApi,
-  removeTempDirs,
   templateDistDir,
-  type TestDatabase,
+  describeOnDatabases,
+  useDatabase,
+  useServer,
 } from './server-fixture'
 
 /*
@@ -25,15 +22,9 @@ const HISTORY_PAGE = 50
 /** Posts are dated to the millisecond; a pause keeps 'newest first' unambiguous. */
 const tick = () => new Promise((resolve) => setTimeout(resolve, 3))
 
-afterAll(removeTempDirs)
-
-if (TEST_POSTGRES_URL === undefined) {
-  it.skip('runs on PostgreSQL too when TEST_POSTGRES_URL is set', () => undefined)
-}
-
-describe.each(TEST_DATABASES)('server-rendered paged pages on $name', (kind) => {
-  let database: TestDatabase
-  let server: ComposedServer
+describeOnDatabases('server-rendered paged pages on $name', (kind) => {
+  const database = useDatabase(kind)
+  const { server } = useServer({ database, options: { distDir: templateDistDir(), renderer } })
   /** Newest first, as the list shows them. */
   let live: NewsItem[] = []
   /** Newest deletion first, as the trash shows them. */
@@ -41,11 +32,6 @@ describe.each(TEST_DATABASES)('server-rendered paged pages on $name', (kind) => 
   let edited: NewsItem
 
   beforeAll(async () => {
-    database = await kind.create()
-    server = await composeTestServer(
-      { DATABASE_URL: database.url },
-      { distDir: templateDistDir(), renderer },
-    )
     const made: NewsItem[] = []
     for (let n = 1; n <= LIST_PAGE + 6; n += 1) {
       made.push(await createPostThroughApi(server, `Harbour report ${n}`))
@@ -73,11 +59,6 @@ describe.each(TEST_DATABASES)('server-rendered paged pages on $name', (kind) => 
     }
     live = [edited, ...live]
   }, 120_000)
-
-  afterAll(async () => {
-    await server.close()
-    await database.dispose()
-  })
 
   function remove(id: string) {
     return server.app.inject({ method: 'DELETE', url: `/api/news/${id}` })

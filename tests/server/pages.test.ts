@@ -7,7 +7,7 @@ import type { NewsPage } from '@/domain/ports/news-repository.port'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { sourceHash } from '@/server/plugins/security'
 import * as renderer from '@/ui/app/server-render'
-import { composeTestServer, createPostThroughApi, removeTempDirs } from './server-fixture'
+import { composeTestServer, createPostThroughApi, useServer } from './server-fixture'
 
 /** The app's entry and a module it imports, as `vite build` writes them into index.html. */
 const BUILT_SCRIPTS =
@@ -34,15 +34,9 @@ function distWithTemplate(): string {
 const PUBLIC_URL = 'https://news.example.com'
 const HOSTILE = '</script><script>alert(1)</script><!--'
 
-let server: ComposedServer
-
-beforeAll(async () => {
-  server = await composeTestServer({ PUBLIC_URL }, { distDir: distWithTemplate(), renderer })
-})
-
-afterAll(async () => {
-  await server.close()
-  removeTempDirs()
+const { server } = useServer({
+  env: { PUBLIC_URL },
+  options: { distDir: distWithTemplate(), renderer },
 })
 
 function create(title: string, body?: string, author?: string): Promise<NewsItem> {

@@ -9,7 +9,7 @@ import {
 } from '../../scripts/bench/throwaway-postgres'
 import { DETAILS, problem } from '@/server/services/problem'
 import { TEST_POSTGRES_URL } from './server-fixture'
-import { startServerProcess, type ServerProcess } from './server-process'
+import { useServerProcesses, type ServerProcess } from './server-process'
 
 /** Clients that write and read at once while the database drops their connections. */
 const CLIENTS = 8
@@ -20,11 +20,7 @@ const BETWEEN_DROPS_MS = 250
 /** How long the server may take to serve reads and writes again once the database is back. */
 const HEAL_MS = 10_000
 
-const running: ServerProcess[] = []
-
-afterEach(() => {
-  for (const server of running.splice(0)) server.child.kill('SIGKILL')
-})
+const { start: startProcess } = useServerProcesses()
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -109,12 +105,7 @@ async function healed(base: string): Promise<void> {
 async function start(databaseUrl: string): Promise<ServerProcess> {
   // A budget no client reaches, so that each write also counts in the database (on a connection
   // of its own) and no answer is a 429.
-  const server = await startServerProcess({
-    DATABASE_URL: databaseUrl,
-    WRITE_RATE_LIMIT: '1000000',
-  })
-  running.push(server)
-  return server
+  return startProcess({ DATABASE_URL: databaseUrl, WRITE_RATE_LIMIT: '1000000' })
 }
 
 /** Whether the process is still running, and if not, how it ended and what it logged last. */

@@ -6,34 +6,29 @@ import {
 } from '@/composition/server/server.composition'
 import {
   JSON_HEADERS,
-  TEST_DATABASES,
   composeTestServer,
   logCapture,
-  removeTempDirs,
-  type TestDatabase,
+  describeOnDatabases,
+  useDatabase,
 } from './server-fixture'
 
 const DAY = 24 * 60 * 60 * 1000
 const HOUR = 60 * 60 * 1000
 
-afterAll(removeTempDirs)
-
-describe.each(TEST_DATABASES)('purging on $name', (kind) => {
+describeOnDatabases('purging on $name', (kind) => {
   const open: ComposedServer[] = []
-  let database: TestDatabase
+  const database = useDatabase(kind, { perTest: true })
   /** The purge's clock: tests move it forward; posts are still dated by the real one. */
   let offsetMs = 0
   let log: ReturnType<typeof logCapture>
 
-  beforeEach(async () => {
-    database = await kind.create()
+  beforeEach(() => {
     offsetMs = 0
     log = logCapture()
   })
 
   afterEach(async () => {
     for (const server of open.splice(0)) await server.close()
-    await database.dispose()
   })
 
   async function start(env: Record<string, string> = {}, options: ComposeOptions = {}) {

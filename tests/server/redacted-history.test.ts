@@ -4,9 +4,7 @@ import { SqlModerationStore } from '@/adapters/sql/moderation.store'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import type { NewsItem } from '@/domain/news-item.entity'
 import * as renderer from '@/ui/app/server-render'
-import { composeTestServer, JSON_HEADERS, removeTempDirs, templateDistDir } from './server-fixture'
-
-afterAll(removeTempDirs)
+import { composeTestServer, JSON_HEADERS, templateDistDir } from './server-fixture'
 
 /** A post's history page, as a browser without JavaScript gets it, once a version was redacted. */
 describe('the history of a post with a version the operator hid', () => {

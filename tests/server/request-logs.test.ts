@@ -1,46 +1,25 @@
-import type { ComposedServer } from '@/composition/server/server.composition'
-import { buildApp } from '@/server/app'
 import {
-  composeTestServer,
-  emptyDistDir,
   logCapture,
   memoryUseCases,
-  removeTempDirs,
-  TEST_DATABASES,
-  TEST_POSTGRES_URL,
-  testConfig,
-  type TestDatabase,
+  describeOnDatabases,
+  useDatabase,
+  useServer,
+  memoryApp,
 } from './server-fixture'
-import { startServerProcess, stopServerProcess, type ServerProcess } from './server-process'
+import { useServerProcesses, type ServerProcess } from './server-process'
 import { openReady, waitUntil } from './support/stream-reader'
-
-afterAll(removeTempDirs)
-
-if (TEST_POSTGRES_URL === undefined) {
-  it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
-}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const ISO_8601_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/
 const INFO = 30
 const DEBUG = 20
 
-describe.each(TEST_DATABASES)('request ids on $name', (kind) => {
-  let database: TestDatabase
-  let server: ComposedServer
-  let log: ReturnType<typeof logCapture>
-
-  beforeAll(async () => {
-    database = await kind.create()
-    log = logCapture()
-    server = await composeTestServer(
-      { DATABASE_URL: database.url },
-      { logger: { level: 'info', stream: log.stream } },
-    )
-  })
-  afterAll(async () => {
-    await server.close()
-    await database.dispose()
+describeOnDatabases('request ids on $name', (kind) => {
+  const log = logCapture()
+  const database = useDatabase(kind)
+  const { server } = useServer({
+    database,
+    options: { logger: { level: 'info', stream: log.stream } },
   })
 
   it('answers with the X-Request-Id it was sent, and logs the request under it', async () => {
@@ -79,11 +58,8 @@ describe('a failure', () => {
     const useCases = memoryUseCases()
     vi.spyOn(useCases.listNews, 'execute').mockRejectedValue(new Error('the disk caught fire'))
     const failing = logCapture()
-    const app = await buildApp({
+    const app = await memoryApp({
       useCases,
-      config: testConfig(),
-      health: async () => true,
-      distDir: emptyDistDir(),
       logger: { level: 'info', stream: failing.stream },
     })
     const response = await app.inject({ url: '/api/news', headers: { 'x-request-id': 'fire-1' } })
@@ -116,14 +92,10 @@ async function readAndLeave(server: ServerProcess, id: string): Promise<void> {
 const PROCESS_TIMEOUT_MS = 30_000
 
 describe('the server process’s log', { timeout: PROCESS_TIMEOUT_MS }, () => {
-  let server: ServerProcess | undefined
-  afterEach(async () => {
-    await stopServerProcess(server)
-    server = undefined
-  })
+  const { start: startProcess } = useServerProcesses('SIGTERM')
 
   it('writes one JSON object per line, with ISO 8601 times and LOG_LEVEL’s lines', async () => {
-    server = await startServerProcess({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'debug' })
+    const server = await startProcess({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'debug' })
     const response = await fetch(`${server.base}/api/news`, {
       headers: { 'x-request-id': 'process-1' },
     })
@@ -145,7 +117,7 @@ describe('the server process’s log', { timeout: PROCESS_TIMEOUT_MS }, () => {
   })
 
   it('tells nothing at info of a live stream its reader left', async () => {
-    server = await startServerProcess({ DATABASE_URL: 'sqlite::memory:' })
+    const server = await startProcess({ DATABASE_URL: 'sqlite::memory:' })
     await readAndLeave(server, 'reader-2')
     expect(server.logs.filter((line) => line.reqId === 'reader-2')).toEqual([])
   })

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { request as httpRequest } from 'node:http'
 import type { NewsItem } from '@/domain/news-item.entity'
 import type { NewsRevision } from '@/domain/news-revision.entity'
-import { removeTempDirs, TEST_DATABASES, TEST_POSTGRES_URL } from './server-fixture'
-import { startServerProcess, type ServerProcess } from './server-process'
+import { describeOnDatabases } from './server-fixture'
+import { useServerProcesses } from './server-process'
 
 /** Clients that send and read at once, each publishing and editing posts of its own. */
 const CLIENTS = 6
@@ -12,22 +12,8 @@ const STEADY_MS = 1_000
 /** Edits per post, at most, so that a post's whole history fits one page of revisions. */
 const EDITS_PER_POST = 5
 
-const running: ServerProcess[] = []
-
-afterEach(() => {
-  for (const server of running.splice(0)) server.child.kill('SIGKILL')
-})
-afterAll(removeTempDirs)
-
-if (TEST_POSTGRES_URL === undefined) {
-  it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
-}
-
-async function start(env: Record<string, string>): Promise<ServerProcess> {
-  const server = await startServerProcess(env)
-  running.push(server)
-  return server
-}
+const processes = useServerProcesses()
+const { start } = processes
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -205,7 +191,7 @@ async function allPosts(base: string): Promise<NewsItem[]> {
   return posts
 }
 
-describe.each(TEST_DATABASES)('a rolling restart of two servers on one $name database', (kind) => {
+describeOnDatabases('a rolling restart of two servers on one $name database', (kind) => {
   it('answers no 5xx, drops no connection and keeps every acknowledged write', async () => {
     const database = await kind.create()
     try {
@@ -249,7 +235,7 @@ describe.each(TEST_DATABASES)('a rolling restart of two servers on one $name dat
         expect(((await response.json()) as NewsRevision[]).length, id).toBe(writes)
       }
     } finally {
-      for (const server of running.splice(0)) server.child.kill('SIGKILL')
+      await processes.stopAll()
       await database.dispose()
     }
   }, 60_000)

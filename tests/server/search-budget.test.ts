@@ -1,28 +1,16 @@
 import { sql } from 'kysely'
 import type { ComposedServer } from '@/composition/server/server.composition'
-import { buildApp } from '@/server/app'
 import { SEARCH_GROUP } from '@/server/plugins/search-limit'
 import { pseudonymizer } from '@/server/services/pseudonyms'
 import { SITE_SECRETS, siteSecret } from '@/adapters/sql/site-secrets'
 import * as renderer from '@/ui/app/server-render'
 import {
   composeTestServer,
-  emptyDistDir,
   logCapture,
-  memoryUseCases,
-  removeTempDirs,
-  TEST_DATABASES,
-  TEST_POSTGRES_URL,
   templateDistDir,
-  testConfig,
-  type TestDatabase,
+  describeOnDatabases,
+  useTwoServers,
 } from './server-fixture'
-
-if (TEST_POSTGRES_URL === undefined) {
-  console.warn('search budget on PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set')
-}
-
-afterAll(removeTempDirs)
 
 const BUDGET = 3
 
@@ -34,23 +22,12 @@ function pageFrom(server: ComposedServer, remoteAddress: string, q = 'harbour') 
   return server.app.inject({ url: `/search?q=${encodeURIComponent(q)}`, remoteAddress })
 }
 
-describe.each(TEST_DATABASES)('the search budget shared by two servers on $name', (kind) => {
-  const servers = {} as { first: ComposedServer; second: ComposedServer }
-  let database: TestDatabase | undefined
-
-  beforeAll(async () => {
-    database = await kind.create()
-    const env = { DATABASE_URL: database.url, SEARCH_RATE_LIMIT: String(BUDGET) }
-    const options = { distDir: templateDistDir(), renderer }
-    servers.first = await composeTestServer(env, options)
-    servers.second = await composeTestServer(env, options)
+describeOnDatabases('the search budget shared by two servers on $name', (kind) => {
+  const { a, b } = useTwoServers(kind, {
+    env: { SEARCH_RATE_LIMIT: String(BUDGET) },
+    options: { distDir: templateDistDir(), renderer },
   })
-
-  afterAll(async () => {
-    await servers.first?.close()
-    await servers.second?.close()
-    await database?.dispose()
-  })
+  const servers = { first: a, second: b }
 
   it('draws a client’s searches on every server, API and page, from one budget', async () => {
     const client = '198.51.100.7'
@@ -101,17 +78,6 @@ describe.each(TEST_DATABASES)('the search budget shared by two servers on $name'
 })
 
 describe('an app with a search budget', () => {
-  it('refuses to start without a shared place to count in, rather than count per process', async () => {
-    await expect(
-      buildApp({
-        useCases: memoryUseCases(),
-        config: testConfig({ SEARCH_RATE_LIMIT: '3' }),
-        health: async () => true,
-        distDir: emptyDistDir(),
-      }),
-    ).rejects.toThrow('A search rate limit needs a rateLimitCounter to count in.')
-  })
-
   it('lets the search run (fail open) and logs why when the budget cannot be counted', async () => {
     const log = logCapture()
     const server = await composeTestServer(

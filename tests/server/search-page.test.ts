@@ -1,29 +1,17 @@
 import { JSDOM } from 'jsdom'
 import type { PageData } from '@/application/page-data'
-import type { ComposedServer } from '@/composition/server/server.composition'
 import { SEARCH_RULE } from '@/domain/rules/search-query.rules'
 import * as renderer from '@/ui/app/server-render'
 import { segmenterWork } from '../domain/segmenter-work'
-import {
-  composeTestServer,
-  createPostThroughApi,
-  removeTempDirs,
-  templateDistDir,
-} from './server-fixture'
+import { createPostThroughApi, templateDistDir, useServer } from './server-fixture'
 
-let server: ComposedServer
+const { server } = useServer({ options: { distDir: templateDistDir(), renderer } })
 
 beforeAll(async () => {
-  server = await composeTestServer({}, { distDir: templateDistDir(), renderer })
   await createPostThroughApi(server, 'A new café opens by the harbour', {
     body: 'The café serves coffee from dawn.',
   })
   await createPostThroughApi(server, 'Night market returns', { body: 'Forty stalls open.' })
-})
-
-afterAll(async () => {
-  await server.close()
-  removeTempDirs()
 })
 
 async function page(url: string) {

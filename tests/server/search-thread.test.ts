@@ -1,19 +1,12 @@
 import SQLite from 'better-sqlite3'
-import type { ComposedServer } from '@/composition/server/server.composition'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { SQLITE_SEARCH_TABLE } from '@/adapters/sql/news-search.sql'
-import { composeTestServer, createPostThroughApi, removeTempDirs, tempDir } from './server-fixture'
+import { createPostThroughApi, tempDir, useServer } from './server-fixture'
 
-let server: ComposedServer
+const { server } = useServer({ database: { url: `sqlite:${tempDir('newswire-db-')}/news.db` } })
 
 beforeAll(async () => {
-  server = await composeTestServer({ DATABASE_URL: `sqlite:${tempDir('newswire-db-')}/news.db` })
   await createPostThroughApi(server, 'Harbour lights return', { body: 'The harbour is lit.' })
-})
-
-afterAll(async () => {
-  await server.close()
-  removeTempDirs()
 })
 
 describe('searching a SQLite file', () => {

@@ -1,20 +1,14 @@
-import type { FastifyInstance } from 'fastify'
-import type { ComposedServer } from '@/composition/server/server.composition'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { SEARCH_LIMITS, SEARCH_RULE, TOO_MANY_TERMS } from '@/domain/rules/search-query.rules'
 import { encodeCursor } from '@/adapters/shared/keyset-cursor'
 import {
-  JSON_HEADERS,
-  TEST_DATABASES,
-  TEST_POSTGRES_URL,
-  composeTestServer,
   createPostThroughApi,
-  removeTempDirs,
+  describeOnDatabases,
+  useDatabase,
+  useServer,
+  followPages,
+  editThroughApi,
 } from './server-fixture'
-
-if (TEST_POSTGRES_URL === undefined) {
-  console.warn('Searching SQLite only: set TEST_POSTGRES_URL to search PostgreSQL too.')
-}
 
 const CONTROL = SEARCH_RULE.characters.message
 const EMPTY = SEARCH_RULE.required
@@ -22,23 +16,8 @@ const TOO_LONG = SEARCH_RULE.maxLength.message
 const words = (count: number) => Array.from({ length: count }, (_, index) => `w${index}`).join(' ')
 
 /** `GET /api/news?q=` through the real app, on every engine the suite has. */
-describe.each(TEST_DATABASES)('GET /api/news?q= on $name', (kind) => {
-  let server: ComposedServer
-  let app: FastifyInstance
-  let dispose: () => Promise<void>
-
-  beforeAll(async () => {
-    const database = await kind.create()
-    dispose = () => database.dispose()
-    server = await composeTestServer({ DATABASE_URL: database.url })
-    app = server.app
-  })
-
-  afterAll(async () => {
-    await server.close()
-    await dispose()
-    removeTempDirs()
-  })
+describeOnDatabases('GET /api/news?q= on $name', (kind) => {
+  const { app } = useServer({ database: useDatabase(kind) })
 
   beforeEach(async () => {
     for (;;) {
@@ -106,18 +85,9 @@ describe.each(TEST_DATABASES)('GET /api/news?q= on $name', (kind) => {
     for (let index = 0; index < 5; index += 1)
       expected.unshift((await publish(`Tide ${index}`)).title)
     await publish('Unrelated')
-    const seen: string[] = []
-    const links: string[] = []
-    let url: string | undefined = '/api/news?q=tide%20TIDE&limit=2'
-    while (url !== undefined) {
-      const response = await app.inject(url)
-      expect(response.statusCode).toBe(200)
-      seen.push(...response.json<NewsItem[]>().map((item) => item.title))
-      const link = response.headers.link as string | undefined
-      if (link !== undefined) links.push(link)
-      url = link?.match(/^<([^>]+)>; rel="next"$/)?.[1]
-    }
-    expect(seen).toEqual(expected)
+    const first = '/api/news?q=tide%20TIDE&limit=2'
+    const { items, links } = await followPages<NewsItem>((url) => app.inject(url), first)
+    expect(items.map((item) => item.title)).toEqual(expected)
     expect(links).toHaveLength(2)
     for (const link of links) {
       expect(link).toMatch(/^<\/api\/news\?q=tide%20TIDE&limit=2&cursor=[^>]+>; rel="next"$/)
@@ -139,12 +109,7 @@ describe.each(TEST_DATABASES)('GET /api/news?q= on $name', (kind) => {
 
   it('finds an edited post by its new words at once, a trashed one no more, a restored one again', async () => {
     const item = await publish('Harbour reopens', 'Boats are back.')
-    const edit = await app.inject({
-      method: 'PATCH',
-      url: `/api/news/${item._id}`,
-      headers: JSON_HEADERS,
-      payload: { title: 'Bridge reopens' },
-    })
+    const edit = await editThroughApi({ app }, item._id, { title: 'Bridge reopens' })
     expect(edit.statusCode).toBe(200)
     expect(await titles('bridge')).toEqual(['Bridge reopens'])
     expect(await titles('harbour')).toEqual([])

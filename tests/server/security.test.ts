@@ -6,10 +6,8 @@ import {
   SITE_ORIGIN,
   composeTestServer,
   multipart,
-  removeTempDirs,
+  editThroughApi,
 } from './server-fixture'
-
-afterAll(removeTempDirs)
 
 function directives(csp: string): Map<string, string[]> {
   return new Map(
@@ -99,12 +97,7 @@ describe('the write rate limit', () => {
     expect(created.statusCode).toBe(201)
     expect(created.headers['x-ratelimit-limit']).toBe('3')
     const id = created.json<{ _id: string }>()._id
-    const edited = await app.inject({
-      method: 'PATCH',
-      url: `/api/news/${id}`,
-      headers: JSON_HEADERS,
-      payload: { title: 'U' },
-    })
+    const edited = await editThroughApi({ app }, id, { title: 'U' })
     expect(edited.statusCode).toBe(200)
     expect((await app.inject({ method: 'DELETE', url: `/api/news/${id}` })).statusCode).toBe(204)
 

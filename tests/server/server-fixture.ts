@@ -17,7 +17,15 @@ import {
   type ComposeOptions,
 } from '@/composition/server/server.composition'
 import { readConfig } from '@/composition/server/read-config'
+import { buildApp, type BuildAppOptions } from '@/server/app'
 import { type ServerConfig } from '@/server/services/server-config'
+import {
+  POSTGRES_SKIPPED,
+  SHARED_STORE_KINDS,
+  TEST_POSTGRES_URL,
+  type TestStore,
+  type TestStoreKind,
+} from '../support/test-databases'
 
 /** Settings for a test: an in-memory SQLite database, no demo posts, no rate limits. */
 export function testConfig(env: Record<string, string> = {}): ServerConfig {
@@ -28,6 +36,20 @@ export function testConfig(env: Record<string, string> = {}): ServerConfig {
     CREATE_RATE_LIMIT: '0',
     SEARCH_RATE_LIMIT: '0',
     ...env,
+  })
+}
+
+/**
+ * The app alone over in-memory use cases (no database, no build), healthy unless told
+ * otherwise; anything else it is built with can be overridden.
+ */
+export function memoryApp(overrides: Partial<BuildAppOptions> = {}): Promise<FastifyInstance> {
+  return buildApp({
+    useCases: memoryUseCases(),
+    config: testConfig(),
+    health: async () => true,
+    distDir: emptyDistDir(),
+    ...overrides,
   })
 }
 
@@ -53,6 +75,121 @@ export {
   type TestStore as TestDatabase,
   type TestStoreKind as TestDatabaseKind,
 } from '../support/test-databases'
+
+// Every file that builds servers here gets its temporary folders removed after its tests, as
+// @testing-library/react cleans up after each test: vitest runs each file's modules afresh.
+afterAll(removeTempDirs)
+
+let postgresNoted = false
+
+/**
+ * `describe.each` over the databases several servers can share; in a run without PostgreSQL,
+ * a skipped test in the file's report says so, once.
+ */
+export function describeOnDatabases(title: string, body: (kind: TestStoreKind) => void): void {
+  if (TEST_POSTGRES_URL === undefined && !postgresNoted) {
+    postgresNoted = true
+    it.skip(POSTGRES_SKIPPED)
+  }
+  describe.each(SHARED_STORE_KINDS)(title, body)
+}
+
+/**
+ * What a suite's hooks make (again for each test when `perTest`), to read in its tests: a
+ * stand-in that forwards to the thing once it is made, so that the suite can name it at once.
+ */
+function preparedFor<T extends object>(
+  perTest: boolean,
+  open: () => Promise<T>,
+  close: (made: T) => Promise<void>,
+): T {
+  let made: T | undefined
+  ;(perTest ? beforeEach : beforeAll)(async () => {
+    made = await open()
+  })
+  ;(perTest ? afterEach : afterAll)(async () => {
+    const closing = made
+    made = undefined
+    if (closing !== undefined) await close(closing)
+  })
+  return standIn(() => made)
+}
+
+/** Forwards to what `current` answers, methods bound to it; throws while it answers nothing. */
+function standIn<T extends object>(current: () => T | undefined): T {
+  const target = (): T => {
+    const value = current()
+    if (value === undefined) throw new Error('read outside the tests of the suite that set it up')
+    return value
+  }
+  return new Proxy({} as T, {
+    get(_, name) {
+      const value: unknown = Reflect.get(target(), name)
+      return typeof value === 'function' ? value.bind(target()) : value
+    },
+  })
+}
+
+/** A fresh database of `kind` for the suite's tests (for each test when `perTest`). */
+export function useDatabase(kind: TestStoreKind, { perTest = false } = {}): TestStore {
+  return preparedFor(
+    perTest,
+    () => kind.create(),
+    (made) => made.dispose(),
+  )
+}
+
+export interface ServerSetup {
+  /** Where its posts live; SQLite in memory when absent. */
+  readonly database?: { readonly url: string }
+  readonly env?: Record<string, string>
+  readonly options?: ComposeOptions
+  /** A fresh server for each test, rather than one for the suite. */
+  readonly perTest?: boolean
+}
+
+/** A composed server and its app, for the tests of the suite it is set up in. */
+export interface TestServer {
+  readonly server: ComposedServer
+  readonly app: FastifyInstance
+}
+
+/** The real composition root for the suite's tests (each test's when `perTest`), closed after. */
+export function useServer({
+  database,
+  env,
+  options,
+  perTest = false,
+}: ServerSetup = {}): TestServer {
+  const server = preparedFor(
+    perTest,
+    () =>
+      composeTestServer(
+        { ...(database === undefined ? {} : { DATABASE_URL: database.url }), ...env },
+        options,
+      ),
+    (made) => made.close(),
+  )
+  return { server, app: standIn(() => server.app) }
+}
+
+/** Two servers on one fresh database of `kind`, as behind a load balancer. */
+export interface TwoServers {
+  readonly database: TestStore
+  readonly a: ComposedServer
+  readonly b: ComposedServer
+}
+
+/** Two servers on one database of `kind` for the suite's tests (each test's when `perTest`). */
+export function useTwoServers(
+  kind: TestStoreKind,
+  setup: Omit<ServerSetup, 'database'> = {},
+): TwoServers {
+  const database = useDatabase(kind, { perTest: setup.perTest })
+  const { server: a } = useServer({ ...setup, database })
+  const { server: b } = useServer({ ...setup, database })
+  return { database, a, b }
+}
 
 export const ASSET_NAME = 'index-B4x9Qm2a.js'
 export const ASSET_TEXT = `console.log(${JSON.stringify('NewsWire '.repeat(400))})\n`
@@ -139,10 +276,68 @@ export async function multipart(
   }
 }
 
+export const PROBLEM_TYPE = 'application/problem+json; charset=utf-8'
+
+/** Checks that `response` is the problem `status` `title` (RFC 9457), with `fields` besides. */
+export function expectProblem(
+  response: { statusCode: number; headers: Record<string, unknown>; json(): unknown },
+  status: number,
+  title: string,
+  fields: Record<string, unknown> = {},
+): void {
+  expect(response.statusCode).toBe(status)
+  expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
+  expect(response.json()).toEqual({
+    type: 'about:blank',
+    title,
+    status,
+    detail: expect.any(String),
+    ...fields,
+  })
+}
+
+/**
+ * Follows `url`'s Link rel="next" until none is left, each page answering 200; answers every
+ * page's items in order, and the Link headers met on the way.
+ */
+export async function followPages<Item>(
+  get: (
+    url: string,
+  ) => Promise<{ statusCode: number; headers: Record<string, unknown>; json(): unknown }>,
+  url: string,
+): Promise<{ items: Item[]; links: string[] }> {
+  const items: Item[] = []
+  const links: string[] = []
+  for (let next: string | undefined = url; next !== undefined;) {
+    const response = await get(next)
+    expect(response.statusCode).toBe(200)
+    items.push(...(response.json() as Item[]))
+    const link = response.headers.link as string | undefined
+    if (link !== undefined) links.push(link)
+    next = link?.match(/^<([^>]+)>; rel="next"$/)?.[1]
+  }
+  return { items, links }
+}
+
 export const JSON_HEADERS = { 'content-type': 'application/json' } as const
 
 /** The Origin a page of the site sends: inject's requests come to Host localhost:80. */
 export const SITE_ORIGIN = 'http://localhost'
+
+/** Edits a post through the API of a composed server, as a visitor's browser would. */
+export function editThroughApi(
+  server: { readonly app: FastifyInstance },
+  id: string,
+  payload: unknown,
+  headers: Record<string, string> = {},
+) {
+  return server.app.inject({
+    method: 'PATCH',
+    url: `/api/news/${id}`,
+    headers: { ...JSON_HEADERS, ...headers },
+    payload: payload as object,
+  })
+}
 
 /** Publishes a post through the API of a composed server, as a visitor's browser would. */
 export async function createPostThroughApi(

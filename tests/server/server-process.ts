@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { onLines } from '../support/lines'
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -30,14 +31,7 @@ export function startServerProcess(
   const child = spawn(program, args, {
     cwd: REPO_ROOT,
     // No spam budget (10 new posts an hour) unless a test sets one: tests make many posts.
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DEMO_POSTS: '0',
-      CREATE_RATE_LIMIT: '0',
-      ...env,
-    },
+    env: { ...process.env, ...PROCESS_ENV, CREATE_RATE_LIMIT: '0', ...env },
   })
   const logs: Record<string, unknown>[] = []
   let stderr = ''
@@ -49,24 +43,48 @@ export function startServerProcess(
   })
 
   return new Promise((resolve, reject) => {
-    let buffered = ''
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString('utf8')
-      const lines = buffered.split('\n')
-      buffered = lines.pop() ?? ''
-      for (const line of lines) {
-        if (!line.startsWith('{')) continue
-        const entry = JSON.parse(line) as Record<string, unknown>
-        logs.push(entry)
-        if (typeof entry.port === 'number' && typeof entry.url === 'string') {
-          resolve({ child, base: `http://127.0.0.1:${entry.port}`, logs, exited })
-        }
+    onLines(child.stdout, (line) => {
+      if (!line.startsWith('{')) return
+      const entry = JSON.parse(line) as Record<string, unknown>
+      logs.push(entry)
+      if (typeof entry.port === 'number' && typeof entry.url === 'string') {
+        resolve({ child, base: `http://127.0.0.1:${entry.port}`, logs, exited })
       }
     })
     void exited.then((code) =>
       reject(new Error(`the server ended (${code}) before listening: ${stderr}`)),
     )
   })
+}
+
+/** The environment every test's server process starts with, unless the test says otherwise. */
+export const PROCESS_ENV = { HOST: '127.0.0.1', PORT: '0', DEMO_POSTS: '0' } as const
+
+/**
+ * A `start` for the tests of the suite it is called in: each process it starts is killed
+ * (SIGKILL, or `stop`'s SIGTERM) after the test that started it.
+ */
+export function useServerProcesses(stop: 'SIGKILL' | 'SIGTERM' = 'SIGKILL'): {
+  start(env: Record<string, string>, command?: readonly string[]): Promise<ServerProcess>
+  /** Ends every process started so far, at once. */
+  stopAll(): Promise<void>
+} {
+  const running: ServerProcess[] = []
+  const stopAll = async () => {
+    for (const server of running.splice(0)) {
+      server.child.kill(stop)
+      if (stop === 'SIGTERM') await server.exited
+    }
+  }
+  afterEach(stopAll)
+  return {
+    stopAll,
+    async start(env, command) {
+      const server = await startServerProcess(env, command)
+      running.push(server)
+      return server
+    },
+  }
 }
 
 /** Stops `server` as a process manager does (SIGTERM), if it runs; answers how it ended. */

@@ -1,29 +1,19 @@
 import { sql } from 'kysely'
 import type { ComposedServer } from '@/composition/server/server.composition'
-import { buildApp } from '@/server/app'
 import { OUTBOX_IDS } from '@/server/services/server-config'
 import { OUTBOX_PATH } from '@/server/routes/outbox.routes'
 import {
   composeTestServer,
-  emptyDistDir,
   JSON_HEADERS,
   logCapture,
-  memoryUseCases,
   multipart,
-  removeTempDirs,
   SITE_ORIGIN,
-  TEST_DATABASES,
-  TEST_POSTGRES_URL,
   testConfig,
-  type TestDatabase,
   type TestDatabaseKind,
+  describeOnDatabases,
+  useTwoServers,
+  memoryApp,
 } from './server-fixture'
-
-if (TEST_POSTGRES_URL === undefined) {
-  console.warn('shared rate limit on PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set')
-}
-
-afterAll(removeTempDirs)
 
 function createPost(server: ComposedServer, headers: Record<string, string> = {}) {
   return server.app.inject({
@@ -53,25 +43,13 @@ async function statusesOf(
   return statuses
 }
 
-/** Two servers on one fresh database of `kind` with this write limit, for the suite that asks. */
+/** Two servers on one fresh database of `kind` with this write limit, for the suite. */
 function twoServers(kind: TestDatabaseKind, writeRateLimit: number) {
-  const servers = {} as { first: ComposedServer; second: ComposedServer }
-  let database: TestDatabase | undefined
-  beforeAll(async () => {
-    database = await kind.create()
-    const env = { DATABASE_URL: database.url, WRITE_RATE_LIMIT: String(writeRateLimit) }
-    servers.first = await composeTestServer(env)
-    servers.second = await composeTestServer(env)
-  })
-  afterAll(async () => {
-    await servers.first?.close()
-    await servers.second?.close()
-    await database?.dispose()
-  })
-  return servers
+  const { a, b } = useTwoServers(kind, { env: { WRITE_RATE_LIMIT: String(writeRateLimit) } })
+  return { first: a, second: b }
 }
 
-describe.each(TEST_DATABASES)('the write limit shared by two servers on $name', (kind) => {
+describeOnDatabases('the write limit shared by two servers on $name', (kind) => {
   const servers = twoServers(kind, 3)
 
   it('draws every server’s writes from one budget per client', async () => {
@@ -142,7 +120,7 @@ describe.each(TEST_DATABASES)('the write limit shared by two servers on $name', 
   })
 })
 
-describe.each(TEST_DATABASES)('which writes count against the limit, on $name', (kind) => {
+describeOnDatabases('which writes count against the limit, on $name', (kind) => {
   const servers = twoServers(kind, 2)
   let client = 0
 
@@ -288,17 +266,18 @@ describe('TRUST_PROXY', () => {
   })
 })
 
-describe('an app with a write limit', () => {
-  it('refuses to start without a shared place to count in, rather than count per process', async () => {
-    await expect(
-      buildApp({
-        useCases: memoryUseCases(),
-        config: testConfig({ WRITE_RATE_LIMIT: '3' }),
-        health: async () => true,
-        distDir: emptyDistDir(),
-      }),
-    ).rejects.toThrow('A write rate limit needs a rateLimitCounter to count in.')
-  })
+describe('an app with a write limit or a search budget', () => {
+  it.each([
+    ['write', 'WRITE_RATE_LIMIT'],
+    ['search', 'SEARCH_RATE_LIMIT'],
+  ])(
+    'refuses to start with a %s limit but no shared place to count in, rather than count per process',
+    async (limit, setting) => {
+      await expect(memoryApp({ config: testConfig({ [setting]: '3' }) })).rejects.toThrow(
+        `A ${limit} rate limit needs a rateLimitCounter to count in.`,
+      )
+    },
+  )
 })
 
 describe('when the rate limit cannot count', () => {

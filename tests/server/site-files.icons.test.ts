@@ -2,7 +2,7 @@ import { copyFileSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { PNG } from 'pngjs'
 import type { ComposedServer } from '@/composition/server/server.composition'
-import { composeTestServer, fakeDistDir, removeTempDirs } from './server-fixture'
+import { composeTestServer, fakeDistDir } from './server-fixture'
 import { REPO_ROOT } from './server-process'
 
 const PUBLIC_DIR = join(REPO_ROOT, 'public')
@@ -112,7 +112,6 @@ describe('the icons as the server sends them', () => {
 
   afterAll(async () => {
     await server.close()
-    removeTempDirs()
   })
 
   it.each([

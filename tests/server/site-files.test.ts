@@ -4,30 +4,22 @@ import { sql } from 'kysely'
 import type { NewsItem } from '@/domain/news-item.entity'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { SqlSitemapSource } from '@/adapters/sql/sitemap-blocks'
-import { buildApp } from '@/server/app'
 import { excerpt } from '@/domain/rules/excerpt'
 import { pageEtagOf } from '@/server/services/preconditions'
 import {
   JSON_HEADERS,
   SITE_ORIGIN,
-  TEST_DATABASES,
-  TEST_POSTGRES_URL,
   composeTestServer,
-  emptyDistDir,
   memoryUseCases,
-  removeTempDirs,
-  testConfig,
-  type TestDatabase,
+  describeOnDatabases,
+  useDatabase,
+  useServer,
+  memoryApp,
+  editThroughApi,
 } from './server-fixture'
 
 /** A sitemap file's posts in these tests: a site of a few thousand posts has several files. */
 const SMALL_FILE_POSTS = 1_000
-
-afterAll(removeTempDirs)
-
-if (TEST_POSTGRES_URL === undefined) {
-  it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
-}
 
 /** An instant as RSS writes it (RFC 822 dates hold no fraction of a second), in ms. */
 function toTheSecond(instant: string): number {
@@ -56,19 +48,9 @@ function sitemapIndexOf(body: string): UrlEntry[] {
   return document.sitemapindex?.sitemap ?? []
 }
 
-describe.each(TEST_DATABASES)('the feed, the sitemap and robots.txt on $name', (kind) => {
-  let database: TestDatabase
-  let server: ComposedServer
-
-  beforeEach(async () => {
-    database = await kind.create()
-    server = await composeTestServer({ DATABASE_URL: database.url })
-  })
-
-  afterEach(async () => {
-    await server.close()
-    await database.dispose()
-  })
+describeOnDatabases('the feed, the sitemap and robots.txt on $name', (kind) => {
+  const database = useDatabase(kind, { perTest: true })
+  const { server } = useServer({ database, perTest: true })
 
   async function publish(
     title: string,
@@ -235,12 +217,7 @@ describe.each(TEST_DATABASES)('the feed, the sitemap and robots.txt on $name', (
       const second = await publish('Second')
       const third = await publish('Third')
       await remove(second)
-      const edited = await server.app.inject({
-        method: 'PATCH',
-        url: `/api/news/${first._id}`,
-        headers: JSON_HEADERS,
-        payload: { body: 'Changed.' },
-      })
+      const edited = await editThroughApi(server, first._id, { body: 'Changed.' })
       const firstNow = edited.json<NewsItem>()
       expect(firstNow.updatedAt > first.updatedAt).toBe(true)
 
@@ -466,12 +443,7 @@ describe.each(TEST_DATABASES)('the feed, the sitemap and robots.txt on $name', (
 describe('the site files without a change signal', () => {
   it('tag the feed and sitemap by a hash of their bytes, which a deleted post changes', async () => {
     const useCases = memoryUseCases()
-    const app = await buildApp({
-      useCases,
-      config: testConfig(),
-      health: async () => true,
-      distDir: emptyDistDir(),
-    })
+    const app = await memoryApp({ useCases })
     try {
       const created = await useCases.createNews.execute({
         title: 'Only',

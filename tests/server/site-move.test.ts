@@ -8,7 +8,6 @@ import {
   composeTestServer,
   createPostThroughApi,
   JSON_HEADERS,
-  removeTempDirs,
   tempDir,
   TEST_DATABASES,
   TEST_POSTGRES_URL,
@@ -205,7 +204,6 @@ afterEach(() => {
 
 afterAll(async () => {
   for (const database of disposals.splice(0)) await database.dispose()
-  removeTempDirs()
 })
 
 describe('npm run news -- export and import', { timeout: 4 * CLI_TIMEOUT }, () => {

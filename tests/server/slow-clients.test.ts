@@ -3,7 +3,7 @@ import { connect, type AddressInfo, type Socket } from 'node:net'
 import { join } from 'node:path'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { CONNECTIONS_CHECKING_INTERVAL_MS } from '@/server/plugins/connection-limits'
-import { composeTestServer, removeTempDirs, tempDir } from './server-fixture'
+import { composeTestServer, tempDir } from './server-fixture'
 
 /** Short timeouts, so that the attack is over in seconds. */
 const REQUEST_TIMEOUT_S = 2
@@ -15,8 +15,6 @@ const SLACK_MS = 700
 
 const ATTACKER = '127.0.0.1'
 const VISITOR = '127.0.0.2'
-
-afterAll(removeTempDirs)
 
 async function listeningServer(env: Record<string, string>): Promise<ComposedServer> {
   const server = await composeTestServer({

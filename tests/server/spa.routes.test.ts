@@ -1,6 +1,4 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
-import type { FastifyInstance } from 'fastify'
-import type { ComposedServer } from '@/composition/server/server.composition'
 import {
   ASSET_NAME,
   ASSET_TEXT,
@@ -8,23 +6,11 @@ import {
   JSON_HEADERS,
   PRECOMPRESSED,
   PRECOMPRESSED_ASSET_NAME,
-  composeTestServer,
   fakeDistDir,
-  removeTempDirs,
+  useServer,
 } from './server-fixture'
 
-let server: ComposedServer
-let app: FastifyInstance
-
-beforeAll(async () => {
-  server = await composeTestServer({}, { distDir: fakeDistDir() })
-  app = server.app
-})
-
-afterAll(async () => {
-  await server.close()
-  removeTempDirs()
-})
+const { app } = useServer({ options: { distDir: fakeDistDir() } })
 
 describe('the built app', () => {
   it('serves index.html at / with no-cache', async () => {

@@ -2,7 +2,7 @@ import { connect, type AddressInfo, type Socket } from 'node:net'
 import { join } from 'node:path'
 import { sql } from 'kysely'
 import type { ComposedServer } from '@/composition/server/server.composition'
-import { composeTestServer, removeTempDirs, tempDir } from './server-fixture'
+import { composeTestServer, tempDir } from './server-fixture'
 import { listening } from './support/live-servers'
 import { closeReaders, openReady, waitUntil } from './support/stream-reader'
 
@@ -11,7 +11,6 @@ const HEARTBEAT_MS = 150
 /** Each change as the stream frames it takes about this many bytes. */
 const CHANGE_BYTES = 150
 
-afterAll(removeTempDirs)
 afterEach(closeReaders)
 
 /**

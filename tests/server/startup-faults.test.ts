@@ -4,7 +4,7 @@ import { createServer, type AddressInfo, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describeStartupFailure } from '@/composition/server/startup-errors'
-import { REPO_ROOT } from './server-process'
+import { PROCESS_ENV, REPO_ROOT } from './server-process'
 
 /** A fault must be reported and the process gone well within this. */
 const EXIT_WITHIN_MS = 10_000
@@ -41,15 +41,7 @@ function startServer(
   const started = Date.now()
   const child = spawn(command as string, rest, {
     cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DEMO_POSTS: '0',
-      DATABASE_URL: 'sqlite::memory:',
-      DEBUG: '',
-      ...env,
-    },
+    env: { ...process.env, ...PROCESS_ENV, DATABASE_URL: 'sqlite::memory:', DEBUG: '', ...env },
   })
   let stdout = ''
   let stderr = ''

@@ -1,18 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { sql } from 'kysely'
 import { migrationNames } from '@/adapters/sql/newswire.migrations'
-import { buildApp } from '@/server/app'
-import {
-  composeTestServer,
-  emptyDistDir,
-  memoryUseCases,
-  removeTempDirs,
-  TEST_DATABASES,
-  TEST_POSTGRES_URL,
-  testConfig,
-} from './server-fixture'
-
-afterAll(removeTempDirs)
+import { composeTestServer, TEST_DATABASES, TEST_POSTGRES_URL, memoryApp } from './server-fixture'
 
 if (TEST_POSTGRES_URL === undefined) {
   it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
@@ -109,12 +98,7 @@ describe('GET /api/health', () => {
       async () => Promise.reject(new Error('down')),
       () => new Promise<boolean>(() => undefined),
     ]) {
-      const app = await buildApp({
-        useCases: memoryUseCases(),
-        config: testConfig(),
-        health,
-        distDir: emptyDistDir(),
-      })
+      const app = await memoryApp({ health })
       const response = await app.inject('/api/health')
       await app.close()
       expect(response.statusCode).toBe(503)

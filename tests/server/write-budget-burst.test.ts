@@ -1,19 +1,6 @@
-import type { AddressInfo } from 'node:net'
 import { burst, countOf, forwardedPost, send } from '../../scripts/bench/write-burst'
-import type { ComposedServer } from '@/composition/server/server.composition'
-import {
-  composeTestServer,
-  removeTempDirs,
-  TEST_DATABASES,
-  TEST_POSTGRES_URL,
-  type TestDatabase,
-} from './server-fixture'
-
-if (TEST_POSTGRES_URL === undefined) {
-  console.warn('write budget burst on PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set')
-}
-
-afterAll(removeTempDirs)
+import { listening } from './support/live-servers'
+import { describeOnDatabases, useDatabase, useServer } from './server-fixture'
 
 const BUDGET = 60
 /** The bound: a burst may get at most this many writes through a budget of 60. */
@@ -24,24 +11,14 @@ const GOOD_POST = JSON.stringify({ title: 'Burst', body: 'One of many.', author:
 /** Refused by validation (422) once its body is read, after it reserved its unit. */
 const BAD_POST = JSON.stringify({ title: '', body: 'No title.', author: 'Flood' })
 
-describe.each(TEST_DATABASES)('the write budget under a burst behind a proxy, on $name', (kind) => {
-  let database: TestDatabase
-  let server: ComposedServer
+describeOnDatabases('the write budget under a burst behind a proxy, on $name', (kind) => {
+  const database = useDatabase(kind)
+  const env = { WRITE_RATE_LIMIT: String(BUDGET), TRUST_PROXY: '127.0.0.1' }
+  const { server } = useServer({ database, env })
   let port: number
 
   beforeAll(async () => {
-    database = await kind.create()
-    server = await composeTestServer({
-      DATABASE_URL: database.url,
-      WRITE_RATE_LIMIT: String(BUDGET),
-      TRUST_PROXY: '127.0.0.1',
-    })
-    await server.app.listen({ port: 0, host: '127.0.0.1' })
-    port = (server.app.server.address() as AddressInfo).port
-  })
-  afterAll(async () => {
-    await server?.close()
-    await database?.dispose()
+    port = Number(new URL(await listening(server)).port)
   })
 
   it('lets at most 64 of 300 concurrent writes from one address through a budget of 60', async () => {

@@ -20,6 +20,7 @@ import {
   createPostThroughApi,
   JSON_HEADERS,
   removeTempDirs,
+  editThroughApi,
 } from '../../server/server-fixture'
 
 const ITEM: NewsItem = {
@@ -154,12 +155,7 @@ describe('the wire schemas against the real server', () => {
   it('accept every post, trashed post and revision the server serialises', async () => {
     const kept = await createPostThroughApi(server, 'Kept')
     const binned = await createPostThroughApi(server, 'Binned')
-    const edit = await server.app.inject({
-      method: 'PATCH',
-      url: `/api/news/${kept._id}`,
-      headers: JSON_HEADERS,
-      payload: { title: 'Kept, edited' },
-    })
+    const edit = await editThroughApi(server, kept._id, { title: 'Kept, edited' })
     expect(edit.statusCode).toBe(200)
     const restore = await server.app.inject({
       method: 'POST',

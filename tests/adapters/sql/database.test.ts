@@ -1,6 +1,4 @@
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'kysely'
 import { openDatabase } from '@/adapters/sql/database'
@@ -26,6 +24,7 @@ import {
   NEWS_TRASH_INDEX,
   RATE_LIMIT_WINDOW_END_INDEX,
 } from '@/adapters/sql/migrations/index-names'
+import { useTempFolder } from '../../support/temp-folder'
 
 describe('DATABASE_URL', () => {
   it.each([
@@ -87,18 +86,10 @@ describe('DATABASE_URL', () => {
 })
 
 describe('openDatabase on SQLite', () => {
-  let folder = ''
-
-  beforeEach(async () => {
-    folder = await mkdtemp(join(tmpdir(), 'newswire-db-'))
-  })
-
-  afterEach(async () => {
-    await rm(folder, { recursive: true, force: true })
-  })
+  const folder = useTempFolder('newswire-db-')
 
   it('creates the folder and the file, in WAL mode with durable (FULL) commits', async () => {
-    const path = join(folder, 'nested', 'deeper', 'newswire.db')
+    const path = join(folder(), 'nested', 'deeper', 'newswire.db')
     const database = await openDatabase(`sqlite:${path}`)
     try {
       expect(database.engine).toBe('sqlite')
@@ -115,7 +106,7 @@ describe('openDatabase on SQLite', () => {
   })
 
   it('creates the tables and the indexes, and records each migration once', async () => {
-    const url = `sqlite:${join(folder, 'newswire.db')}`
+    const url = `sqlite:${join(folder(), 'newswire.db')}`
     await (await openDatabase(url)).close()
     const database = await openDatabase(url)
     try {
@@ -188,7 +179,7 @@ describe('openDatabase on SQLite', () => {
 
   it('rejects with a clear error when the path cannot be a database', async () => {
     // The folder itself is not a database file.
-    await expect(openDatabase(`sqlite:${folder}`)).rejects.toThrow(
+    await expect(openDatabase(`sqlite:${folder()}`)).rejects.toThrow(
       /could not open the sqlite database/,
     )
   })

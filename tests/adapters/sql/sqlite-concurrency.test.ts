@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { JournaledNewsRepository } from '@/application/journaled-news.repository'
 import { openDatabase } from '@/adapters/sql/database'
 import { SqlNewsStore } from '@/adapters/sql/news/store'
+import { useTempFolder } from '../../support/temp-folder'
 
 const CHILD = 'tests/adapters/sql/support/conditional-edit.child.ts'
 
@@ -41,24 +41,16 @@ function startEditor(url: string, id: string, title: string, goFile: string) {
 }
 
 describe('SqlNewsStore on one SQLite file shared by two processes', () => {
-  let folder = ''
-
-  beforeEach(async () => {
-    folder = await mkdtemp(join(tmpdir(), 'newswire-concurrency-'))
-  })
-
-  afterEach(async () => {
-    await rm(folder, { recursive: true, force: true })
-  })
+  const folder = useTempFolder('newswire-concurrency-')
 
   it('lets exactly one of two simultaneous conditional edits of one revision win; the other is stale', async () => {
-    const url = `sqlite:${join(folder, 'newswire.db')}`
+    const url = `sqlite:${join(folder(), 'newswire.db')}`
     const database = await openDatabase(url)
     const journal = new JournaledNewsRepository(new SqlNewsStore(database))
     const item = await journal.create({ title: 'Original', body: 'Body.', author: 'Ada' })
     await database.close()
 
-    const goFile = join(folder, 'go')
+    const goFile = join(folder(), 'go')
     const editors = ['From process A', 'From process B'].map((title) =>
       startEditor(url, item._id, title, goFile),
     )

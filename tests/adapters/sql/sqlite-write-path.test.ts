@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm, writeFile, type FileHandle } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { rm, writeFile, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { sql } from 'kysely'
@@ -10,32 +9,32 @@ import { SqlRateLimitStore } from '@/adapters/sql/sql-rate-limit.store'
 import { withPreparedStatements } from '@/adapters/sql/sqlite-statements'
 import { WalFlush } from '@/adapters/sql/sqlite-wal-flush'
 import { storedNews } from '../../support/news-item'
+import { useTempFolder } from '../../support/temp-folder'
 
-let folder: string
-
-beforeEach(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'newswire-write-path-'))
-})
-afterEach(async () => {
-  await rm(folder, { recursive: true, force: true })
-})
+const folder = useTempFolder('newswire-write-path-')
 
 async function synchronousOf(database: SqlDatabase): Promise<number | undefined> {
   const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(database.db)
   return rows[0]?.synchronous
 }
 
+/** A WalFlush of `log` that counts the flushes that reached a file. */
+function countingFlush(log: string) {
+  let synced = 0
+  const flush = new WalFlush(log, async (file) => {
+    await file.datasync()
+    synced += 1
+  })
+  return { flush, synced: () => synced }
+}
+
 describe('WalFlush', () => {
   it('flushes the log file, and takes a log SQLite has already removed as flushed', async () => {
-    const log = join(folder, 'news.db-wal')
+    const log = join(folder(), 'news.db-wal')
     await writeFile(log, 'frames')
-    let synced = 0
-    const flush = new WalFlush(log, async (file) => {
-      await file.datasync()
-      synced += 1
-    })
+    const { flush, synced } = countingFlush(log)
     await flush.flush()
-    expect(synced).toBe(1)
+    expect(synced()).toBe(1)
     await flush.close()
     await rm(log)
     const removed = new WalFlush(log)
@@ -45,11 +44,11 @@ describe('WalFlush', () => {
 
   it('rejects when the log cannot be flushed, so that the write is not acknowledged', async () => {
     // A folder where the log should be: it cannot be opened for writing.
-    await expect(new WalFlush(folder).flush()).rejects.toThrow()
+    await expect(new WalFlush(folder()).flush()).rejects.toThrow()
   })
 
   it('keeps the log open between flushes, and opens it again after close', async () => {
-    const log = join(folder, 'news.db-wal')
+    const log = join(folder(), 'news.db-wal')
     await writeFile(log, 'frames')
     const files: FileHandle[] = []
     const flush = new WalFlush(log, async (file) => {
@@ -67,22 +66,18 @@ describe('WalFlush', () => {
   })
 
   it('finds a log SQLite creates after the first flush found none', async () => {
-    const log = join(folder, 'news.db-wal')
-    let synced = 0
-    const flush = new WalFlush(log, async (file) => {
-      await file.datasync()
-      synced += 1
-    })
+    const log = join(folder(), 'news.db-wal')
+    const { flush, synced } = countingFlush(log)
     await flush.flush()
-    expect(synced).toBe(0)
+    expect(synced()).toBe(0)
     await writeFile(log, 'frames')
     await flush.flush()
-    expect(synced).toBe(1)
+    expect(synced()).toBe(1)
     await flush.close()
   })
 
   it('gives writers that commit while a flush runs the next flush, begun after they asked', async () => {
-    const log = join(folder, 'news.db-wal')
+    const log = join(folder(), 'news.db-wal')
     await writeFile(log, 'frames')
     const events: string[] = []
     let flushes = 0
@@ -106,7 +101,7 @@ describe('WalFlush', () => {
 
 describe('the SQLite write path', () => {
   it('keeps the connection at synchronous FULL between writes and counts', async () => {
-    const database = await openDatabase(`sqlite:${join(folder, 'news.db')}`)
+    const database = await openDatabase(`sqlite:${join(folder(), 'news.db')}`)
     try {
       const store = new SqlNewsStore(database)
       const counter = new SqlRateLimitStore(database)
@@ -128,7 +123,7 @@ describe('the SQLite write path', () => {
   })
 
   it('has a write in the log file, for another connection to read, once it is answered', async () => {
-    const path = join(folder, 'news.db')
+    const path = join(folder(), 'news.db')
     const database = await openDatabase(`sqlite:${path}`)
     try {
       const store = new SqlNewsStore(database)
@@ -152,7 +147,7 @@ describe('the SQLite write path', () => {
   })
 
   it('still counts every unit of the write limit, with its commit left to the next flush', async () => {
-    const database = await openDatabase(`sqlite:${join(folder, 'news.db')}`)
+    const database = await openDatabase(`sqlite:${join(folder(), 'news.db')}`)
     try {
       const counter = new SqlRateLimitStore(database)
       const units = await Promise.all(
@@ -202,7 +197,7 @@ describe('withPreparedStatements', () => {
 
 describe('SqlNewsStore reads that arrive together', () => {
   it('each see every write that was answered before they were asked', async () => {
-    const database = await openDatabase(`sqlite:${join(folder, 'news.db')}`)
+    const database = await openDatabase(`sqlite:${join(folder(), 'news.db')}`)
     try {
       const store = new SqlNewsStore(database)
       const write = (title: string) =>

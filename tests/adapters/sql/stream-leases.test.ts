@@ -1,5 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
@@ -17,6 +15,7 @@ import {
   SHARED_STORE_KINDS,
   TEST_POSTGRES_URL,
 } from '../../support/test-databases'
+import { useTempFolder } from '../../support/temp-folder'
 
 if (TEST_POSTGRES_URL === undefined) console.warn(POSTGRES_SKIPPED)
 
@@ -154,14 +153,7 @@ describe.each(SHARED_STORE_KINDS)('SqlStreamLeases on $name', (kind) => {
 })
 
 describe('SqlStreamLeases on a SQLite file', () => {
-  let folder: string
-
-  beforeEach(async () => {
-    folder = await mkdtemp(join(tmpdir(), 'newswire-leases-'))
-  })
-  afterEach(async () => {
-    await rm(folder, { recursive: true, force: true })
-  })
+  const folder = useTempFolder('newswire-leases-')
 
   /**
    * The database at `path` on one connection that logs every statement it runs, with the
@@ -192,7 +184,7 @@ describe('SqlStreamLeases on a SQLite file', () => {
 
   it('gives leases back and renews them without a disk flush at commit, which would block the event loop', async () => {
     const statements: string[] = []
-    const database = await tracedDatabase(join(folder, 'news.db'), statements)
+    const database = await tracedDatabase(join(folder(), 'news.db'), statements)
     try {
       const leases = new SqlStreamLeases(database)
       await leases.acquire(CLIENT, cap(2))

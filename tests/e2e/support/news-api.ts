@@ -28,6 +28,13 @@ export class NewsApi {
     return (await response.json()) as NewsItem
   }
 
+  /** A post created and deleted at once: one in Recently deleted. */
+  async createDeleted(draft: NewsDraft): Promise<NewsItem> {
+    const post = await this.create(draft)
+    await deleteThroughApi(this.origin, post._id)
+    return post
+  }
+
   /** Creates posts one after another, so that the newest (the last) comes first in the list. */
   async createMany(drafts: readonly NewsDraft[]): Promise<NewsItem[]> {
     const items: NewsItem[] = []
@@ -76,5 +83,15 @@ export function draft(n: number, overrides: Partial<NewsDraft> = {}): NewsDraft 
     author: `Reporter ${n}`,
     body: `Ships came in early on day ${n}. The harbour master counted the cargo twice.`,
     ...overrides,
+  }
+}
+
+/** Moves a post to the trash through the public API. */
+export async function deleteThroughApi(origin: string, id: string): Promise<void> {
+  const response = await fetch(`${origin}/api/news/${encodeURIComponent(id)}`, {
+    method: 'DELETE',
+  })
+  if (response.status !== 204) {
+    throw new Error(`DELETE /api/news/${id}: ${response.status} ${await response.text()}`)
   }
 }

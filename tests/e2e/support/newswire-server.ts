@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { onLines } from '../../support/lines'
 import { REPO_ROOT } from './paths'
 
 export interface EmailJsAccount {
@@ -100,19 +101,13 @@ export async function startNewsWire(
         () => reject(new Error(`the server did not listen within ${START_TIMEOUT_MS} ms`)),
         START_TIMEOUT_MS,
       )
-      let pending = ''
-      child.stdout.on('data', (chunk: Buffer) => {
-        pending += chunk.toString('utf8')
-        const lines = pending.split('\n')
-        pending = lines.pop() ?? ''
-        for (const line of lines) {
-          if (line.trim() === '') continue
-          logs.push(line)
-          const port = listeningPort(line)
-          if (port !== undefined) {
-            clearTimeout(timer)
-            resolve(port)
-          }
+      onLines(child.stdout, (line) => {
+        if (line.trim() === '') return
+        logs.push(line)
+        const port = listeningPort(line)
+        if (port !== undefined) {
+          clearTimeout(timer)
+          resolve(port)
         }
       })
       child.stderr.on('data', (chunk: Buffer) => logs.push(chunk.toString('utf8')))

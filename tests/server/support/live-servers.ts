@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net'
 import { created } from '@/domain/rules/news-history.rules'
 import type { ComposedServer, ComposeOptions } from '@/composition/server/server.composition'
 import { TOKENS } from '@/composition/server/server.tokens'
-import { composeTestServer } from '../server-fixture'
+import { useTwoServers, type TwoServers } from '../server-fixture'
+import type { TestStoreKind } from '../../support/test-databases'
+import { closeReaders } from './stream-reader'
 
 /** Starts `server` listening on a free port of 127.0.0.1; answers its base URL. */
 export async function listening(server: ComposedServer): Promise<string> {
@@ -11,22 +13,36 @@ export async function listening(server: ComposedServer): Promise<string> {
   return `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`
 }
 
-/** Two listening servers on one database, as behind a load balancer. */
-export interface TwoServers {
-  readonly a: ComposedServer
-  readonly b: ComposedServer
+/** Two servers on one database, as behind a load balancer, listening; with their base URLs. */
+export interface TwoListening extends TwoServers {
   readonly baseA: string
   readonly baseB: string
 }
 
-/** Composes and starts two servers on the database at `url`, with the live streams' `events`. */
-export async function twoServers(
-  url: string,
+/**
+ * Two servers on a fresh database of `kind` for each test, listening, with the live streams'
+ * `events`; the test's readers are closed before the servers.
+ */
+export function useTwoListening(
+  kind: TestStoreKind,
   events: ComposeOptions['events'],
-): Promise<TwoServers> {
-  const a = await composeTestServer({ DATABASE_URL: url }, { events })
-  const b = await composeTestServer({ DATABASE_URL: url }, { events })
-  return { a, b, baseA: await listening(a), baseB: await listening(b) }
+): TwoListening {
+  const servers = useTwoServers(kind, { options: { events }, perTest: true })
+  const bases = { a: '', b: '' }
+  beforeEach(async () => {
+    bases.a = await listening(servers.a)
+    bases.b = await listening(servers.b)
+  })
+  afterEach(closeReaders)
+  return {
+    ...servers,
+    get baseA() {
+      return bases.a
+    },
+    get baseB() {
+      return bases.b
+    },
+  }
 }
 
 /**
