@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import {
   characterCount,
   exceedsCharacters,
@@ -8,7 +9,6 @@ import { CONTACT_RULES } from '@/domain/rules/contact-message.rules'
 import { checkField } from '@/domain/rules/field-rule'
 import { NEWS_LIMITS, NEWS_RULES } from '@/domain/rules/news-item.rules'
 import { SEARCH_LIMITS, SEARCH_RULE } from '@/domain/rules/search-query.rules'
-import { SeededRandom } from '../server/support/seeded-random'
 import { segmenterWork, unitsHanded } from './segmenter-work'
 
 const KISS = '👩🏻‍❤️‍💋‍👨🏼'
@@ -81,17 +81,21 @@ describe('counting characters in linear time', () => {
   })
 
   it('counts as the whole text would be counted, wherever the pieces are cut', () => {
-    for (const seed of [1, 2, 3, 4]) {
-      const random = new SeededRandom(seed)
-      let text = ''
-      while (text.length < 3_000) {
-        text +=
-          random.next() < 0.5
-            ? PROSE.slice(0, random.between(1, PROSE.length))
-            : (TRICKY[random.int(TRICKY.length)] ?? '')
-      }
-      expect({ seed, count: characterCount(text) }).toEqual({ seed, count: referenceCount(text) })
-    }
+    // Texts of 3,000 units and more, of prose and the characters that are hard to cut.
+    const piece = fc.oneof(
+      fc.integer({ min: 1, max: PROSE.length }).map((length) => PROSE.slice(0, length)),
+      fc.constantFrom(...TRICKY),
+    )
+    const longText = fc
+      .array(piece, { minLength: 1, maxLength: 200 })
+      .map((pieces) => pieces.join(''))
+      .map((text) => text.repeat(Math.ceil(3_000 / text.length)))
+    fc.assert(
+      fc.property(longText, (text) => {
+        expect(characterCount(text)).toBe(referenceCount(text))
+      }),
+      { seed: 20_261_127, numRuns: 20 },
+    )
   })
 })
 
