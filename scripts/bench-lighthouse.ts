@@ -74,9 +74,9 @@ async function auditRuns(url: string, browser: LighthouseBrowser): Promise<Resul
   const results: Result[] = []
   for (let run = 1; run <= runs; run += 1) {
     const lhr = await auditPage(url, browser)
-    const { performance, lcpMs, cls } = figuresOf(lhr)
+    const { performance, lcpMs, tbtMs, cls } = figuresOf(lhr)
     process.stdout.write(
-      `  run ${run}: performance ${performance}, LCP ${seconds(lcpMs)}, CLS ${cls.toFixed(3)}\n`,
+      `  run ${run}: performance ${performance}, LCP ${seconds(lcpMs)}, TBT ${Math.round(tbtMs)} ms, CLS ${cls.toFixed(3)}\n`,
     )
     results.push(lhr)
   }
