@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util'
 import { MAX_REPLAY } from '@/application/change-feed'
 import { EVENT_STREAM_DEFAULTS } from '@/server/services/event-stream'
 import { startBenchServer, type BenchServer } from './bench/bench-server'
-import { throwawaySchema } from './bench/postgres-schema'
+import { onChosenEngine } from './bench/postgres-schema'
 import { runBench } from './bench/run-bench'
 import {
   openBenchStream,
@@ -42,7 +42,6 @@ const { values } = parseArgs({
 })
 const duration = Math.min(Math.max(Number(values.duration) || 10, 2), 60)
 const streamCount = Math.min(Math.max(Number(values.streams) || 900, 1), 1000)
-const postgresUrl = (process.env.BENCH_POSTGRES_URL ?? process.env.TEST_POSTGRES_URL)?.trim()
 
 const POSTS = 1_100
 const POSTS_PER_SECOND = 10
@@ -259,18 +258,15 @@ async function run(engine: string, databaseUrl: string): Promise<void> {
   }
 }
 
-async function main(): Promise<void> {
-  if (!values.postgres) {
-    await run('SQLite', `sqlite:${join(work, 'streams.db')}`)
-    return
-  }
-  if (!postgresUrl) throw new Error('--postgres needs BENCH_POSTGRES_URL or TEST_POSTGRES_URL')
-  const schema = await throwawaySchema(postgresUrl, 'newswire_bench_streams')
-  try {
-    await run('PostgreSQL', schema.url)
-  } finally {
-    await schema.drop()
-  }
+function main(): Promise<void> {
+  return onChosenEngine(
+    {
+      postgres: values.postgres,
+      sqliteFile: join(work, 'streams.db'),
+      schemaPrefix: 'newswire_bench_streams',
+    },
+    run,
+  )
 }
 
 runBench('bench:attack-streams', main, work)

@@ -22,7 +22,7 @@ import { performance } from 'node:perf_hooks'
 import { request } from 'node:http'
 import { EVENT_STREAM_DEFAULTS } from '@/server/services/event-stream'
 import { startBenchServer, type BenchServer } from './bench/bench-server'
-import { throwawaySchema } from './bench/postgres-schema'
+import { onChosenEngine } from './bench/postgres-schema'
 import { runBench } from './bench/run-bench'
 import {
   openBenchStream,
@@ -41,7 +41,6 @@ const { values } = parseArgs({
 })
 const duration = Math.min(Math.max(Number(values.duration) || 10, 2), 60)
 const streamCount = Math.min(Math.max(Number(values.streams) || 1000, 1), 1000)
-const postgresUrl = (process.env.BENCH_POSTGRES_URL ?? process.env.TEST_POSTGRES_URL)?.trim()
 
 const POSTS_PER_SECOND = 10
 const VISIT_EVERY_MS = 20
@@ -236,18 +235,15 @@ async function run(engine: string, databaseUrl: string): Promise<void> {
   }
 }
 
-async function main(): Promise<void> {
-  if (!values.postgres) {
-    await run('SQLite', `sqlite:${join(work, 'live.db')}`)
-    return
-  }
-  if (!postgresUrl) throw new Error('--postgres needs BENCH_POSTGRES_URL or TEST_POSTGRES_URL')
-  const schema = await throwawaySchema(postgresUrl, 'newswire_bench_live')
-  try {
-    await run('PostgreSQL', schema.url)
-  } finally {
-    await schema.drop()
-  }
+function main(): Promise<void> {
+  return onChosenEngine(
+    {
+      postgres: values.postgres,
+      sqliteFile: join(work, 'live.db'),
+      schemaPrefix: 'newswire_bench_live',
+    },
+    run,
+  )
 }
 
 runBench('bench:live', main, work)

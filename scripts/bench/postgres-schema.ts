@@ -28,3 +28,26 @@ export async function throwawaySchema(url: string, prefix: string): Promise<Thro
     },
   }
 }
+
+/**
+ * Runs a benchmark on one engine: SQLite (a file `sqliteFile` in `work`) unless `postgres`, and
+ * then PostgreSQL in a throwaway schema of BENCH_POSTGRES_URL or TEST_POSTGRES_URL, dropped after.
+ */
+export async function onChosenEngine(
+  options: {
+    readonly postgres: boolean
+    readonly sqliteFile: string
+    readonly schemaPrefix: string
+  },
+  run: (engine: string, databaseUrl: string) => Promise<void>,
+): Promise<void> {
+  if (!options.postgres) return run('SQLite', `sqlite:${options.sqliteFile}`)
+  const url = (process.env.BENCH_POSTGRES_URL ?? process.env.TEST_POSTGRES_URL)?.trim()
+  if (!url) throw new Error('--postgres needs BENCH_POSTGRES_URL or TEST_POSTGRES_URL')
+  const schema = await throwawaySchema(url, options.schemaPrefix)
+  try {
+    await run('PostgreSQL', schema.url)
+  } finally {
+    await schema.drop()
+  }
+}
