@@ -1,7 +1,6 @@
 import { sql } from 'kysely'
 import { JournaledNewsRepository } from '@/application/journaled-news.repository'
 import { openDatabase } from '@/adapters/sql/database'
-import { migrateTo } from '@/adapters/sql/newswire.migrations'
 import { SqlNewsStore } from '@/adapters/sql/news/store'
 import { encodeCursor, INVALID_CURSOR_MESSAGE } from '@/adapters/shared/keyset-cursor'
 import { encodeSearchCursor } from '@/adapters/shared/search-cursor'
@@ -9,7 +8,7 @@ import { validationFailed } from '@/domain/domain-error'
 import type { NewsDraft, NewsItem } from '@/domain/news-item.entity'
 import type { NewsPageQuery } from '@/domain/ports/news-repository.port'
 import { parseSearchQuery, type SearchQuery } from '@/domain/rules/search-query.rules'
-import { explainSearchTier, rawDatabase, resetSchema } from '../adapters/sql/sql-test-stores'
+import { databaseBefore, explainSearchTier } from '../adapters/sql/sql-test-stores'
 import { memoryStore, sqlStore, type NewsStoreKind } from '../support/news-stores'
 import {
   POSTGRES_SKIPPED,
@@ -284,12 +283,7 @@ describe.each(KINDS.filter((kind) => kind.engine !== 'memory'))(
     afterEach(() => runCleanups(cleanups))
 
     it('indexes the posts a database already held when it upgrades, newest first, trashed ones left out', async () => {
-      const { url } = await kind.open(cleanups).then((opened) => opened.sql ?? never())
-      const engine = kind.engine === 'postgres' ? 'postgres' : 'sqlite'
-      const raw = rawDatabase(url)
-      cleanups.push(() => raw.destroy())
-      await resetSchema(raw)
-      await migrateTo(raw, engine, '0005-site-version')
+      const { raw, url } = await databaseBefore(kind, cleanups, '0005-site-version')
       const rows = [
         ['old-1', 'Harbour one', '2025-01-01T00:00:00.000Z', null],
         ['old-3', 'Harbour three', '2025-01-03T00:00:00.000Z', null],
@@ -318,12 +312,8 @@ describe.each(KINDS.filter((kind) => kind.engine !== 'memory'))(
     })
 
     it('indexes every post again when search learns to fold more letters', async () => {
-      const { url } = await kind.open(cleanups).then((opened) => opened.sql ?? never())
+      const { raw, url } = await databaseBefore(kind, cleanups, '0008-event-stream-leases')
       const engine = kind.engine === 'postgres' ? 'postgres' : 'sqlite'
-      const raw = rawDatabase(url)
-      cleanups.push(() => raw.destroy())
-      await resetSchema(raw)
-      await migrateTo(raw, engine, '0008-event-stream-leases')
       await sql`insert into news (id, title, body, author, created_at, updated_at, revision, search_seq)
               values ('bridge', 'Øresund bridge', 'Body', 'Ada', ${'2025-01-01T00:00:00.000Z'},
                       ${'2025-01-01T00:00:00.000Z'}, 1, 1)`.execute(raw)
@@ -379,7 +369,3 @@ describe.each(KINDS.filter((kind) => kind.engine !== 'memory'))(
     )
   },
 )
-
-function never(): never {
-  throw new Error('a SQL store without its database')
-}

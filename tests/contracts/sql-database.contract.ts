@@ -155,8 +155,9 @@ export function sqlDatabaseContract(kind: NewsStoreKind): void {
       const db = rawDatabase(url)
       cleanups.push(() => db.destroy())
       // A database as the previous release left it: no history columns or tables yet.
-      await resetSchema(db)
-      await migrateTo(db, kind.engine === 'postgres' ? 'postgres' : 'sqlite', '0002-outbox')
+      const engine = kind.engine === 'postgres' ? 'postgres' : 'sqlite'
+      await resetSchema(db, engine)
+      await migrateTo(db, engine, '0002-outbox')
       await sql`insert into news (id, title, body, author, created_at)
                 values ('old-post', 'Old title', 'Old body', 'Old author', ${'2025-05-05T05:05:05.555Z'})`.execute(
         db,
@@ -194,7 +195,7 @@ export function sqlDatabaseContract(kind: NewsStoreKind): void {
       const db = rawDatabase(url)
       cleanups.push(() => db.destroy())
       const engine = kind.engine === 'postgres' ? 'postgres' : 'sqlite'
-      await resetSchema(db)
+      await resetSchema(db, engine)
       await migrateTo(db, engine, '0006-search')
       await sql`update site_version set version = 41`.execute(db)
       await migrateToLatest(db, engine)

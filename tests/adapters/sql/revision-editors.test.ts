@@ -1,10 +1,9 @@
 import { sql } from 'kysely'
 import { JournaledNewsRepository } from '@/application/journaled-news.repository'
 import { OPERATOR, UNKNOWN_EDITOR } from '@/domain/editor'
-import { migrateTo, migrateToLatest } from '@/adapters/sql/newswire.migrations'
 import { memoryStore, sqlStore, type NewsStoreKind } from '../../support/news-stores'
 import { runCleanups, SHARED_STORE_KINDS } from '../../support/test-databases'
-import { rawDatabase, resetSchema } from './sql-test-stores'
+import { databaseBefore } from './sql-test-stores'
 
 const KINDS: readonly NewsStoreKind[] = [memoryStore, ...SHARED_STORE_KINDS.map(sqlStore)]
 
@@ -46,19 +45,13 @@ describe.each(KINDS.filter((kind) => kind.engine !== 'memory'))(
     afterEach(() => runCleanups(cleanups))
 
     it('names the editor of revisions made before the upgrade `unknown`', async () => {
-      const opened = await kind.open(cleanups)
-      if (opened.sql === undefined) throw new Error('a SQL store has a database')
-      const engine = kind.engine === 'postgres' ? 'postgres' : 'sqlite'
-      const raw = rawDatabase(opened.sql.url)
-      cleanups.push(() => raw.destroy())
-      await resetSchema(raw)
-      await migrateTo(raw, engine, '0010-site-secrets')
+      const { raw, upgrade } = await databaseBefore(kind, cleanups, '0010-site-secrets')
       await sql`
         insert into news_revision (news_id, revision, title, body, author, action, at)
         values ('AAAAAAAAAAAAAAAAAAAAAA', 1, 't', 'b', 'a', 'create', '2026-01-01T00:00:00.000Z')
       `.execute(raw)
 
-      await migrateToLatest(raw, engine)
+      await upgrade()
 
       const rows = await raw.selectFrom('news_revision').select('editor').execute()
       expect(rows).toEqual([{ editor: UNKNOWN_EDITOR }])

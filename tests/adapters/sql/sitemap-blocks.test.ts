@@ -1,10 +1,9 @@
 import { sql } from 'kysely'
 import { JournaledNewsRepository } from '@/application/journaled-news.repository'
-import { migrateTo, migrateToLatest } from '@/adapters/sql/newswire.migrations'
 import { SqlSitemapSource } from '@/adapters/sql/sitemap-blocks'
 import { sqlStore } from '../../support/news-stores'
 import { runCleanups, SHARED_STORE_KINDS } from '../../support/test-databases'
-import { rawDatabase, resetSchema } from './sql-test-stores'
+import { databaseBefore } from './sql-test-stores'
 
 const draft = (title: string) => ({ title, body: `About ${title}.`, author: 'Ada' })
 
@@ -59,13 +58,7 @@ describe.each(SHARED_STORE_KINDS.map(sqlStore))('the sitemap’s blocks on $name
   })
 
   it('counts the posts already stored when the schema is upgraded', async () => {
-    const opened = await kind.open(cleanups)
-    if (opened.sql === undefined) throw new Error('a SQL store has a database')
-    const engine = kind.engine === 'postgres' ? 'postgres' : 'sqlite'
-    const raw = rawDatabase(opened.sql.url)
-    cleanups.push(() => raw.destroy())
-    await resetSchema(raw)
-    await migrateTo(raw, engine, '0013-recent-changes')
+    const { raw, upgrade } = await databaseBefore(kind, cleanups, '0013-recent-changes')
     const at = (minute: number) => `2026-01-01T00:0${minute}:00.000Z`
     await sql`
       insert into news (id, title, body, author, created_at, updated_at, revision, deleted_at, search_seq)
@@ -74,7 +67,7 @@ describe.each(SHARED_STORE_KINDS.map(sqlStore))('the sitemap’s blocks on $name
              ('CCCCCCCCCCCCCCCCCCCCCC', 't', 'b', 'a', ${at(3)}, ${at(3)}, 1, null, 2500)
     `.execute(raw)
 
-    await migrateToLatest(raw, engine)
+    await upgrade()
 
     const source = new SqlSitemapSource(raw)
     expect(await source.spans(1)).toEqual([

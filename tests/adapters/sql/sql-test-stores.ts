@@ -4,6 +4,9 @@ import { Pool } from 'pg'
 import { parseDatabaseUrl } from '@/application/database-target'
 import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
 import type { SqlDatabase } from '@/adapters/sql/database'
+import { migrateTo, migrateToLatest } from '@/adapters/sql/newswire.migrations'
+import { seeingOneSchema } from '@/adapters/sql/one-schema-introspection'
+import type { NewsStoreKind } from '../../support/news-stores'
 import {
   selectChangedSince,
   selectChangePage,
@@ -104,12 +107,48 @@ export function rawDatabase(url: string): Kysely<NewsWireSchema> {
       })
 }
 
-/** Empties the test's database, so that it can be built up migration by migration. */
-export async function resetSchema(db: Kysely<NewsWireSchema>): Promise<void> {
-  for (const table of await db.introspection.getTables()) {
+/**
+ * Empties the test's database, so that it can be built up migration by migration. On PostgreSQL
+ * it lists the tables of the test's own schema only: Kysely's introspection reads every schema,
+ * and another test's schema may be dropped meanwhile.
+ */
+export async function resetSchema(
+  db: Kysely<NewsWireSchema>,
+  engine: 'sqlite' | 'postgres',
+): Promise<void> {
+  const schema =
+    engine === 'postgres'
+      ? (await sql<{ name: string }>`select current_schema() as name`.execute(db)).rows[0]?.name
+      : undefined
+  const seen = schema === undefined ? db : seeingOneSchema(db, schema)
+  for (const table of await seen.introspection.getTables()) {
     // Dropping SQLite's full-text index drops its shadow tables with it, later in the list.
     await sql`drop table if exists ${sql.table(table.name)}`.execute(db)
   }
   await sql`drop table if exists kysely_migration`.execute(db)
   await sql`drop table if exists kysely_migration_lock`.execute(db)
+}
+
+/**
+ * A SQL store kind's test database built up to `migration` and no further, opened raw so that a
+ * test can write rows as an older release did; `upgrade` then brings it to the latest schema.
+ * `cleanups` closes it.
+ */
+export async function databaseBefore(
+  kind: NewsStoreKind,
+  cleanups: Array<() => Promise<void>>,
+  migration: string,
+): Promise<{
+  readonly raw: Kysely<NewsWireSchema>
+  readonly url: string
+  readonly upgrade: () => Promise<void>
+}> {
+  const opened = await kind.open(cleanups)
+  if (opened.sql === undefined) throw new Error('a SQL store has a database')
+  const engine = kind.engine === 'postgres' ? 'postgres' : 'sqlite'
+  const raw = rawDatabase(opened.sql.url)
+  cleanups.push(() => raw.destroy())
+  await resetSchema(raw, engine)
+  await migrateTo(raw, engine, migration)
+  return { raw, url: opened.sql.url, upgrade: () => migrateToLatest(raw, engine) }
 }
