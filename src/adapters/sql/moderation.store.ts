@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto'
 import { BlockList, isIP } from 'node:net'
+import { v7 as uuidv7 } from 'uuid'
 import type { Kysely } from 'kysely'
 import type { ModerationStore, HideOutcome } from '@/application/ports/moderation.port'
 import type { Editor } from '@/domain/editor'
@@ -220,7 +220,9 @@ export class SqlModerationStore implements ModerationStore {
     return this.guard(async () => {
       await this.db
         .insertInto('operator_action')
-        .values({ id: randomBytes(8).toString('hex'), ...action })
+        // A version 7 UUID grows within a process, so actions recorded in the
+        // same millisecond keep their order.
+        .values({ id: uuidv7(), ...action })
         .execute()
     })
   }

@@ -22,7 +22,7 @@ describe.each(KINDS)('moderation on $name', (kind) => {
   const cleanups: Array<() => Promise<void>> = []
   afterEach(() => runCleanups(cleanups))
 
-  async function open() {
+  async function open(now?: () => Date) {
     const { store, sql } = await kind.open(cleanups)
     if (sql === undefined) throw new Error('a SQL store has a database')
     const news = new JournaledNewsRepository(store)
@@ -31,7 +31,7 @@ describe.each(KINDS)('moderation on $name', (kind) => {
       store,
       news,
       moderation,
-      tools: new OperatorTools(moderation, { operator: 'root' }),
+      tools: new OperatorTools(moderation, { operator: 'root', now }),
       rollback: new RollbackEditor(store, news),
       restore: new UndoChangesSince(store, news),
     }
@@ -168,11 +168,13 @@ describe.each(KINDS)('moderation on $name', (kind) => {
     expect((await tools.purge(post._id)).ok).toBe(false)
   })
 
-  it('records each operator action with who, what, when and why', async () => {
-    const { news, tools } = await open()
+  it('records each operator action with who, what, when and why, in order within one instant', async () => {
+    const instant = new Date()
+    const { news, tools } = await open(() => instant)
     const post = await news.create(draft('Harbour'))
     valueOf(await tools.protect(post._id, 'edit war'))
     valueOf(await tools.block({ kind: 'editor', target: VANDAL }, { reason: 'spam' }))
+    valueOf(await tools.unprotect(post._id))
 
     const log = valueOf(await tools.log())
     expect(
@@ -180,6 +182,7 @@ describe.each(KINDS)('moderation on $name', (kind) => {
     ).toEqual([
       ['root', 'protect', post._id, 'edit war'],
       ['root', 'block', VANDAL, 'spam'],
+      ['root', 'unprotect', post._id, ''],
     ])
     expect(Date.parse(log[0]?.at ?? '')).not.toBeNaN()
   })
