@@ -19,12 +19,13 @@ import { createServer, type AddressInfo } from 'node:net'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseArgs } from 'node:util'
+
 import type { NewsItem } from '@/domain/news-item.entity'
 import { openDatabase } from '@/adapters/sql/database'
 import { JournaledNewsRepository } from '@/application/journaled-news.repository'
 import { SqlNewsStore } from '@/adapters/sql/news/store'
 import { autocannon, type AutocannonResult } from './bench/autocannon'
+import { benchOptions } from './bench/options'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const POSTS = 1000
@@ -37,18 +38,12 @@ const OURS_LOGGED = 'NewsWire, request logs on'
 const OURS_METERED = 'NewsWire, metrics on'
 const JSON_SERVER = 'json-server 0.17'
 
-const { values } = parseArgs({
-  options: {
-    duration: { type: 'string', default: '5' },
-    connections: { type: 'string', default: '10' },
-    warmup: { type: 'string', default: '1' },
-    rounds: { type: 'string', default: '2' },
-  },
+const { duration, connections, warmup, rounds } = benchOptions({
+  duration: [5, 1, 60],
+  connections: [10, 1, 200],
+  warmup: [1, 0, 30],
+  rounds: [2, 1, 10],
 })
-const duration = bounded(values.duration, 1, 60)
-const connections = bounded(values.connections, 1, 200)
-const warmup = bounded(values.warmup, 0, 30)
-const rounds = bounded(values.rounds, 1, 10)
 
 const children = new Set<ChildProcess>()
 const work = mkdtempSync(join(tmpdir(), 'newswire-bench-'))
@@ -307,11 +302,6 @@ function report(rows: readonly Row[], bodyBytes: number): void {
     `target NewsWire ≥ ${TARGETS.ceiling} × ceiling: ${toCeiling >= TARGETS.ceiling ? 'met' : 'MISSED'} (${toCeiling.toFixed(2)})\n` +
       `target NewsWire ≥ ${TARGETS.jsonServer} × json-server: ${toJsonServer >= TARGETS.jsonServer ? 'met' : 'MISSED'} (${toJsonServer.toFixed(1)}×)\n`,
   )
-}
-
-function bounded(raw: string | undefined, min: number, max: number): number {
-  const value = Number(raw)
-  return Number.isFinite(value) ? Math.min(Math.max(value, min), max) : min
 }
 
 function cleanUp(): void {

@@ -13,13 +13,14 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
+
 import { startBenchServer } from './bench/bench-server'
 import { throwawaySchema } from './bench/postgres-schema'
+import { benchOptions } from './bench/options'
 import { runBench } from './bench/run-bench'
 import { burst, countOf, forwardedPost, send } from './bench/write-burst'
 
-const { values } = parseArgs({ options: { postgres: { type: 'boolean', default: false } } })
+const values = benchOptions({}, { flags: ['postgres'] })
 const postgresUrl = (process.env.BENCH_POSTGRES_URL ?? process.env.TEST_POSTGRES_URL)?.trim()
 
 const BUDGET = 60

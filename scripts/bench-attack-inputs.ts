@@ -25,27 +25,22 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
+
 import { SEARCH_LIMITS } from '@/domain/rules/search-query.rules'
 import { OUTBOX_IDS } from '@/server/services/server-config'
 import { autocannon, walking, type AutocannonResult } from './bench/autocannon'
 import { wordOfRank } from './bench/news-text'
 import { startProductionServer, type ProductionServer } from './bench/production-server'
+import { benchOptions } from './bench/options'
 import { runBench } from './bench/run-bench'
 import { seedPostgres } from './bench/seed-postgres'
 import { seedSqlite } from './bench/seed-posts'
 
-const { values } = parseArgs({
-  options: {
-    posts: { type: 'string', default: '100000' },
-    duration: { type: 'string', default: '10' },
-    'flood-connections': { type: 'string', default: '4' },
-    postgres: { type: 'boolean', default: false },
-  },
-})
-const posts = Math.min(Math.max(Math.trunc(Number(values.posts)) || 100_000, 1000), 1_000_000)
-const duration = Math.min(Math.max(Number(values.duration) || 10, 2), 60)
-const floodConnections = Math.min(Math.max(Number(values['flood-connections']) || 4, 1), 50)
+const values = benchOptions(
+  { posts: [100_000, 1000, 1_000_000], duration: [10, 2, 60], 'flood-connections': [4, 1, 50] },
+  { flags: ['postgres'] },
+)
+const { posts, duration, 'flood-connections': floodConnections } = values
 const postgresUrl = (process.env.BENCH_POSTGRES_URL ?? process.env.TEST_POSTGRES_URL)?.trim()
 if (values.postgres && !postgresUrl) {
   throw new Error('--postgres needs TEST_POSTGRES_URL or BENCH_POSTGRES_URL')

@@ -17,9 +17,10 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
+
 import { autocannon, type AutocannonRequest } from './bench/autocannon'
 import { startBenchServer, type BenchServer } from './bench/bench-server'
+import { benchOptions } from './bench/options'
 import { runBench } from './bench/run-bench'
 import {
   postgresInstalled,
@@ -30,18 +31,17 @@ import {
 } from './bench/throwaway-postgres'
 import { DETAILS, problem } from '@/server/services/problem'
 
-const { values } = parseArgs({
-  options: {
-    drops: { type: 'string', default: '5' },
-    restarts: { type: 'string', default: '0' },
-    gap: { type: 'string', default: '500' },
-    connections: { type: 'string', default: '32' },
-  },
+const {
+  drops,
+  restarts,
+  gap: gapMs,
+  connections,
+} = benchOptions({
+  drops: [5, 0, 50],
+  restarts: [0, 0, 10],
+  gap: [500, 50, 10_000],
+  connections: [32, 1, 256],
 })
-const drops = Math.min(Math.max(Math.trunc(Number(values.drops)) || 0, 0), 50)
-const restarts = Math.min(Math.max(Math.trunc(Number(values.restarts)) || 0, 0), 10)
-const gapMs = Math.min(Math.max(Number(values.gap) || 500, 50), 10_000)
-const connections = Math.min(Math.max(Number(values.connections) || 32, 1), 256)
 const sharedUrl = (process.env.BENCH_POSTGRES_URL ?? process.env.TEST_POSTGRES_URL)?.trim()
 
 /** Writes allowed per client per minute: the most config.ts accepts. */

@@ -18,11 +18,12 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
+
 import { MAX_REPLAY } from '@/application/change-feed'
 import { EVENT_STREAM_DEFAULTS } from '@/server/services/event-stream'
 import { startBenchServer, type BenchServer } from './bench/bench-server'
 import { onChosenEngine } from './bench/postgres-schema'
+import { benchOptions } from './bench/options'
 import { runBench } from './bench/run-bench'
 import {
   openBenchStream,
@@ -33,15 +34,11 @@ import {
   type BenchStream,
 } from './bench/stream-clients'
 
-const { values } = parseArgs({
-  options: {
-    duration: { type: 'string', default: '10' },
-    streams: { type: 'string', default: '900' },
-    postgres: { type: 'boolean', default: false },
-  },
-})
-const duration = Math.min(Math.max(Number(values.duration) || 10, 2), 60)
-const streamCount = Math.min(Math.max(Number(values.streams) || 900, 1), 1000)
+const options = benchOptions(
+  { duration: [10, 2, 60], streams: [900, 1, 1000] },
+  { flags: ['postgres'] },
+)
+const { duration, streams: streamCount } = options
 
 const POSTS = 1_100
 const POSTS_PER_SECOND = 10
@@ -261,7 +258,7 @@ async function run(engine: string, databaseUrl: string): Promise<void> {
 function main(): Promise<void> {
   return onChosenEngine(
     {
-      postgres: values.postgres,
+      postgres: options.postgres,
       sqliteFile: join(work, 'streams.db'),
       schemaPrefix: 'newswire_bench_streams',
     },

@@ -13,7 +13,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
+
 import { generateReport, type Result } from 'lighthouse'
 import { computeMedianRun } from 'lighthouse/core/lib/median-run.js'
 import {
@@ -25,15 +25,11 @@ import {
   type PageFigures,
 } from './bench/lighthouse-audit'
 import { startProductionServer } from './bench/production-server'
+import { benchOptions } from './bench/options'
 import { runBench } from './bench/run-bench'
 
-const { values } = parseArgs({
-  options: {
-    runs: { type: 'string', default: '3' },
-    report: { type: 'string' },
-  },
-})
-const runs = Math.min(Math.max(Math.trunc(Number(values.runs)) || 3, 1), 10)
+const values = benchOptions({ runs: [3, 1, 10] }, { texts: { report: undefined } })
+const { runs } = values
 
 /** Issue 11's targets, on a phone. */
 const TARGETS = { performance: 100, lcpMs: 1500, accessibility: 100 } as const

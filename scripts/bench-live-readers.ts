@@ -17,12 +17,13 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
+
 import { performance } from 'node:perf_hooks'
 import { request } from 'node:http'
 import { EVENT_STREAM_DEFAULTS } from '@/server/services/event-stream'
 import { startBenchServer, type BenchServer } from './bench/bench-server'
 import { onChosenEngine } from './bench/postgres-schema'
+import { benchOptions } from './bench/options'
 import { runBench } from './bench/run-bench'
 import {
   openBenchStream,
@@ -32,15 +33,11 @@ import {
   type BenchStream,
 } from './bench/stream-clients'
 
-const { values } = parseArgs({
-  options: {
-    duration: { type: 'string', default: '10' },
-    streams: { type: 'string', default: '1000' },
-    postgres: { type: 'boolean', default: false },
-  },
-})
-const duration = Math.min(Math.max(Number(values.duration) || 10, 2), 60)
-const streamCount = Math.min(Math.max(Number(values.streams) || 1000, 1), 1000)
+const options = benchOptions(
+  { duration: [10, 2, 60], streams: [1000, 1, 1000] },
+  { flags: ['postgres'] },
+)
+const { duration, streams: streamCount } = options
 
 const POSTS_PER_SECOND = 10
 const VISIT_EVERY_MS = 20
@@ -238,7 +235,7 @@ async function run(engine: string, databaseUrl: string): Promise<void> {
 function main(): Promise<void> {
   return onChosenEngine(
     {
-      postgres: values.postgres,
+      postgres: options.postgres,
       sqliteFile: join(work, 'live.db'),
       schemaPrefix: 'newswire_bench_live',
     },

@@ -17,23 +17,22 @@ import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
+
 import SQLite from 'better-sqlite3'
 import { ensureServerBuilt } from './built.mjs'
 import { throwawaySchema, type ThrowawaySchema } from './bench/postgres-schema'
+import { benchOptions } from './bench/options'
 import { runBench } from './bench/run-bench'
 import { seedSqlite } from './bench/seed-posts'
 
 const STEPS = ['sqlite', 'postgres', 'copy'] as const
-const { values } = parseArgs({
-  options: {
-    posts: { type: 'string', default: '1000000' },
-    steps: { type: 'string', default: STEPS.join(',') },
-  },
-})
+const values = benchOptions(
+  { posts: [1_000_000, 100, 10_000_000] },
+  { texts: { steps: STEPS.join(',') } },
+)
 /** The export always runs; the others as --steps lists them. */
 const steps = new Set(values.steps.split(','))
-const posts = Math.max(100, Math.trunc(Number(values.posts)) || 1_000_000)
+const { posts } = values
 const postgresUrl = (process.env.BENCH_POSTGRES_URL ?? process.env.TEST_POSTGRES_URL)?.trim()
 const RSS_LIMIT_MB = 300
 const TIME = '/usr/bin/time'

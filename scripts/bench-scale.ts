@@ -30,9 +30,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
+
 import { cpuPerRequest, startBenchServer, type BenchServer } from './bench/bench-server'
 import { wordOfRank } from './bench/news-text'
+import { benchOptions } from './bench/options'
 import { runBench } from './bench/run-bench'
 import { seedPostgres } from './bench/seed-postgres'
 import { seedSqlite, type Seeded } from './bench/seed-posts'
@@ -44,19 +45,17 @@ import {
 } from './bench/autocannon'
 
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? process.env.TEST_POSTGRES_URL
-const { values } = parseArgs({
-  options: {
-    sizes: { type: 'string', default: '1000,100000,1000000' },
-    engine: { type: 'string', default: POSTGRES_URL === undefined ? 'sqlite' : 'both' },
-    duration: { type: 'string', default: '3' },
-    connections: { type: 'string', default: '10' },
-    writes: { type: 'string', default: '1' },
+const values = benchOptions(
+  { duration: [3, 1, 60], connections: [10, 1, 200], writes: [1, 0, 100] },
+  {
+    texts: {
+      sizes: '1000,100000,1000000',
+      engine: POSTGRES_URL === undefined ? 'sqlite' : 'both',
+    },
   },
-})
+)
 const sizes = values.sizes.split(',').map((size) => Math.max(100, Math.trunc(Number(size)) || 100))
-const duration = Math.min(Math.max(Number(values.duration) || 3, 1), 60)
-const connections = Math.min(Math.max(Number(values.connections) || 10, 1), 200)
-const writesPerSecond = Math.min(Math.max(Number(values.writes) || 0, 0), 100)
+const { duration, connections, writes: writesPerSecond } = values
 const ENGINES = {
   sqlite: ['SQLite'],
   postgres: ['PostgreSQL'],

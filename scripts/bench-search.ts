@@ -20,7 +20,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
+
 import SQLite from 'better-sqlite3'
 import { parseSearchQuery } from '@/domain/rules/search-query.rules'
 import {
@@ -31,19 +31,15 @@ import {
 } from './bench/autocannon'
 import { cpuPerRequest, startBenchServer } from './bench/bench-server'
 import { wordOfRank } from './bench/news-text'
+import { benchOptions } from './bench/options'
 import { runBench } from './bench/run-bench'
 import { seedSqlite } from './bench/seed-posts'
 
-const { values } = parseArgs({
-  options: {
-    size: { type: 'string', default: '100000' },
-    duration: { type: 'string', default: '3' },
-    connections: { type: 'string', default: '1' },
-  },
+const { size, duration, connections } = benchOptions({
+  size: [100_000, 1000, 10_000_000],
+  duration: [3, 1, 60],
+  connections: [1, 1, 200],
 })
-const size = Math.max(1000, Math.trunc(Number(values.size)) || 100_000)
-const duration = Math.min(Math.max(Number(values.duration) || 3, 1), 60)
-const connections = Math.min(Math.max(Number(values.connections) || 1, 1), 200)
 
 const TARGET_P50_MS = 20
 const VARIANTS = 20
