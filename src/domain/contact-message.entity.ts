@@ -1,10 +1,7 @@
+/** The contact form's fields, in its order. */
+export const CONTACT_FIELDS = ['name', 'email', 'message'] as const
+
+export type ContactField = (typeof CONTACT_FIELDS)[number]
+
 /** A message a visitor sends through the contact form. */
-export interface ContactMessage {
-  readonly name: string
-  readonly email: string
-  readonly message: string
-}
-
-export type ContactField = keyof ContactMessage
-
-export const CONTACT_FIELDS: readonly ContactField[] = ['name', 'email', 'message']
+export type ContactMessage = Readonly<Record<ContactField, string>>

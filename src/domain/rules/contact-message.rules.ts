@@ -1,5 +1,5 @@
 import type { ContactField } from '@/domain/contact-message.entity'
-import { mustBeAtMost, noControlCharacters, type RuleSet } from '@/domain/rules/field-rule'
+import { textField, type RuleSet } from '@/domain/rules/field-rule'
 
 export const CONTACT_LIMITS = { name: 30, email: 254, message: 500 } as const
 
@@ -7,20 +7,11 @@ const INVALID_EMAIL = 'Invalid email address'
 
 /** The spec's section 5, contact form, with no control characters (see docs/spec-deviations.md). */
 export const CONTACT_RULES: RuleSet<ContactField> = {
-  name: {
-    required: 'Sorry, name is required',
-    maxLength: { limit: CONTACT_LIMITS.name, message: mustBeAtMost(CONTACT_LIMITS.name) },
-    characters: { lines: 'one', message: noControlCharacters('name') },
-  },
+  name: textField('name', CONTACT_LIMITS.name, 'one'),
   email: {
-    required: 'Sorry, email is required',
+    ...textField('email', CONTACT_LIMITS.email, 'one', INVALID_EMAIL),
     email: INVALID_EMAIL,
-    maxLength: { limit: CONTACT_LIMITS.email, message: INVALID_EMAIL },
     characters: { lines: 'one', message: INVALID_EMAIL },
   },
-  message: {
-    required: 'Sorry, message is required',
-    maxLength: { limit: CONTACT_LIMITS.message, message: mustBeAtMost(CONTACT_LIMITS.message) },
-    characters: { lines: 'many', message: noControlCharacters('message') },
-  },
+  message: textField('message', CONTACT_LIMITS.message, 'many'),
 }

@@ -77,6 +77,23 @@ export const mustBeAtMost = (limit: number): string => `Must be ${limit} charact
 export const noControlCharacters = (field: string): string =>
   `Sorry, ${field} can't contain control characters`
 
+/**
+ * A text field's rules, worded like the spec's: required, at most `limit` characters (`tooLong`
+ * says so), and no control characters, on one line or many.
+ */
+export function textField(
+  name: string,
+  limit: number,
+  lines: CharacterRule['lines'],
+  tooLong: string = mustBeAtMost(limit),
+): FieldRule {
+  return {
+    required: `Sorry, ${name} is required`,
+    maxLength: { limit, message: tooLong },
+    characters: { lines, message: noControlCharacters(name) },
+  }
+}
+
 export function hasErrors(errors: FieldErrors<string>): boolean {
   return Object.keys(errors).length > 0
 }

@@ -1,5 +1,5 @@
 import type { NewsField } from '@/domain/news-item.entity'
-import { mustBeAtMost, noControlCharacters, type RuleSet } from '@/domain/rules/field-rule'
+import { textField, type RuleSet } from '@/domain/rules/field-rule'
 
 export const NEWS_LIMITS = { title: 100, body: 500, author: 30 } as const
 
@@ -8,19 +8,7 @@ export const NEWS_LIMITS = { title: 100, body: 500, author: 30 } as const
  * (see docs/spec-deviations.md).
  */
 export const NEWS_RULES: RuleSet<NewsField> = {
-  title: {
-    required: 'Sorry, title is required',
-    maxLength: { limit: NEWS_LIMITS.title, message: mustBeAtMost(NEWS_LIMITS.title) },
-    characters: { lines: 'one', message: noControlCharacters('title') },
-  },
-  body: {
-    required: 'Sorry, body is required',
-    maxLength: { limit: NEWS_LIMITS.body, message: mustBeAtMost(NEWS_LIMITS.body) },
-    characters: { lines: 'many', message: noControlCharacters('body') },
-  },
-  author: {
-    required: 'Sorry, author is required',
-    maxLength: { limit: NEWS_LIMITS.author, message: 'Name must be less than 30 characters' },
-    characters: { lines: 'one', message: noControlCharacters('author') },
-  },
+  title: textField('title', NEWS_LIMITS.title, 'one'),
+  body: textField('body', NEWS_LIMITS.body, 'many'),
+  author: textField('author', NEWS_LIMITS.author, 'one', 'Name must be less than 30 characters'),
 }
