@@ -1,37 +1,10 @@
 import { UNKNOWN_EDITOR, type Editor } from '@/domain/editor'
 import { conflict, inTrash, notFound } from '@/domain/domain-error'
 import type { NewsChanges, NewsDraft, NewsItem } from '@/domain/news-item.entity'
-import type {
-  ChangePage,
-  ChangesQuery,
-  CreateOptions,
-  NewsPage,
-  NewsPageQuery,
-  NewsRepository,
-  RevisionPage,
-  TrashPage,
-} from '@/domain/ports/news-repository.port'
 import type { NewsStore, NewsStoreTransaction, PurgeReport } from '@/domain/ports/news-store.port'
-import {
-  assertMayChange,
-  assertRestorable,
-  assertWritable,
-  created,
-  edited,
-  fingerprintOf,
-  firstVersion,
-  isKeyLive,
-  liveItem,
-  purgeCutoffs,
-  reverted,
-  trashed,
-  trashedItem,
-  untrashed,
-  type ChangeStamp,
-  type Revised,
-  type WriteCondition,
-} from '@/domain/rules/news-history.rules'
 import type { SearchQuery } from '@/domain/rules/search-query.rules'
+import type * as Port from '@/domain/ports/news-repository.port'
+import * as history from '@/domain/rules/news-history.rules'
 
 export interface JournalOptions {
   /** The clock that dates changes. */
@@ -43,7 +16,7 @@ export interface JournalOptions {
  * records it, in one transaction of the store, following the domain's history rules. The
  * browser's NewsRepository is the API itself, which answers from this.
  */
-export class JournaledNewsRepository implements NewsRepository {
+export class JournaledNewsRepository implements Port.NewsRepository {
   private readonly now: () => Date
 
   constructor(
@@ -53,20 +26,20 @@ export class JournaledNewsRepository implements NewsRepository {
     this.now = options.now ?? (() => new Date())
   }
 
-  list(query: NewsPageQuery): Promise<NewsPage> {
+  list(query: Port.NewsPageQuery): Promise<Port.NewsPage> {
     return this.store.list(query)
   }
 
-  trash(query: NewsPageQuery): Promise<TrashPage> {
+  trash(query: Port.NewsPageQuery): Promise<Port.TrashPage> {
     return this.store.trash(query)
   }
 
-  changes(query: ChangesQuery): Promise<ChangePage> {
+  changes(query: Port.ChangesQuery): Promise<Port.ChangePage> {
     return this.store.changes(query)
   }
 
   /** The store searches its own index, which each write keeps current in its transaction. */
-  search(query: SearchQuery, page: NewsPageQuery): Promise<NewsPage> {
+  search(query: SearchQuery, page: Port.NewsPageQuery): Promise<Port.NewsPage> {
     return this.store.search(query, page)
   }
 
@@ -75,13 +48,13 @@ export class JournaledNewsRepository implements NewsRepository {
     const stored = await this.store.find(id)
     if (stored !== undefined && stored.deletedAt !== null) {
       const { deletedAt } = stored
-      throw inTrash(trashedItem({ ...stored, deletedAt }))
+      throw inTrash(history.trashedItem({ ...stored, deletedAt }))
     }
-    assertWritable(stored)
-    return liveItem(stored)
+    history.assertWritable(stored)
+    return history.liveItem(stored)
   }
 
-  async revisions(id: string, query: NewsPageQuery): Promise<RevisionPage> {
+  async revisions(id: string, query: Port.NewsPageQuery): Promise<Port.RevisionPage> {
     const page = await this.store.revisions(id, query)
     // An empty page is the end of a history, or no history at all: only the post tells which.
     if (page.items.length === 0 && (await this.store.find(id)) === undefined) {
@@ -90,21 +63,21 @@ export class JournaledNewsRepository implements NewsRepository {
     return page
   }
 
-  create(draft: NewsDraft, { idempotencyKey, editor }: CreateOptions = {}): Promise<NewsItem> {
+  create(draft: NewsDraft, { idempotencyKey, editor }: Port.CreateOptions = {}): Promise<NewsItem> {
     return this.store.transaction(async (tx) => {
       const stamp = this.stamp(editor)
       const { now } = stamp
-      const fingerprint = fingerprintOf(draft)
+      const fingerprint = history.fingerprintOf(draft)
       if (idempotencyKey !== undefined) {
         const remembered = await tx.findKey(idempotencyKey)
-        if (remembered !== undefined && isKeyLive(remembered, now)) {
+        if (remembered !== undefined && history.isKeyLive(remembered, now)) {
           if (remembered.fingerprint !== fingerprint) {
             throw conflict('KeyReused')
           }
           return this.replay(tx, remembered.newsId)
         }
       }
-      const change = created(tx.newId(), draft, stamp)
+      const change = history.created(tx.newId(), draft, stamp)
       await tx.insert(change.item)
       await record(tx, change)
       if (idempotencyKey !== undefined) {
@@ -115,44 +88,44 @@ export class JournaledNewsRepository implements NewsRepository {
           createdAt: now.toISOString(),
         })
       }
-      return liveItem(change.item)
+      return history.liveItem(change.item)
     })
   }
 
   update(
     id: string,
     changes: NewsChanges,
-    condition?: WriteCondition,
+    condition?: history.WriteCondition,
     editor?: Editor,
   ): Promise<NewsItem> {
     return this.store.transaction(async (tx) => {
       const stored = await tx.find(id)
-      assertWritable(stored, condition)
+      history.assertWritable(stored, condition)
       const stamp = this.stamp(editor)
-      assertMayChange(stored, stamp.editor)
-      const change = edited(stored, changes, stamp)
-      if (change === undefined) return liveItem(stored)
-      return liveItem(await write(tx, change))
+      history.assertMayChange(stored, stamp.editor)
+      const change = history.edited(stored, changes, stamp)
+      if (change === undefined) return history.liveItem(stored)
+      return history.liveItem(await write(tx, change))
     })
   }
 
-  async remove(id: string, condition?: WriteCondition, editor?: Editor): Promise<void> {
+  async remove(id: string, condition?: history.WriteCondition, editor?: Editor): Promise<void> {
     await this.store.transaction(async (tx) => {
       const stored = await tx.find(id)
-      assertWritable(stored, condition)
+      history.assertWritable(stored, condition)
       const stamp = this.stamp(editor)
-      assertMayChange(stored, stamp.editor)
-      await write(tx, trashed(stored, stamp))
+      history.assertMayChange(stored, stamp.editor)
+      await write(tx, history.trashed(stored, stamp))
     })
   }
 
   restore(id: string, editor?: Editor): Promise<NewsItem> {
     return this.store.transaction(async (tx) => {
       const stored = await tx.find(id)
-      assertRestorable(stored)
+      history.assertRestorable(stored)
       const stamp = this.stamp(editor)
-      assertMayChange(stored, stamp.editor)
-      return liveItem(await write(tx, untrashed(stored, stamp)))
+      history.assertMayChange(stored, stamp.editor)
+      return history.liveItem(await write(tx, history.untrashed(stored, stamp)))
     })
   }
 
@@ -160,7 +133,7 @@ export class JournaledNewsRepository implements NewsRepository {
     id: string,
     revision: number,
     editor?: Editor,
-    condition?: WriteCondition,
+    condition?: history.WriteCondition,
   ): Promise<NewsItem> {
     return this.store.transaction(async (tx) => {
       const stored = await tx.find(id)
@@ -171,20 +144,20 @@ export class JournaledNewsRepository implements NewsRepository {
         throw notFound()
       }
       if (stored.deletedAt !== null) throw conflict('InTrash')
-      assertWritable(stored, condition)
+      history.assertWritable(stored, condition)
       const stamp = this.stamp(editor)
-      assertMayChange(stored, stamp.editor)
-      return liveItem(await write(tx, reverted(stored, target, stamp)))
+      history.assertMayChange(stored, stamp.editor)
+      return history.liveItem(await write(tx, history.reverted(stored, target, stamp)))
     })
   }
 
   /** Removes posts trashed more than `trashDays` ago, with their histories, and expired keys. */
   purge(trashDays: number): Promise<PurgeReport> {
-    return this.store.purge(purgeCutoffs(this.now(), trashDays))
+    return this.store.purge(history.purgeCutoffs(this.now(), trashDays))
   }
 
   /** The change's time, and its editor: UNKNOWN_EDITOR when the caller named none. */
-  private stamp(editor: Editor = UNKNOWN_EDITOR): ChangeStamp {
+  private stamp(editor: Editor = UNKNOWN_EDITOR): history.ChangeStamp {
     return { now: this.now(), editor }
   }
 
@@ -193,15 +166,21 @@ export class JournaledNewsRepository implements NewsRepository {
     const stored = await tx.find(newsId)
     const first = await tx.revision(newsId, 1)
     if (stored === undefined || first === undefined) throw notFound()
-    return firstVersion(stored, first)
+    return history.firstVersion(stored, first)
   }
 }
 
-async function record(tx: NewsStoreTransaction, { item, revision }: Revised): Promise<void> {
+async function record(
+  tx: NewsStoreTransaction,
+  { item, revision }: history.Revised,
+): Promise<void> {
   await tx.appendRevision(item._id, revision)
 }
 
-async function write(tx: NewsStoreTransaction, change: Revised): Promise<Revised['item']> {
+async function write(
+  tx: NewsStoreTransaction,
+  change: history.Revised,
+): Promise<history.Revised['item']> {
   await tx.update(change.item)
   await record(tx, change)
   return change.item

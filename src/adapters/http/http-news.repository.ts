@@ -6,17 +6,6 @@ import {
   type NewsDraft,
   type NewsItem,
 } from '@/domain/news-item.entity'
-import type {
-  ChangePage,
-  ChangesQuery,
-  CreateOptions,
-  NewsPage,
-  NewsPageQuery,
-  NewsRepository,
-  Page,
-  RevisionPage,
-  TrashPage,
-} from '@/domain/ports/news-repository.port'
 import type { WriteCondition } from '@/domain/rules/news-history.rules'
 import type { SearchQuery } from '@/domain/rules/search-query.rules'
 import {
@@ -33,6 +22,7 @@ import {
   recentChangeOf,
   trashedNewsItemOf,
 } from '@/adapters/http/response.guards'
+import type * as Port from '@/domain/ports/news-repository.port'
 
 const NEWS_PATH = '/api/news'
 const TRASH_PATH = '/api/trash'
@@ -48,30 +38,30 @@ const CHANGES_PATH = '/api/changes'
  * asked for as the list's `cursor` parameter.
  * A WriteCondition travels as `If-Match: "rev-N"`, the entity tag the API gives each revision.
  */
-export class HttpNewsRepository implements NewsRepository {
+export class HttpNewsRepository implements Port.NewsRepository {
   private readonly http: JsonHttpClient
 
   constructor(options: HttpOptions = {}) {
     this.http = new JsonHttpClient(options)
   }
 
-  list(query: NewsPageQuery): Promise<NewsPage> {
+  list(query: Port.NewsPageQuery): Promise<Port.NewsPage> {
     return this.page(this.http.url(NEWS_PATH), query, ON_COLLECTION, newsItemOf)
   }
 
   /** `GET /api/news?q=`: the server folds, matches and ranks; its next pages keep the query. */
-  search(query: SearchQuery, page: NewsPageQuery): Promise<NewsPage> {
+  search(query: SearchQuery, page: Port.NewsPageQuery): Promise<Port.NewsPage> {
     const url = this.http.url(NEWS_PATH)
     url.searchParams.set('q', query.text)
     return this.page(url, page, ON_COLLECTION, newsItemOf)
   }
 
-  trash(query: NewsPageQuery): Promise<TrashPage> {
+  trash(query: Port.NewsPageQuery): Promise<Port.TrashPage> {
     return this.page(this.http.url(TRASH_PATH), query, ON_COLLECTION, trashedNewsItemOf)
   }
 
   /** One editor's changes keep the `editor` query on every page, as the server's links do. */
-  changes({ editor, ...page }: ChangesQuery): Promise<ChangePage> {
+  changes({ editor, ...page }: Port.ChangesQuery): Promise<Port.ChangePage> {
     const url = this.http.url(CHANGES_PATH)
     if (editor !== undefined) url.searchParams.set('editor', editor)
     return this.page(url, page, ON_COLLECTION, recentChangeOf)
@@ -86,7 +76,7 @@ export class HttpNewsRepository implements NewsRepository {
 
   create(
     { title, body, author }: NewsDraft,
-    { idempotencyKey }: CreateOptions = {},
+    { idempotencyKey }: Port.CreateOptions = {},
   ): Promise<NewsItem> {
     return withDomainErrors(async () => {
       const json = { title, body, author }
@@ -136,7 +126,7 @@ export class HttpNewsRepository implements NewsRepository {
     })
   }
 
-  revisions(id: string, query: NewsPageQuery): Promise<RevisionPage> {
+  revisions(id: string, query: Port.NewsPageQuery): Promise<Port.RevisionPage> {
     // The next page of a history is only ever the same post's history.
     const url = this.itemUrl(id, '/revisions')
     return this.page(url, query, ON_ITEM, newsRevisionOf)
@@ -166,10 +156,10 @@ export class HttpNewsRepository implements NewsRepository {
   /** A page of the list at `listUrl`; `call` says what its failures mean. */
   private page<Item>(
     listUrl: URL,
-    { limit, cursor }: NewsPageQuery,
+    { limit, cursor }: Port.NewsPageQuery,
     call: Call,
     itemOf: (value: unknown) => Item | undefined,
-  ): Promise<Page<Item>> {
+  ): Promise<Port.Page<Item>> {
     return withDomainErrors(async () => {
       if (limit !== undefined) listUrl.searchParams.set('limit', String(limit))
       // A next URL already carries the page size the first request asked for.

@@ -1,21 +1,7 @@
 import { UNKNOWN_EDITOR } from '@/domain/editor'
 import { changeKindOf, type NewsChange, type RecentChange } from '@/domain/news-change.entity'
 import type { NewsItem } from '@/domain/news-item.entity'
-import type {
-  ChangePage,
-  ChangesQuery,
-  NewsPage,
-  NewsPageQuery,
-  RevisionPage,
-  TrashPage,
-} from '@/domain/ports/news-repository.port'
 import type { NewsRevision } from '@/domain/news-revision.entity'
-import type {
-  ChangeFilter,
-  NewsStore,
-  NewsStoreTransaction,
-  PurgeReport,
-} from '@/domain/ports/news-store.port'
 import type { ChangeLogBounds, NewsChangeLog } from '@/application/ports/change-log.port'
 import {
   liveItem,
@@ -30,19 +16,10 @@ import {
   type SearchQuery,
   type SearchTier,
 } from '@/domain/rules/search-query.rules'
-import {
-  changePage,
-  clampHistoryPageSize,
-  clampPageSize,
-  decodeChangeCursor,
-  decodeCursor,
-  decodeRevisionCursor,
-  keysetPage,
-  revisionPage,
-  type KeysetPosition,
-} from '@/adapters/shared/keyset-cursor'
 import { decodeSearchCursor, tieredPage, type RankedItem } from '@/adapters/shared/search-cursor'
 import { MemoryNewsTransaction, type MemoryState } from '@/adapters/memory/memory-news.transaction'
+import type * as Port from '@/domain/ports/news-store.port'
+import * as paging from '@/adapters/shared/keyset-cursor'
 
 export interface MemoryNewsStoreOptions {
   /** Live posts to start with; each gets a one-revision history numbered `item.revision`. */
@@ -55,7 +32,7 @@ export interface MemoryNewsStoreOptions {
  * to a journal that is applied only when it resolves), both lists are keyset-paged with the
  * same opaque cursors, and a malformed cursor is refused with ValidationFailed.
  */
-export class MemoryNewsStore implements NewsStore, NewsChangeLog {
+export class MemoryNewsStore implements Port.NewsStore, NewsChangeLog {
   private readonly state: MemoryState = {
     posts: new Map(),
     histories: new Map(),
@@ -98,17 +75,17 @@ export class MemoryNewsStore implements NewsStore, NewsChangeLog {
     byDate.forEach((item, index) => this.state.published.set(item._id, index + 1))
   }
 
-  async list(query: NewsPageQuery): Promise<NewsPage> {
-    const limit = clampPageSize(query.limit)
-    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor)
+  async list(query: Port.NewsPageQuery): Promise<Port.NewsPage> {
+    const limit = paging.clampPageSize(query.limit)
+    const after = query.cursor === undefined ? undefined : paging.decodeCursor(query.cursor)
     const live = [...this.state.posts.values()].filter((item) => item.deletedAt === null)
     const rows = pageAfter(live, (item) => ({ at: item.createdAt, id: item._id }), limit, after)
-    const page = keysetPage(rows, limit, (item) => ({ at: item.createdAt, id: item._id }))
+    const page = paging.keysetPage(rows, limit, (item) => ({ at: item.createdAt, id: item._id }))
     return { ...page, items: page.items.map(liveItem) }
   }
 
-  async search(query: SearchQuery, page: NewsPageQuery): Promise<NewsPage> {
-    const limit = clampPageSize(page.limit)
+  async search(query: SearchQuery, page: Port.NewsPageQuery): Promise<Port.NewsPage> {
+    const limit = paging.clampPageSize(page.limit)
     const after = page.cursor === undefined ? undefined : decodeSearchCursor(page.cursor)
     const matches = this.matches(query)
     const result = await tieredPage(
@@ -124,19 +101,19 @@ export class MemoryNewsStore implements NewsStore, NewsChangeLog {
     return { ...result, items: result.items.map(liveItem) }
   }
 
-  async trash(query: NewsPageQuery): Promise<TrashPage> {
-    const limit = clampPageSize(query.limit)
-    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor)
+  async trash(query: Port.NewsPageQuery): Promise<Port.TrashPage> {
+    const limit = paging.clampPageSize(query.limit)
+    const after = query.cursor === undefined ? undefined : paging.decodeCursor(query.cursor)
     const trashed = [...this.state.posts.values()].flatMap((item) =>
       item.deletedAt === null ? [] : [trashedItem({ ...item, deletedAt: item.deletedAt })],
     )
     const rows = pageAfter(trashed, (item) => ({ at: item.deletedAt, id: item._id }), limit, after)
-    return keysetPage(rows, limit, (item) => ({ at: item.deletedAt, id: item._id }))
+    return paging.keysetPage(rows, limit, (item) => ({ at: item.deletedAt, id: item._id }))
   }
 
-  async changes(query: ChangesQuery): Promise<ChangePage> {
-    const limit = clampPageSize(query.limit)
-    const before = query.cursor === undefined ? undefined : decodeChangeCursor(query.cursor)
+  async changes(query: Port.ChangesQuery): Promise<Port.ChangePage> {
+    const limit = paging.clampPageSize(query.limit)
+    const before = query.cursor === undefined ? undefined : paging.decodeChangeCursor(query.cursor)
     const rows: RecentChange[] = []
     for (let index = this.state.changes.length - 1; index >= 0; index -= 1) {
       const change = this.state.changes[index]
@@ -151,7 +128,7 @@ export class MemoryNewsStore implements NewsStore, NewsChangeLog {
       rows.push({ ...change, editor, title, ...(hidden === true ? { hidden } : {}) })
       if (rows.length > limit) break
     }
-    return changePage(rows, limit)
+    return paging.changePage(rows, limit)
   }
 
   async find(id: string): Promise<StoredNews | undefined> {
@@ -170,17 +147,18 @@ export class MemoryNewsStore implements NewsStore, NewsChangeLog {
     return { version: this.currentVersion, purgedThrough: this.purgedThrough }
   }
 
-  async revisions(newsId: string, query: NewsPageQuery): Promise<RevisionPage> {
-    const limit = clampHistoryPageSize(query.limit)
-    const before = query.cursor === undefined ? undefined : decodeRevisionCursor(query.cursor)
+  async revisions(newsId: string, query: Port.NewsPageQuery): Promise<Port.RevisionPage> {
+    const limit = paging.clampHistoryPageSize(query.limit)
+    const before =
+      query.cursor === undefined ? undefined : paging.decodeRevisionCursor(query.cursor)
     const rows = [...(this.state.histories.get(newsId) ?? [])]
       .reverse()
       .filter((revision) => before === undefined || revision.revision < before)
       .slice(0, limit + 1)
-    return revisionPage(rows, limit)
+    return paging.revisionPage(rows, limit)
   }
 
-  async changedSince(instant: string, filter: ChangeFilter = {}): Promise<readonly string[]> {
+  async changedSince(instant: string, filter: Port.ChangeFilter = {}): Promise<readonly string[]> {
     const counts = (revision: NewsRevision): boolean =>
       revision.at >= instant &&
       (filter.until === undefined || revision.at < filter.until) &&
@@ -188,7 +166,7 @@ export class MemoryNewsStore implements NewsStore, NewsChangeLog {
     return [...this.state.histories].filter(([, history]) => history.some(counts)).map(([id]) => id)
   }
 
-  purge({ trashedBefore, keysBefore, changesBefore }: PurgeCutoffs): Promise<PurgeReport> {
+  purge({ trashedBefore, keysBefore, changesBefore }: PurgeCutoffs): Promise<Port.PurgeReport> {
     return this.serialised(async () => {
       let posts = 0
       for (const [id, item] of this.state.posts) {
@@ -221,7 +199,7 @@ export class MemoryNewsStore implements NewsStore, NewsChangeLog {
     })
   }
 
-  transaction<T>(work: (tx: NewsStoreTransaction) => Promise<T>): Promise<T> {
+  transaction<T>(work: (tx: Port.NewsStoreTransaction) => Promise<T>): Promise<T> {
     return this.serialised(async () => {
       const tx = new MemoryNewsTransaction(this.state, () => this.newId())
       const result = await work(tx)
@@ -272,9 +250,9 @@ export class MemoryNewsStore implements NewsStore, NewsChangeLog {
 /** The rows after `after` in newest-first order, one more than `limit` when there are. */
 function pageAfter<Item>(
   items: readonly Item[],
-  positionOf: (item: Item) => KeysetPosition,
+  positionOf: (item: Item) => paging.KeysetPosition,
   limit: number,
-  after: KeysetPosition | undefined,
+  after: paging.KeysetPosition | undefined,
 ): Item[] {
   return items
     .map((item) => ({ item, position: positionOf(item) }))
@@ -287,6 +265,6 @@ function pageAfter<Item>(
 }
 
 /** Whether `a` sorts before `b` in (at, id) order, as SQL compares the row values. */
-function isBefore(a: KeysetPosition, b: KeysetPosition): boolean {
+function isBefore(a: paging.KeysetPosition, b: paging.KeysetPosition): boolean {
   return a.at < b.at || (a.at === b.at && a.id < b.id)
 }

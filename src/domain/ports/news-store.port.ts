@@ -11,6 +11,9 @@ import type {
 import type { IdempotencyRecord, PurgeCutoffs, StoredNews } from '@/domain/rules/news-history.rules'
 import type { SearchQuery } from '@/domain/rules/search-query.rules'
 
+/** A store answers with the repository's pages, so its implementations find them here too. */
+export type * from '@/domain/ports/news-repository.port'
+
 /**
  * The reads and writes of one transaction. Everything done through it commits together or
  * not at all, so that a post and the revision recording its change are never apart.
