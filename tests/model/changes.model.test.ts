@@ -2,7 +2,6 @@ import { createActor, fromPromise, type AnyEventObject, type AnyMachineSnapshot 
 import {
   conflict,
   notFound,
-  rateLimited,
   stale,
   unavailable,
   validationFailed,
@@ -32,6 +31,7 @@ import {
   transitionPaths,
   type Model,
 } from './model-harness'
+import { RETRY_AFTER_SECONDS, WRITE_LIMIT } from './models'
 
 const change = (seq: number, id: string, kind: RecentChange['kind'], revision: number) => ({
   seq,
@@ -53,7 +53,6 @@ const LAST_PAGE: ChangePage = { items: [change(6, 'dock', 'deleted', 2)] }
 /** What the live stream told of, on top of the first page when it is fetched again. */
 const NEWER: RecentChange = change(10, 'quay', 'created', 1)
 const REFRESHED: ChangePage = { items: [NEWER, ...FIRST_PAGE.items], next: 'page-2' }
-const RETRY_AFTER = 30
 
 const model: Model = {
   machine: changesMachine,
@@ -93,7 +92,7 @@ const model: Model = {
         }),
         conflict('InTrash'),
         notFound(),
-        rateLimited(RETRY_AFTER),
+        WRITE_LIMIT,
         unavailable(),
       ],
     },
@@ -117,7 +116,7 @@ function undoToast(event: AnyEventObject): ToastParams[] {
     case 'NotFound':
       return [{ kind: 'error', message: CHANGES_NOTICES.purged }]
     case 'RateLimited':
-      return [{ kind: 'error', message: NOTICES.rateLimited(RETRY_AFTER) }]
+      return [{ kind: 'error', message: NOTICES.rateLimited(RETRY_AFTER_SECONDS) }]
     default:
       return [{ kind: 'error', message: CHANGES_NOTICES.undoFailed }]
   }

@@ -4,12 +4,21 @@ import { checkFields } from '@/domain/rules/field-rule'
 import { provideContactForm } from '@/ui/features/contact/contact-form.provide'
 import type { DomainError } from '@/domain/domain-error'
 import { NOTICES } from '@/ui/shared/notices'
-import { describeModelPaths, formEffects, pendingArgs, type StateChecks } from './machine-rig'
+import {
+  describeModelPaths,
+  expectFormKept,
+  expectFormSent,
+  formEffects,
+  pendingArgs,
+  type StateChecks,
+} from './machine-rig'
 import { payload } from './model-harness'
-import { contactFormModel, failureToast, VALID_MESSAGE } from './models'
+import { contactFormModel, VALID_MESSAGE } from './models'
 
 const checks: StateChecks = {
   editing: ({ event, snapshot, rig, effects }) => {
+    // The contact form never leaves its page.
+    expect(effects.navigations).toEqual([])
     if (event.type === 'contact.submit') {
       // Refused: each field says what is wrong, and nothing is sent.
       const values = payload<ContactMessage>(event, 'values')
@@ -17,15 +26,9 @@ const checks: StateChecks = {
       expect(rig.mail.pending('send')).toEqual([])
       expect(effects.toasts).toEqual([])
     } else if (event.type.startsWith('xstate.done.')) {
-      expect(effects.toasts).toEqual([{ kind: 'success', message: NOTICES.contactSent }])
-      expect(effects.resets).toBe(1)
-      expect(effects.clears).toBe(1)
+      expectFormSent(effects, NOTICES.contactSent)
     } else if (event.type.startsWith('xstate.error.')) {
-      // What the visitor typed stays (docs/spec-deviations.md, decision 4).
-      const error = payload<DomainError>(event, 'error')
-      expect(effects.toasts).toEqual([failureToast(error, NOTICES.tryAgainLater)])
-      expect(effects.resets).toBe(0)
-      expect(effects.clears).toBe(0)
+      expectFormKept(effects, payload<DomainError>(event, 'error'), NOTICES.tryAgainLater)
       expect(snapshot.context.message).toEqual(VALID_MESSAGE)
     }
   },

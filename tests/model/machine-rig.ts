@@ -26,9 +26,11 @@ import {
   type Model,
   type ModelPath,
 } from './model-harness'
+import type { DomainError } from '@/domain/domain-error'
 import type { NewsRepository } from '@/domain/ports/news-repository.port'
 import type { OperationOf, Outcome, PortFaults } from '../support/faulty-port'
 import { createMemoryApp } from '../support/memory-app'
+import { failureToast } from './models'
 
 export type NewsOperation = OperationOf<NewsRepository>
 export type Operation = NewsOperation | 'send'
@@ -93,6 +95,23 @@ export function formEffects(rig: Rig) {
       clearDraft: () => void (rig.effects.clears += 1),
     },
   }
+}
+
+/** A form sent: the toast says so, and its fields and its draft are emptied, once each. */
+export function expectFormSent(effects: Effects, message: string): void {
+  expect(effects.toasts).toEqual([{ kind: 'success', message }])
+  expect(effects.resets).toBe(1)
+  expect(effects.clears).toBe(1)
+}
+
+/**
+ * A form whose write failed keeps what was typed and its draft (docs/spec-deviations.md,
+ * decision 4); the toast says when to try again for the write limit, else `otherwise`.
+ */
+export function expectFormKept(effects: Effects, error: DomainError, otherwise: string): void {
+  expect(effects.toasts).toEqual([failureToast(error, otherwise)])
+  expect(effects.resets).toBe(0)
+  expect(effects.clears).toBe(0)
 }
 
 /** Starts the machine `provide` makes of the rig, with the model's input, watched by `coverage`. */

@@ -14,8 +14,8 @@ import {
   stale,
   unavailable,
   validationFailed,
+  type DomainError,
 } from '@/domain/domain-error'
-import type { DomainError } from '@/domain/domain-error'
 import type { NewsDraft, NewsItem, TrashedNewsItem } from '@/domain/news-item.entity'
 import type { NewsPage } from '@/domain/ports/news-repository.port'
 import { articleMachine } from '@/ui/features/article/article.machine'
@@ -144,16 +144,19 @@ const errorLabel = (event: AnyEventObject): string | undefined => {
   return error === WRITE_LIMIT ? 'write limit' : undefined
 }
 
+/** A paged list's answer: the first page when it opens, the last for more; or an outage. */
+export function pagedAnswer(first: unknown, last: unknown): Model['answers'][string] {
+  return {
+    done: (snapshot) => [snapshot.matches('loading') ? first : last],
+    errors: [unavailable()],
+  }
+}
+
 export const newsListModel: Model = {
   machine: newsListMachine,
   // news.reload: the live stream missed changes (a reset), sent in any state.
   events: () => [{ type: 'news.retry' }, { type: 'news.loadMore' }, { type: 'news.reload' }],
-  answers: {
-    listNews: {
-      done: (snapshot) => [snapshot.matches('loading') ? FIRST_PAGE : LAST_PAGE],
-      errors: [unavailable()],
-    },
-  },
+  answers: { listNews: pagedAnswer(FIRST_PAGE, LAST_PAGE) },
 }
 
 /** The search for `q`: a query the rules refuse asks nothing, any other pages like the list. */
@@ -161,12 +164,7 @@ export const searchModel = (q: string): Model => ({
   machine: searchMachine,
   input: { q },
   events: () => [{ type: 'search.retry' }, { type: 'search.loadMore' }],
-  answers: {
-    searchNews: {
-      done: (snapshot) => [snapshot.matches('loading') ? FIRST_PAGE : LAST_PAGE],
-      errors: [unavailable()],
-    },
-  },
+  answers: { searchNews: pagedAnswer(FIRST_PAGE, LAST_PAGE) },
 })
 
 export const articleModel = (id: string): Model => ({

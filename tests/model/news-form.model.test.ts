@@ -7,7 +7,15 @@ import { provideNewsForm } from '@/ui/features/news-form/news-form.provide'
 import { fieldErrorsOf } from '@/ui/shared/machine-effects'
 import { unavailable, type DomainError } from '@/domain/domain-error'
 import { NOTICES } from '@/ui/shared/notices'
-import { actorOf, formEffects, pendingArgs, runPath, type StateChecks } from './machine-rig'
+import {
+  actorOf,
+  expectFormKept,
+  expectFormSent,
+  formEffects,
+  pendingArgs,
+  runPath,
+  type StateChecks,
+} from './machine-rig'
 import {
   CoverageRecorder,
   transitionPaths,
@@ -20,7 +28,6 @@ import {
   HARBOUR,
   HARBOUR_RESTORED,
   newsFormModel,
-  failureToast,
   SUBMISSION_KEY,
   VALID_DRAFT,
 } from './models'
@@ -58,10 +65,7 @@ const checks: StateChecks = {
     } else if (event.type.startsWith('xstate.error.')) {
       // A failed post keeps what the visitor typed and shows the server's field messages.
       const error = payload<DomainError>(event, 'error')
-      // The write limit says when to try again; any other failure says so in general.
-      expect(effects.toasts).toEqual([failureToast(error, NOTICES.createFailed)])
-      expect(effects.resets).toBe(0)
-      expect(effects.clears).toBe(0)
+      expectFormKept(effects, error, NOTICES.createFailed)
       // A retry of the same submission carries the same key.
       expect(snapshot.context.idempotencyKey).toBe(SUBMISSION_KEY)
       expect(snapshot.context.draft).toEqual(previous.context.draft)
@@ -77,9 +81,7 @@ const checks: StateChecks = {
   },
   created: ({ rig, effects }) => {
     expect(rig.news.calls.filter((call) => call.operation === 'create')).toHaveLength(1)
-    expect(effects.toasts).toEqual([{ kind: 'success', message: NOTICES.created }])
-    expect(effects.resets).toBe(1)
-    expect(effects.clears).toBe(1)
+    expectFormSent(effects, NOTICES.created)
     expect(effects.navigations).toEqual([{ to: '/', replace: true }])
   },
   restoring: ({ rig, snapshot }) => {

@@ -10,6 +10,7 @@ import type { RevisionPage, TrashPage } from '@/domain/ports/news-repository.por
 import { historyMachine } from '@/ui/features/history/history.machine'
 import { trashMachine } from '@/ui/features/trash/trash.machine'
 import type { Model } from './model-harness'
+import { pagedAnswer } from './models'
 
 function trashed(n: number, deletedAt: string): TrashedNewsItem {
   return {
@@ -52,12 +53,7 @@ export const trashModel: Model = {
     { type: 'trash.restore', id: PIER._id },
   ],
   answers: {
-    listTrash: {
-      done: (snapshot: AnyMachineSnapshot) => [
-        snapshot.matches('loading') ? FIRST_TRASH_PAGE : LAST_TRASH_PAGE,
-      ],
-      errors: [unavailable()],
-    },
+    listTrash: pagedAnswer(FIRST_TRASH_PAGE, LAST_TRASH_PAGE),
     restoreNews: {
       done: () => [PIER_RESTORED],
       errors: [conflict('NotInTrash'), notFound(), rateLimited(RETRY_AFTER), unavailable()],

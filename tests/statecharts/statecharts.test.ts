@@ -57,48 +57,45 @@ describe('npm run statecharts', { timeout: CLI_TIMEOUT }, () => {
       expect(chart).toContain('[*] --> door__closed\n')
     })
 
-    it('draws a nested state as a box with its own initial state', () => {
-      expect(mermaidOf(door)).toContain('state "closed" as door__closed {')
-      expect(mermaidOf(door)).toContain('[*] --> door__closed__unlocked')
-    })
-
-    it('labels each transition with its event, guard and actions', () => {
+    it.each([
+      [
+        'draws a nested state as a box with its own initial state',
+        ['state "closed" as door__closed {', '[*] --> door__closed__unlocked'],
+      ],
+      [
+        'labels each transition with its event, guard and actions',
+        [
+          'door__closed__unlocked --> door__closed__checking : door.lock',
+          'door__closed --> door__open : door.open [isAwake and not in door.closed.locked]',
+        ],
+      ],
+      [
+        'shows an invoked actor in its state and its outcomes as done and error edges',
+        [
+          'door__closed__checking : invoke checkCode',
+          'door__closed__checking --> door__closed__locked : done: checkCode [codeAccepted]',
+          'door__closed__checking --> door__closed__unlocked : done: checkCode / assign(tries)',
+          'door__closed__checking --> door__closed__unlocked : error: checkCode',
+        ],
+      ],
+      [
+        'draws delayed and eventless transitions',
+        [
+          'door__open --> door__closed : after 5000 ms',
+          'door__closed --> door__alarm : always [tooManyTries] (from closed.locked)',
+        ],
+      ],
+      [
+        'shows final states, entry actions, tags and events handled in every state',
+        [
+          'door__alarm : entry / ring\n    door__alarm --> [*]',
+          'door__closed__locked : tags safe',
+          'note right of door\n    In every state:\n    door.knock / answer\n  end note',
+        ],
+      ],
+    ])('%s', (_, lines) => {
       const chart = mermaidOf(door)
-      expect(chart).toContain('door__closed__unlocked --> door__closed__checking : door.lock')
-      expect(chart).toContain(
-        'door__closed --> door__open : door.open [isAwake and not in door.closed.locked]',
-      )
-    })
-
-    it('shows an invoked actor in its state and its outcomes as done and error edges', () => {
-      const chart = mermaidOf(door)
-      expect(chart).toContain('door__closed__checking : invoke checkCode')
-      expect(chart).toContain(
-        'door__closed__checking --> door__closed__locked : done: checkCode [codeAccepted]',
-      )
-      expect(chart).toContain(
-        'door__closed__checking --> door__closed__unlocked : done: checkCode / assign(tries)',
-      )
-      expect(chart).toContain(
-        'door__closed__checking --> door__closed__unlocked : error: checkCode',
-      )
-    })
-
-    it('draws delayed and eventless transitions', () => {
-      const chart = mermaidOf(door)
-      expect(chart).toContain('door__open --> door__closed : after 5000 ms')
-      expect(chart).toContain(
-        'door__closed --> door__alarm : always [tooManyTries] (from closed.locked)',
-      )
-    })
-
-    it('shows final states, entry actions, tags and events handled in every state', () => {
-      const chart = mermaidOf(door)
-      expect(chart).toContain('door__alarm : entry / ring\n    door__alarm --> [*]')
-      expect(chart).toContain('door__closed__locked : tags safe')
-      expect(chart).toContain(
-        'note right of door\n    In every state:\n    door.knock / answer\n  end note',
-      )
+      for (const line of lines) expect(chart).toContain(line)
     })
 
     it('lists every state and transition, with the params the designer reads', () => {

@@ -1,12 +1,13 @@
 // @vitest-environment jsdom
 import { screen, within } from '@testing-library/react'
+import { PROTECTED_NOTE } from '@/ui/features/article/article.page'
 import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
-import type { ModelPath } from '../model/model-harness'
 import { articleModel, HARBOUR } from '../model/models'
 import {
   CHANGE_MEANWHILE,
   describeScreenPaths,
-  press,
+  meetsNotFound,
+  pressing,
   type ScreenDriver,
   seeLocation,
   seeToast,
@@ -32,26 +33,20 @@ const LIVE = [
   'article.refreshing on xstate.error.actor.0.article.refreshing #2',
 ]
 
-/** A path where the post turns out not to exist opens the address of a post nobody wrote. */
-function missing(path: ModelPath): boolean {
-  return path.steps.some(
-    (step) => (step.event as { error?: { code?: string } }).error?.code === 'NotFound',
-  )
-}
-
 const driver: ScreenDriver = {
   open: (path) => ({
-    url: `/news/${missing(path) ? 'news-nobody-wrote' : HARBOUR._id}`,
+    // A path where the post turns out not to exist opens the address of a post nobody wrote.
+    url: `/news/${meetsNotFound(path) ? 'news-nobody-wrote' : HARBOUR._id}`,
     seed: [HARBOUR],
   }),
-  act: {
-    'article.retry': press('Retry'),
-    'article.delete': press('Delete'),
-  },
+  act: pressing({ 'article.retry': 'Retry', 'article.delete': 'Delete' }),
   see: {
     loading: async () => {
+      // Nothing of the article shows until it has loaded.
       expect(screen.getByRole('status')).toHaveTextContent('Loading the article…')
       expect(screen.queryByRole('heading', { level: 1 })).not.toBeInTheDocument()
+      expect(screen.queryByText(/Created By/)).not.toBeInTheDocument()
+      expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument()
     },
     failed: async () => {
       expect(screen.getByRole('alert')).toHaveTextContent('The article could not be loaded.')
@@ -89,6 +84,8 @@ const driver: ScreenDriver = {
         `/news/${HARBOUR._id}/history`,
       )
       expect(screen.getByRole('button', { name: 'Delete' })).toBeEnabled()
+      // Nobody protected it: no note says so.
+      expect(screen.queryByText(PROTECTED_NOTE)).not.toBeInTheDocument()
       if (event.type.startsWith('xstate.error.')) {
         // The delete failed: the post stays, and the toast says so as an error.
         expect(await findToast(NOTICES.deleteFailed)).toHaveClass('Toastify__toast--error')

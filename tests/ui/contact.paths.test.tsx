@@ -7,26 +7,23 @@ import { NOTICES } from '@/ui/shared/notices'
 import { payload } from '../model/model-harness'
 import { contactFormModel, EMPTY_MESSAGE, VALID_MESSAGE } from '../model/models'
 import { expectNoFieldError, findToast } from './support/render-app'
-import { describeScreenPaths, retype, type ScreenDriver, seeToast } from './support/screen-paths'
+import {
+  describeScreenPaths,
+  retypeAll,
+  type ScreenDriver,
+  seeToast,
+  seeValues,
+} from './support/screen-paths'
 
 const FIELDS = { name: 'Name', email: 'Email Address', message: 'Your Message' } as const
 /** As for the news form: the browser refuses an invalid message before the machine sees it. */
 const REFUSED_IN_THE_BROWSER = ['contactForm.editing on contact.submit #2']
 
-function seeValues(values: ContactMessage) {
-  for (const [field, label] of Object.entries(FIELDS)) {
-    expect(screen.getByLabelText(label)).toHaveValue(values[field as keyof ContactMessage])
-  }
-}
-
 const driver: ScreenDriver = {
   open: () => ({ url: '/contact', seed: [] }),
   act: {
     'contact.submit': async ({ event, screen: { user } }) => {
-      const values = payload<ContactMessage>(event, 'values')
-      for (const [field, label] of Object.entries(FIELDS)) {
-        await retype(user, label, values[field as keyof ContactMessage])
-      }
+      await retypeAll(user, FIELDS, payload<ContactMessage>(event, 'values'))
       await user.click(screen.getByRole('button', { name: 'Submit' }))
     },
   },
@@ -43,13 +40,13 @@ const driver: ScreenDriver = {
         expect(screen.getByRole('heading', { level: 1, name: 'Contact us' })).toBeVisible()
         for (const label of Object.values(FIELDS)) expectNoFieldError(screen.getByLabelText(label))
         expect(app.mailer.sent).toEqual([VALID_MESSAGE])
-        seeValues(EMPTY_MESSAGE)
+        seeValues(FIELDS, EMPTY_MESSAGE)
       } else if (event.type.startsWith('xstate.error.')) {
         await seeToast(NOTICES.tryAgainLater)
         expect(app.mailer.sent).toEqual([])
-        seeValues(VALID_MESSAGE)
+        seeValues(FIELDS, VALID_MESSAGE)
       } else {
-        seeValues(EMPTY_MESSAGE)
+        seeValues(FIELDS, EMPTY_MESSAGE)
       }
     },
     sending: async ({ screen: { app } }) => {

@@ -91,6 +91,10 @@ const driver: ScreenDriver = {
       expect(loadMore()).toHaveTextContent('Loading…')
       expect(loadMore()).toHaveAttribute('aria-busy', 'true')
       expect(loadMore()).toHaveFocus()
+      expect(screen.getByRole('region', { name: /^History of/ })).toHaveAttribute(
+        'aria-busy',
+        'true',
+      )
       // The versions shown stay while the older ones come.
       expect(versions().getAllByRole('article')).toHaveLength(DEFAULT_HISTORY_PAGE_SIZE)
     },
@@ -112,11 +116,13 @@ const driver: ScreenDriver = {
         expect(shown).toHaveLength(DEFAULT_HISTORY_PAGE_SIZE)
         expect(loadMore()).toHaveAttribute('aria-busy', 'false')
         expect(oldest).toHaveTextContent(/Load more to see what this version changed/)
+        expect(oldest.querySelectorAll('ins, del')).toHaveLength(0)
       } else {
         // Every version, down to the first, which has nothing to compare with.
         expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull()
         expect(oldest).toHaveAccessibleName(/^Version 1: Created/)
         expect(oldest).not.toHaveTextContent(/Load more/)
+        expect(oldest.querySelectorAll('ins, del')).toHaveLength(0)
         const second = shown.at(-2) as HTMLElement
         expect(within(second).getByText('The title, edit 2', { selector: 'ins' })).toBeVisible()
       }

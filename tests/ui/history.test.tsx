@@ -2,9 +2,8 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import type { MemoryApp } from '../support/memory-app'
 import type { NewsItem } from '@/domain/news-item.entity'
-import { DEFAULT_HISTORY_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { NOTICES } from '@/ui/shared/notices'
-import { findToast, newsItem, renderApp, tickingSite } from './support/render-app'
+import { findToast, newsItem, renderApp, tickingSite, utcMinute } from './support/render-app'
 
 const harbour = newsItem({
   _id: 'harbour-1',
@@ -137,56 +136,6 @@ describe('history: the versions', () => {
   )
 })
 
-describe('history: older versions', () => {
-  /** More versions than one page holds: the title edited again and again. */
-  async function longHistory(): Promise<MemoryApp> {
-    const app = site()
-    for (let n = 2; n <= DEFAULT_HISTORY_PAGE_SIZE + 5; n += 1) {
-      await app.news.update(harbour._id, { title: `Harbour news ${n}` })
-    }
-    return app
-  }
-  const TOTAL = DEFAULT_HISTORY_PAGE_SIZE + 5
-  const OLDEST_SHOWN = TOTAL - DEFAULT_HISTORY_PAGE_SIZE + 1
-
-  it('shows the newest page, and Load more, reached from the keyboard, brings the older ones', async () => {
-    const app = await longHistory()
-    const { user } = renderApp({ app, path: '/news/harbour-1/history' })
-    await screen.findByRole('heading', { level: 1 })
-
-    expect(versions().getAllByRole('article')).toHaveLength(DEFAULT_HISTORY_PAGE_SIZE)
-    expect(versions().getAllByRole('article')[0]).toHaveAccessibleName(
-      new RegExp(`^Version ${TOTAL}: Edited`),
-    )
-    // The version before the oldest one shown is not loaded yet: no diff to show for it.
-    const oldestShown = version(OLDEST_SHOWN)
-    expect(oldestShown).toHaveTextContent('Load more to see what this version changed')
-    expect(oldestShown.querySelectorAll('ins, del')).toHaveLength(0)
-
-    const loadMore = screen.getByRole('button', { name: 'Load more' })
-    const release = app.news.faults.hold()
-    loadMore.focus()
-    await user.keyboard('{Enter}')
-    expect(loadMore).toHaveAttribute('aria-busy', 'true')
-    expect(loadMore).toHaveTextContent('Loading…')
-    expect(loadMore).toHaveFocus()
-    expect(screen.getByRole('region', { name: /^History of/ })).toHaveAttribute('aria-busy', 'true')
-    release()
-
-    await waitFor(() => expect(versions().getAllByRole('article')).toHaveLength(TOTAL))
-    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument()
-    // Now that the version before it is here, the once-oldest shows what it changed.
-    expect(version(OLDEST_SHOWN)).not.toHaveTextContent('Load more')
-    expect(
-      [...version(OLDEST_SHOWN).querySelectorAll('ins')].map((ins) => ins.textContent),
-    ).toEqual([`${OLDEST_SHOWN}`])
-    // The first version has nothing before it: its whole text, unmarked.
-    expect(version(1)).toHaveAccessibleName(/^Version 1: Created/)
-    expect(version(1).querySelectorAll('ins, del')).toHaveLength(0)
-    expect(version(1)).not.toHaveTextContent('Load more')
-  })
-})
-
 describe('history: restore a version', () => {
   it('makes the version current as a new one, reloads the history, and the article shows it', async () => {
     const app = await editedTwice()
@@ -229,26 +178,4 @@ describe('history: restore a version', () => {
     await findToast(NOTICES.restoreFromTrashFirst)
     expect(versions().getAllByRole('listitem')).toHaveLength(4)
   })
-
-  it('leads home with the not-available toast when the post was purged meanwhile', async () => {
-    const app = await editedTwice()
-    const { user } = renderApp({ app, path: '/news/harbour-1/history' })
-    await screen.findByRole('heading', { level: 1 })
-    // Purged for good: trashed long ago, then the purge runs.
-    await app.news.remove(harbour._id)
-    await app.journal.purge(-1)
-
-    await user.click(within(version(1)).getByRole('button', { name: 'Restore this version' }))
-
-    await findToast(NOTICES.notAvailable)
-    await waitFor(() =>
-      expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Latest news'),
-    )
-  })
 })
-
-/** An ISO instant's YYYY/MM/DD HH:mm on the UTC clock, said as such: the page's wording. */
-function utcMinute(iso: string | undefined): string {
-  const [day = '', time = ''] = new Date(iso ?? NaN).toISOString().split('T')
-  return `${day.replaceAll('-', '/')} ${time.slice(0, 5)} UTC`
-}

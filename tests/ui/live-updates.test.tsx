@@ -66,12 +66,18 @@ async function connected(app: MemoryApp): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 0))
 }
 
+/** Renders `path` following the live feed, once `shows` finds what it shows and the feed is open. */
+async function openLive(path: string, shows: () => Promise<unknown>) {
+  const app = liveApp()
+  const rendered = renderApp({ app, path, live: true })
+  await shows()
+  await connected(app)
+  return { ...rendered, app }
+}
+
 describe('live updates: the list', () => {
   it('offers posts created elsewhere behind a button, and moves nothing until it is pressed', async () => {
-    const app = liveApp()
-    const { user } = renderApp({ app, live: true })
-    await screen.findByText('Post number 3')
-    await connected(app)
+    const { app, user } = await openLive('/', () => screen.findByText('Post number 3'))
 
     const before = layout()
     await createElsewhere(app, 1)
@@ -90,10 +96,7 @@ describe('live updates: the list', () => {
   })
 
   it('updates a post edited elsewhere in place', async () => {
-    const app = liveApp()
-    renderApp({ app, live: true })
-    await screen.findByText('Post number 3')
-    await connected(app)
+    const { app } = await openLive('/', () => screen.findByText('Post number 3'))
 
     const before = layout()
     await editElsewhere(app, 'post-2', { title: 'Post number 2, corrected' })
@@ -106,10 +109,7 @@ describe('live updates: the list', () => {
   })
 
   it('marks a post deleted elsewhere where it stands, and lifts the mark when it is restored', async () => {
-    const app = liveApp()
-    renderApp({ app, live: true })
-    await screen.findByText('Post number 3')
-    await connected(app)
+    const { app } = await openLive('/', () => screen.findByText('Post number 3'))
 
     const before = layout()
     await deleteElsewhere(app, 'post-2')
@@ -127,10 +127,7 @@ describe('live updates: the list', () => {
   })
 
   it('loads the first page again when the stream cannot tell what it missed', async () => {
-    const app = liveApp()
-    renderApp({ app, live: true })
-    await screen.findByText('Post number 3')
-    await connected(app)
+    const { app } = await openLive('/', () => screen.findByText('Post number 3'))
 
     // Away too long: the changes it missed are no longer kept, so it cannot catch up on them.
     await app.journal.create({ title: 'Missed post', author: 'Writer', body: 'Body.' })
@@ -146,10 +143,9 @@ describe('live updates: the list', () => {
 
 describe('live updates: an open article', () => {
   it('says that it was edited elsewhere, and shows the new version when asked', async () => {
-    const app = liveApp()
-    const { user } = renderApp({ app, path: '/news/post-1', live: true })
-    await screen.findByRole('heading', { level: 1, name: 'Post number 1' })
-    await connected(app)
+    const { app, user } = await openLive('/news/post-1', () =>
+      screen.findByRole('heading', { level: 1, name: 'Post number 1' }),
+    )
 
     await editElsewhere(app, 'post-1', { title: 'Post number 1, updated' })
 
@@ -163,10 +159,10 @@ describe('live updates: an open article', () => {
   })
 
   it('says that it was deleted elsewhere, without Edit or Delete, until it is restored', async () => {
-    const app = liveApp()
-    renderApp({ app, path: '/news/post-1', live: true })
-    const article = await screen.findByRole('article', { name: 'Post number 1' })
-    await connected(app)
+    const { app } = await openLive('/news/post-1', () =>
+      screen.findByRole('article', { name: 'Post number 1' }),
+    )
+    const article = screen.getByRole('article', { name: 'Post number 1' })
 
     await deleteElsewhere(app, 'post-1')
 
@@ -183,10 +179,8 @@ describe('live updates: an open article', () => {
   })
 
   it('says nothing of the visitor’s own edit, whichever arrives first', async () => {
-    const app = liveApp()
-    const { user } = renderApp({ app, path: '/news/post-1/edit', live: true })
-    const title = await screen.findByLabelText('Title')
-    await connected(app)
+    const { app, user } = await openLive('/news/post-1/edit', () => screen.findByLabelText('Title'))
+    const title = screen.getByLabelText('Title')
     const release = app.news.faults.hold()
 
     await replace(user, title, 'Post number 1, mine')
@@ -207,10 +201,10 @@ describe('live updates: an open article', () => {
   })
 
   it('says nothing of its own delete while it is being sent', async () => {
-    const app = liveApp()
-    const { user } = renderApp({ app, path: '/news/post-1', live: true })
-    const article = await screen.findByRole('article', { name: 'Post number 1' })
-    await connected(app)
+    const { app, user } = await openLive('/news/post-1', () =>
+      screen.findByRole('article', { name: 'Post number 1' }),
+    )
+    const article = screen.getByRole('article', { name: 'Post number 1' })
     const release = app.news.faults.hold()
 
     await user.click(within(article).getByRole('button', { name: 'Delete' }))
@@ -224,10 +218,8 @@ describe('live updates: an open article', () => {
 
 describe('live updates: forms', () => {
   it('keeps what the visitor typed when the post is edited elsewhere, and says so', async () => {
-    const app = liveApp()
-    const { user } = renderApp({ app, path: '/news/post-1/edit', live: true })
-    const title = await screen.findByLabelText('Title')
-    await connected(app)
+    const { app, user } = await openLive('/news/post-1/edit', () => screen.findByLabelText('Title'))
+    const title = screen.getByLabelText('Title')
 
     await replace(user, title, 'My own title')
     await editElsewhere(app, 'post-1', { title: 'Their title', body: 'Their body.' })

@@ -6,23 +6,19 @@ import { checkFields } from '@/domain/rules/field-rule'
 import { NEWS_RULES } from '@/domain/rules/news-item.rules'
 import { newsFormMachine } from '@/ui/features/news-form/news-form.machine'
 import { NOTICES } from '@/ui/shared/notices'
-import {
-  CoverageRecorder,
-  expectCoverage,
-  itTakesEachPath,
-  type ModelPath,
-  payload,
-} from '../model/model-harness'
+import { CoverageRecorder, expectCoverage, itTakesEachPath, payload } from '../model/model-harness'
 import { EMPTY_DRAFT, HARBOUR, newsFormModel, SERVER_REFUSAL } from '../model/models'
 import {
+  meetsNotFound,
   press,
-  retype,
+  retypeAll,
   runScreenPath,
   type ScreenDriver,
   screenPaths,
   type ScreenStep,
   seeLocation,
   seeToast,
+  seeValues,
 } from './support/screen-paths'
 
 const coverage = new CoverageRecorder(newsFormMachine)
@@ -56,18 +52,6 @@ const REACHED_IN_CHROMIUM = {
 const reproducible = (_: unknown, event: AnyEventObject) =>
   payload<unknown>(event, 'error') !== SERVER_REFUSAL && !DELETED_POST_EVENTS.has(event.type)
 
-function missing(path: ModelPath): boolean {
-  return path.steps.some(
-    (step) => (step.event as { error?: { code?: string } }).error?.code === 'NotFound',
-  )
-}
-
-function seeValues(values: NewsDraft) {
-  for (const [field, label] of Object.entries(FIELDS)) {
-    expect(screen.getByLabelText(label)).toHaveValue(values[field as keyof NewsDraft])
-  }
-}
-
 function submitButton(step: ScreenStep) {
   const editing = step.expected.context.id !== undefined
   return screen.getByRole('button', { name: editing ? 'Edit news' : 'Add news' })
@@ -75,16 +59,16 @@ function submitButton(step: ScreenStep) {
 
 const driver = (id?: string): ScreenDriver => ({
   open: (path) => ({
-    url: id === undefined ? '/news/new' : `/news/${missing(path) ? 'news-nobody-wrote' : id}/edit`,
+    url:
+      id === undefined
+        ? '/news/new'
+        : `/news/${meetsNotFound(path) ? 'news-nobody-wrote' : id}/edit`,
     seed: [HARBOUR],
   }),
   act: {
     'form.retry': press('Retry'),
     'form.submit': async (step) => {
-      const values = payload<NewsDraft>(step.event, 'values')
-      for (const [field, label] of Object.entries(FIELDS)) {
-        await retype(step.screen.user, label, values[field as keyof NewsDraft])
-      }
+      await retypeAll(step.screen.user, FIELDS, payload<NewsDraft>(step.event, 'values'))
       await step.screen.user.click(submitButton(step))
     },
   },
@@ -114,12 +98,12 @@ const driver = (id?: string): ScreenDriver => ({
       } else if (event.type.startsWith('xstate.error.')) {
         // A failed post keeps what the visitor typed.
         await seeToast(NOTICES.createFailed)
-        seeValues(step.expected.context.draft as NewsDraft)
+        seeValues(FIELDS, step.expected.context.draft as NewsDraft)
       } else if (step.expected.context.id === undefined) {
-        seeValues(EMPTY_DRAFT)
+        seeValues(FIELDS, EMPTY_DRAFT)
       } else {
         await screen.findByDisplayValue(HARBOUR.title)
-        seeValues(HARBOUR)
+        seeValues(FIELDS, HARBOUR)
       }
     },
     submitting: async (step) => {

@@ -2,7 +2,7 @@
 import { screen } from '@testing-library/react'
 import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { newsListModel } from '../model/models'
-import { describeScreenPaths, press, type ScreenDriver } from './support/screen-paths'
+import { describeScreenPaths, pressing, type ScreenDriver } from './support/screen-paths'
 import { manyNews } from './support/render-app'
 
 // Two pages: a full first page, and the rest.
@@ -13,14 +13,15 @@ const LIVE = ['newsList on news.reload #1']
 
 const driver: ScreenDriver = {
   open: () => ({ url: '/', seed: POSTS }),
-  act: {
-    'news.retry': press('Retry'),
-    'news.loadMore': press('Load more'),
-  },
+  act: pressing({ 'news.retry': 'Retry', 'news.loadMore': 'Load more' }),
   see: {
     loading: async () => {
+      // Nothing shows in the grid while the news loads.
       expect(screen.getByRole('status')).toHaveTextContent('Loading news…')
       expect(screen.queryByRole('article')).not.toBeInTheDocument()
+      expect(document.querySelector('.news-grid')).toBeNull()
+      expect(screen.queryByText(/no news posts/i)).not.toBeInTheDocument()
+      expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument()
     },
     failed: async () => {
       expect(screen.getByRole('alert')).toHaveTextContent('The news could not be loaded.')

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { fireEvent, screen, within } from '@testing-library/react'
 import { createMemoryApp } from '../support/memory-app'
 import { manyNews, newsItem, renderApp } from './support/render-app'
 import { declarationsOf } from './support/stylesheet'
@@ -32,22 +32,6 @@ function imageOf(card: HTMLElement): HTMLImageElement {
 }
 
 describe('news list: loading', () => {
-  it('renders nothing in the grid while the news loads', async () => {
-    const app = createMemoryApp({ seed: manyNews(3) })
-    const release = app.news.faults.hold()
-    const { container } = renderApp({ app })
-
-    expect(await screen.findByText('Loading news…')).toBeInTheDocument()
-    expect(cards()).toHaveLength(0)
-    expect(container.querySelector('.news-grid')).toBeNull()
-    expect(screen.queryByText(/no news posts/i)).not.toBeInTheDocument()
-    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument()
-
-    release()
-    expect(await screen.findByText('Post number 1')).toBeInTheDocument()
-    expect(cards()).toHaveLength(3)
-  })
-
   it('loads the news once when the list opens', async () => {
     const app = createMemoryApp({ seed: manyNews(3) })
     const listNews = vi.spyOn(app.useCases.listNews, 'execute')
@@ -159,22 +143,6 @@ describe('news list: cards', () => {
     ).toBeInTheDocument()
     expect(screen.getByText('Body of post 2.')).toBeInTheDocument()
   })
-
-  it('shows markup in a post as text and creates no element from it', async () => {
-    const post = newsItem({
-      _id: 'markup',
-      title: '<img src=x onerror=alert(1)>',
-      author: '<b>Mallory</b>',
-      body: '<script>window.hacked = true</script>',
-    })
-    const { container } = renderApp({ seed: [post] })
-
-    const card = await screen.findByRole('article', { name: '<img src=x onerror=alert(1)>' })
-    expect(within(card).getByText('<b>Mallory</b>')).toBeInTheDocument()
-    expect(within(card).getByText('<script>window.hacked = true</script>')).toBeInTheDocument()
-    expect(container.querySelector('img[src="x"]')).toBeNull()
-    expect(container.querySelector('script, b')).toBeNull()
-  })
 })
 
 describe('news list: grid', () => {
@@ -270,28 +238,12 @@ describe('news list: grid', () => {
     await user.keyboard('{ArrowDown}')
 
     expect(cards()[24]).toHaveFocus()
-    expect(postNumber(cards()[24] as HTMLElement)).toBe(25)
+    expect(cards().map(postNumber)).toEqual(Array.from({ length: 30 }, (_, index) => index + 1))
     expect(cards().map((card) => card.getAttribute('aria-setsize'))).toEqual(Array(30).fill('30'))
   })
 })
 
 describe('news list: paging', () => {
-  it('shows the first 24 posts and loads the rest with Load more, which then goes', async () => {
-    const { user } = renderApp({ seed: manyNews(30) })
-    await screen.findByText('Post number 24')
-    expect(cards()).toHaveLength(24)
-    expect(screen.queryByText('Post number 25')).not.toBeInTheDocument()
-
-    await user.click(screen.getByRole('button', { name: 'Load more' }))
-
-    expect(await screen.findByText('Post number 30')).toBeInTheDocument()
-    expect(cards()).toHaveLength(30)
-    expect(cards().map(postNumber)).toEqual(Array.from({ length: 30 }, (_, index) => index + 1))
-    await waitFor(() =>
-      expect(screen.queryByRole('button', { name: /Load more|Loading/ })).not.toBeInTheDocument(),
-    )
-  })
-
   it('opens at the page its address names (?cursor=), and Home opens the first page', async () => {
     const app = createMemoryApp({ seed: manyNews(30) })
     const first = await app.useCases.listNews.execute({})

@@ -34,7 +34,7 @@ const paths = screenPaths(newsStoreModel, (snapshot, event) => {
 })
 /**
  * The list and the article's delete send these; their screen tests take them. The delete
- * toast's Undo restores: tests/ui/article.test.tsx presses it.
+ * toast's Undo restores: tests/ui/nothing-lost.test.tsx presses it.
  */
 const ELSEWHERE = [
   'newsStore on get_news #1',

@@ -4,7 +4,7 @@ import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { searchMachine } from '@/ui/features/search/search.machine'
 import { CoverageRecorder, expectCoverage, itTakesEachPath } from '../model/model-harness'
 import { searchModel } from '../model/models'
-import { press, runScreenPath, type ScreenDriver, screenPaths } from './support/screen-paths'
+import { pressing, runScreenPath, type ScreenDriver, screenPaths } from './support/screen-paths'
 import { manyNews } from './support/render-app'
 
 // Every post's title holds 'Post': two pages of results, a full first page and the rest.
@@ -16,10 +16,7 @@ const status = () => screen.getByRole('status')
 
 const driver = (q: string): ScreenDriver => ({
   open: () => ({ url: `/search?q=${encodeURIComponent(q)}`, seed: POSTS }),
-  act: {
-    'search.retry': press('Retry'),
-    'search.loadMore': press('Load more'),
-  },
+  act: pressing({ 'search.retry': 'Retry', 'search.loadMore': 'Load more' }),
   see: {
     loading: async () => {
       expect(status()).toHaveTextContent('Searching…')

@@ -1,12 +1,9 @@
 // @vitest-environment jsdom
 import { render, screen, waitFor, within } from '@testing-library/react'
 import { act } from 'react'
-import { MemoryRouter } from 'react-router-dom'
 import { createMemoryApp } from '../support/memory-app'
-import { NewsWireApp } from '@/ui/app/news-wire-app'
 import { HighlightedText } from '@/ui/shared/highlighted-text'
-import { memoryDraftStorage } from '@/ui/shared/draft-storage'
-import { newsItem, renderApp } from './support/render-app'
+import { marketPost, newsItem, renderApp } from './support/render-app'
 
 const CAFE = newsItem({
   _id: 'cafe-1',
@@ -14,14 +11,7 @@ const CAFE = newsItem({
   body: 'The café serves coffee from dawn.',
   author: 'Ada Brook',
 })
-const MARKET = newsItem({
-  _id: 'market-1',
-  title: 'Night market returns',
-  body: 'Forty stalls open on Friday evenings.',
-  author: 'Ben Carter',
-  createdAt: '2024-03-14T12:00:00.000Z',
-  updatedAt: '2024-03-14T12:00:00.000Z',
-})
+const MARKET = marketPost
 
 const searchbox = () => screen.getByRole('searchbox', { name: 'Search news' })
 const results = () => screen.findByRole('list', { name: /^Results for/ })
@@ -136,16 +126,11 @@ describe('the search page', () => {
   it('starts from the results the server rendered it with, and asks for them no more', async () => {
     const app = createMemoryApp({ seed: [CAFE, MARKET] })
     const search = vi.spyOn(app.news, 'search')
-    render(
-      <NewsWireApp
-        useCases={app.useCases}
-        router={({ children }) => (
-          <MemoryRouter initialEntries={['/search?q=market']}>{children}</MemoryRouter>
-        )}
-        drafts={memoryDraftStorage()}
-        pageData={{ search: { q: 'market', page: { items: [MARKET] } } }}
-      />,
-    )
+    renderApp({
+      app,
+      path: '/search?q=market',
+      pageData: { search: { q: 'market', page: { items: [MARKET] } } },
+    })
 
     const list = await results()
     expect(markedTitles(list)).toEqual([['market']])

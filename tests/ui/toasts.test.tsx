@@ -22,38 +22,15 @@ async function showNotAvailableToast() {
 }
 
 describe('toasts', () => {
-  it('shows a toast in a container at the top right', async () => {
+  it('shows toasts at the top right, in the dark theme', async () => {
     const { toast } = await showNotAvailableToast()
 
     const container = toast.closest('.Toastify__toast-container')
     expect(container).toHaveClass('Toastify__toast-container--top-right')
-  })
-
-  it('shows toasts in the dark theme', async () => {
-    const { toast } = await showNotAvailableToast()
-
     expect(toast).toHaveClass('Toastify__toast-theme--dark')
     expect(within(toast).getByRole('button', { name: 'close' })).toHaveClass(
       'Toastify__close-button--dark',
     )
-  })
-
-  it('shows success and error toasts each as their kind', async () => {
-    const app = createMemoryApp()
-    app.mailer.faults.failOn('send')
-    const { user } = renderApp({ app, path: '/contact' })
-    await fillFields(user, message)
-
-    await user.click(screen.getByRole('button', { name: 'Submit' }))
-    const failure = await findToast('something went wrong, please try again later')
-    app.mailer.faults.recover()
-    await user.click(screen.getByRole('button', { name: 'Submit' }))
-    const success = await findToast('successfully sent the email')
-
-    expect(failure).toHaveClass('Toastify__toast--error')
-    expect(failure).not.toHaveClass('Toastify__toast--success')
-    expect(success).toHaveClass('Toastify__toast--success')
-    expect(success).not.toHaveClass('Toastify__toast--error')
   })
 
   it('removes a toast when its close button is pressed', async () => {

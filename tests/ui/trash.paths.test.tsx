@@ -42,7 +42,12 @@ const driver: ScreenDriver = {
   see: {
     loading: async () => {
       expect(screen.getByRole('status')).toHaveTextContent('Loading the trash…')
+      expect(screen.getByRole('region', { name: 'Recently deleted' })).toHaveAttribute(
+        'aria-busy',
+        'true',
+      )
       expect(screen.queryByRole('list', { name: 'Recently deleted' })).not.toBeInTheDocument()
+      expect(screen.queryByText('The trash is empty.')).not.toBeInTheDocument()
     },
     failed: async () => {
       expect(screen.getByRole('alert')).toHaveTextContent('The trash could not be loaded.')
@@ -52,12 +57,18 @@ const driver: ScreenDriver = {
     ready: async ({ event }) => {
       expect(screen.getByRole('heading', { level: 1, name: 'Recently deleted' })).toBeVisible()
       expect(screen.queryByText(/could not be loaded/)).not.toBeInTheDocument()
+      expect(screen.getByRole('region', { name: 'Recently deleted' })).toHaveAttribute(
+        'aria-busy',
+        'false',
+      )
       const error = payload<{ code: string; reason?: string } | undefined>(event, 'error')
       const output = payload<object | undefined>(event, 'output')
       const restored = output !== undefined && !('items' in output)
       const restoreFailed = error !== undefined && event.type.includes('restoring')
       if (restored || error?.code === 'Conflict') {
+        // Back, by this visitor or meanwhile by someone else: it leaves the list.
         await seeToast(NOTICES.restored)
+        expect(screen.queryByRole('heading', { name: NEWEST.title })).not.toBeInTheDocument()
         expect(screen.getByRole('link', { name: NEWEST.title })).toHaveAttribute(
           'href',
           `/news/${NEWEST._id}`,
@@ -67,6 +78,7 @@ const driver: ScreenDriver = {
       } else if (restoreFailed) {
         await seeToast(NOTICES.restoreFailed)
         expect(restoreButton()).toHaveAttribute('aria-busy', 'false')
+        expect(screen.queryByText(/is back/)).not.toBeInTheDocument()
       } else {
         expect(listed()).not.toHaveLength(0)
       }

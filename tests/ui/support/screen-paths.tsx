@@ -256,9 +256,41 @@ export async function retype(user: UserEvent, label: string, value: string): Pro
   await replace(user, page.getByLabelText(label), value)
 }
 
+/** Replaces what each field holds, by its label, as `retype` does. */
+export async function retypeAll<Field extends string>(
+  user: UserEvent,
+  labels: Readonly<Record<Field, string>>,
+  values: Readonly<Record<NoInfer<Field>, string>>,
+): Promise<void> {
+  for (const field of Object.keys(labels) as Field[])
+    await retype(user, labels[field], values[field])
+}
+
+/** Each field, by its label, holds its value. */
+export function seeValues<Field extends string>(
+  labels: Readonly<Record<Field, string>>,
+  values: Readonly<Record<NoInfer<Field>, string>>,
+): void {
+  for (const field of Object.keys(labels) as Field[]) {
+    expect(page.getByLabelText(labels[field])).toHaveValue(values[field])
+  }
+}
+
+/** Whether a use case answers NotFound along the path: it opens the address of no post. */
+export function meetsNotFound(path: ModelPath): boolean {
+  return path.steps.some(
+    (step) => (step.event as { error?: { code?: string } }).error?.code === 'NotFound',
+  )
+}
+
 /** The visitor presses the button named `name`. */
 export function press(name: string) {
   return async ({ screen: { user } }: ScreenStep): Promise<void> => {
     await user.click(page.getByRole('button', { name }))
   }
+}
+
+/** For each event, the button the visitor presses to send it, by name. */
+export function pressing(buttons: Readonly<Record<string, string>>): ScreenDriver['act'] {
+  return Object.fromEntries(Object.entries(buttons).map(([event, name]) => [event, press(name)]))
 }
