@@ -141,7 +141,8 @@ function pageCaches(
     size: () => metrics.pageCacheBytes(held.reduce((sum, cache) => sum + cache.bytes, 0)),
   }
   const pages = new PageCache(signal, bytes - searchBytes, events)
-  const searches = new PageCache(signal, searchBytes, events)
+  // Most searches are asked once: compressing them hard would cost more than their render.
+  const searches = new PageCache(signal, searchBytes, events, 'quick')
   held.push(pages, searches)
   return { pages, searches }
 }

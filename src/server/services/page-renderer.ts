@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
-import { brotliCompress, constants, gzip, type BrotliOptions } from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { UseCases } from '@/application/use-cases'
 import type { PageData, PageNeed } from '@/application/page-data'
@@ -10,7 +8,7 @@ import { loadPageData, NO_SUCH_PAGE } from '@/server/services/page-data.loader'
 import { refuseSearch } from '@/server/plugins/search-limit'
 import { cacheableRead, sendNotModified, VARY_ENCODING } from '@/server/plugins/http-caching'
 import { preferredEncoding } from '@/server/services/first-page.cache'
-import { sendCachedPage, type PageCache } from '@/server/services/page-cache'
+import { compressed, sendCachedPage, type PageCache } from '@/server/services/page-cache'
 import { SEARCH_FIELD } from '@/domain/rules/search-field'
 import { matchesIfNoneMatch } from '@/server/services/preconditions'
 import type { InlineSources } from '@/server/plugins/security'
@@ -281,7 +279,7 @@ async function renderedPage(
 
 /**
  * Sends a page rendered for this request. On one of the app's routes it is compressed as the
- * browser accepts, in one call off the event loop (at the quality @fastify/compress would use,
+ * browser accepts, in one call off the event loop (as hard as @fastify/compress would, brotli 4,
  * without its stream around the body); @fastify/compress hooks routes only, so the not-found
  * handler's page (an unknown path) goes as it is.
  */
@@ -296,22 +294,8 @@ async function sendHtml(
   reply.header('vary', VARY_ENCODING)
   const encoding = preferredEncoding(request.headers['accept-encoding'])
   if (encoding === undefined) return reply.send(body)
-  const encoded = await (encoding === 'br' ? brotliAsync(body, brotliFor(body)) : gzipAsync(body))
+  const encoded = await compressed(body, encoding, 'quick')
   return reply.header('content-encoding', encoding).send(encoded)
-}
-
-const brotliAsync = promisify(brotliCompress)
-const gzipAsync = promisify(gzip)
-
-/** Brotli as @fastify/compress compresses a page: quality 4, for text. */
-function brotliFor(body: Buffer): BrotliOptions {
-  return {
-    params: {
-      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-      [constants.BROTLI_PARAM_QUALITY]: 4,
-      [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-    },
-  }
 }
 
 /** The address `url` without its `cursor` field: the first page of the same list. */
