@@ -54,7 +54,7 @@ interface Path {
  * Common words of the benchmark's posts, two of which a distinct search asks for: past the ten
  * commonest ('the', 'of', …), which nearly every post holds, so that queries find some posts.
  */
-const SEARCH_WORDS = Array.from({ length: 60 }, (_, rank) => wordOfRank(10 + rank))
+const SEARCH_WORDS = Array.from({ length: 100 }, (_, rank) => wordOfRank(10 + rank))
 
 /** A search no request of the run asked before: the n-th pair of two of the commonest words. */
 function distinctSearch(n: number): string {
