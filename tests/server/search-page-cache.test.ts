@@ -1,5 +1,6 @@
 import { brotliDecompressSync } from 'node:zlib'
 import { unavailable } from '@/domain/domain-error'
+import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { fail } from '@/domain/result'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import type { PageRenderer } from '@/server/services/page-renderer'
@@ -86,7 +87,7 @@ describeOnDatabases('search pages kept by the site’s version on $name', (kind)
     expect(a.renders).toEqual(['/search?q=harbour', '/search?q=harbour'])
   })
 
-  it('keeps each query and each page of results apart', async () => {
+  it('keeps each query apart, its case too, as each shows its own heading', async () => {
     await createPostThroughApi(a.server, 'Harbour opens', { body: 'The ferry docks.' })
     const harbour = await get(a.server, '/search?q=harbour')
     const ferry = await get(a.server, '/search?q=ferry')
@@ -96,6 +97,25 @@ describeOnDatabases('search pages kept by the site’s version on $name', (kind)
     expect(ferry.body).toContain('Results for “<bdi>ferry</bdi>”')
     expect(shouted.body).toContain('Results for “<bdi>HARBOUR</bdi>”')
     expect(a.renders).toHaveLength(3)
+  })
+
+  it('keeps a later page of results under its cursor, apart from the first', async () => {
+    for (let n = 0; n <= DEFAULT_PAGE_SIZE; n += 1)
+      await createPostThroughApi(a.server, `Harbour ${n}`)
+    const first = await get(a.server, '/search?q=harbour')
+    const next = /href="(\/search\?q=harbour&amp;cursor=[^"]+)" rel="next"/.exec(first.body)?.[1]
+    if (next === undefined) throw new Error('the first page links no next page')
+    const later = next.replaceAll('&amp;', '&')
+
+    const once = await get(a.server, later)
+    const again = await get(a.server, later)
+
+    expect(once.statusCode).toBe(200)
+    expect(once.headers.etag).toBeDefined()
+    expect(again.body).toBe(once.body)
+    expect(once.body).toContain('Harbour 0')
+    expect(first.body).not.toContain('Harbour 0<')
+    expect(a.renders).toEqual(['/search?q=harbour', later])
   })
 
   it('renders once for reads of one search that arrive together', async () => {
