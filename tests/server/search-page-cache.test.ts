@@ -1,4 +1,4 @@
-import { brotliDecompressSync } from 'node:zlib'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { unavailable } from '@/domain/domain-error'
 import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { fail } from '@/domain/result'
@@ -151,6 +151,20 @@ describe('search pages the cache never keeps', () => {
     expect(site.renders.length - before).toBe(2)
     expect(first.headers.etag).toBeUndefined()
     expect(second.headers['cache-control']).toBe('no-cache')
+  })
+
+  it('compresses a search rendered for one request as the browser accepts, and says it varies so', async () => {
+    const url = '/search?q=harbour&utm_source=mail'
+    const plain = await get(site.server, url)
+    const br = await get(site.server, url, { 'accept-encoding': 'br' })
+    const gzipped = await get(site.server, url, { 'accept-encoding': 'gzip' })
+
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(br.headers['content-encoding']).toBe('br')
+    expect(gzipped.headers['content-encoding']).toBe('gzip')
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body)
+    expect(gunzipSync(gzipped.rawPayload).toString()).toBe(plain.body)
+    for (const answer of [plain, br, gzipped]) expect(answer.headers.vary).toBe('accept-encoding')
   })
 
   it('renders a search that failed for each request, for the browser to search again', async () => {
