@@ -6,6 +6,10 @@
  *   - req/s and p99 over loopback (autocannon, 10 connections, `Accept-Encoding: br` as a
  *     browser sends it), the median of the rounds, and the ratio to the API's first page;
  *   - the server's CPU per uncached render, from 50 requests one after another.
+ * A search is measured twice: one query asked again and again (kept by the page cache until a
+ * write, as the list is), and a stream of distinct queries (two common words, a new pair for
+ * each request of the run), each rendered as it comes, which is what a search costs
+ * when no one asked it before.
  * Targets (issue: the front door at API speed): `/`, an article and the feed at ≥ 0.5× the API
  * in req/s, a search page at ≥ 0.1×, 0 errors, and p99 within 2× the API's. A missed target
  * never fails the run. Options: --duration S (default 5), --rounds N (default 3).
@@ -14,9 +18,10 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { autocannon, type AutocannonResult } from './bench/autocannon'
+import { autocannon, type AutocannonRequest, type AutocannonResult } from './bench/autocannon'
 import { startProductionServer, type ProductionServer } from './bench/production-server'
 import { runBench } from './bench/run-bench'
+import { wordOfRank } from './bench/news-text'
 import { seedSqlite } from './bench/seed-posts'
 
 const POSTS = 300
@@ -33,12 +38,30 @@ const { values } = parseArgs({
 const duration = Math.min(60, Math.max(1, Number(values.duration) || 5))
 const rounds = Math.min(9, Math.max(1, Number(values.rounds) || 3))
 const work = mkdtempSync(join(tmpdir(), 'newswire-bench-pages-'))
+/** The distinct searches asked so far, over every round. */
+let searched = 0
 
 interface Path {
   readonly name: string
   readonly path: string
   /** The least share of the API's req/s it should reach. */
   readonly target: number | undefined
+  /** Asks for another path at each request (distinct searches) instead of `path` again. */
+  readonly walk?: () => string
+}
+
+/**
+ * Common words of the benchmark's posts, two of which a distinct search asks for: past the ten
+ * commonest ('the', 'of', …), which nearly every post holds, so that queries find some posts.
+ */
+const SEARCH_WORDS = Array.from({ length: 100 }, (_, rank) => wordOfRank(10 + rank))
+
+/** A search no request of the run asked before: the n-th pair of two of the commonest words. */
+function distinctSearch(n: number): string {
+  const size = SEARCH_WORDS.length
+  const first = SEARCH_WORDS[n % size] ?? 'the'
+  const second = SEARCH_WORDS[(n + 1 + Math.floor(n / size)) % size] ?? 'city'
+  return `/search?q=${encodeURIComponent(first)}+${encodeURIComponent(second)}`
 }
 
 async function main(): Promise<void> {
@@ -57,24 +80,33 @@ async function main(): Promise<void> {
     { name: 'an article', path: `/news/${seeded.newestId}`, target: 0.5 },
     { name: '/feed.xml', path: '/feed.xml', target: 0.5 },
     { name: '/search?q=harbour', path: '/search?q=harbour', target: 0.1 },
+    {
+      name: 'distinct searches',
+      path: distinctSearch(0),
+      target: undefined,
+      walk: () => distinctSearch((searched += 1)),
+    },
   ]
   const cached = await startProductionServer(env)
   const uncached = await startProductionServer({ ...env, PAGE_CACHE_MB: '0' })
   try {
     const results = new Map<string, AutocannonResult[]>()
     for (let round = 0; round < rounds; round += 1) {
-      for (const { name, path } of paths) {
+      for (const { name, path, walk } of paths) {
         const result = await autocannon({
           url: `${cached.base}${path}`,
           connections: CONNECTIONS,
           duration,
           headers: BROWSER,
+          ...(walk === undefined ? {} : { requests: walking(walk) }),
         })
         results.set(name, [...(results.get(name) ?? []), result])
       }
     }
     const cpu = new Map<string, number | undefined>()
-    for (const { name, path } of paths) cpu.set(name, await cpuPerRequest(uncached, path))
+    for (const { name, path, walk } of paths) {
+      cpu.set(name, walk === undefined ? await cpuPerRequest(uncached, path) : undefined)
+    }
     report(paths, results, cpu)
   } finally {
     await cached.stop()
@@ -93,6 +125,13 @@ async function cpuPerRequest(server: ProductionServer, path: string): Promise<nu
   }
   const after = server.cpuMs()
   return before === undefined || after === undefined ? undefined : (after - before) / RENDERS
+}
+
+/** One request that asks for `next()` at each sending. */
+function walking(next: () => string): AutocannonRequest[] {
+  return [
+    { method: 'GET', path: next(), setupRequest: (request) => ({ ...request, path: next() }) },
+  ]
 }
 
 function median(values: readonly number[]): number {
@@ -132,7 +171,8 @@ function report(
     )
   }
   out.write(
-    '\nrender CPU: the server process’s CPU per request with PAGE_CACHE_MB=0 (the API: its own cache).\n',
+    '\nrender CPU: the server process’s CPU per request with PAGE_CACHE_MB=0 (the API: its own cache).\n' +
+      `distinct searches: ${searched} queries none asked before (two of ${SEARCH_WORDS.length} common words), each rendered.\n`,
   )
 }
 

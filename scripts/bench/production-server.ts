@@ -32,11 +32,14 @@ export interface ProductionServer {
  * first when stale, then the compiled production server, NODE_ENV=production), on a free port,
  * in its own process, so that what a browser measures is what visitors get. Settings come from
  * `env`. Its request logs are dropped; the build's output is passed on to this process's stderr.
+ * With BENCH_CPU_PROF=FOLDER set, the server writes a V8 CPU profile into FOLDER when it stops.
  */
 export function startProductionServer(env: Record<string, string>): Promise<ProductionServer> {
   const clean: NodeJS.ProcessEnv = { ...process.env }
   for (const name of SERVER_VARIABLES) delete clean[name]
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+  const profile = process.env.BENCH_CPU_PROF?.trim()
+  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []
+  const child = spawn(process.execPath, [...flags, 'scripts/start.mjs'], {
     cwd: ROOT,
     env: { ...clean, HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

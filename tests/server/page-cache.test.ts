@@ -155,7 +155,7 @@ describe('pages the cache never keeps', () => {
     ['the add form', () => '/news/new'],
     ['the edit form', () => `/news/${id}/edit`],
     ['the contact form', () => '/contact'],
-    ['a search', () => '/search?q=harbour'],
+    ['a search with another query', () => '/search?q=harbour&utm_source=mail'],
     ['a history', () => `/news/${id}/history`],
     ['the trash', () => '/trash'],
     ['a list address with another query', () => '/?utm_source=mail'],

@@ -1,6 +1,18 @@
 /** The start of a text, cut at a word boundary, with an ellipsis when anything was cut. */
 export function excerpt(text: string, maxCharacters = 160): string {
-  const flat = text.replace(/\s+/g, ' ').trim()
+  return excerptOfFlat(flatStart(text, maxCharacters), maxCharacters)
+}
+
+/** A text on one line: each run of white space one space, none at either end. */
+export function flatText(text: string): string {
+  return text.replace(/\s+/g, ' ').trim()
+}
+
+/**
+ * The excerpt of a text already flat (flatText): the same as excerpt's, without going over the
+ * text again.
+ */
+export function excerptOfFlat(flat: string, maxCharacters = 160): string {
   // Characters are code points, as Array.from counts them; the text is measured only as far as
   // the cut, however long it is.
   const end = indexAfter(flat, maxCharacters)
@@ -11,6 +23,19 @@ export function excerpt(text: string, maxCharacters = 160): string {
   return `${cut.replace(/[\s.,;:!?-]+$/, '')}…`
 }
 
+/**
+ * flatText(text), or a start of it long enough for an excerpt of `maxCharacters`: a long body is
+ * made flat only as far as its excerpt reads. The start is made flat from a start of the text,
+ * longer each time it falls short; its last character can differ from the whole's (a space the
+ * whole trims, half of a pair), so it is long enough with two code points past the excerpt's.
+ */
+function flatStart(text: string, maxCharacters: number): string {
+  for (let size = 4 * (maxCharacters + 3); size < text.length; size *= 4) {
+    const start = text.slice(0, size).replace(/\s+/g, ' ').trimStart()
+    if (indexAfter(start, maxCharacters + 2) < start.length) return start
+  }
+  return flatText(text)
+}
 /** Where the first `count` code points of `text` end, in UTF-16 units (its length if it has fewer). */
 function indexAfter(text: string, count: number): number {
   let index = 0

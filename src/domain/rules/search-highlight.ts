@@ -1,4 +1,4 @@
-import { excerpt } from '@/domain/rules/excerpt'
+import { excerptOfFlat, flatText } from '@/domain/rules/excerpt'
 import { termsOf } from '@/domain/rules/search-query.rules'
 
 /**
@@ -57,13 +57,15 @@ const LEAD = 40
  * ellipsis, so that the reader sees why the post was found.
  */
 export function excerptAround(text: string, terms: readonly string[], maxCharacters = 160): string {
-  const plain = excerpt(text, maxCharacters)
-  const flat = text.replace(/\s+/g, ' ').trim()
+  // The text is made flat once: the excerpt, the search for the word and the cut all read it.
+  const flat = flatText(text)
+  const plain = excerptOfFlat(flat, maxCharacters)
   const [first] = matchedWords(flat, new Set(terms))
   // A cut excerpt is the start of the text, an ellipsis after it.
   const shown = plain === flat ? flat.length : plain.length - 1
   if (first === undefined || first.start + first.word.length <= shown) return plain
   const space = flat.lastIndexOf(' ', first.start - LEAD)
   const from = space < 0 ? first.start : space + 1
-  return `…${excerpt(flat.slice(from), maxCharacters - 1)}`
+  // From the start of a word, to the end of the flat text: flat already.
+  return `…${excerptOfFlat(flat.slice(from), maxCharacters - 1)}`
 }

@@ -15,7 +15,7 @@ import { searchBudget, UNLIMITED_SEARCHES, type SearchBudget } from '@/server/pl
 import type { EventStreamSettings } from '@/server/services/event-stream'
 import { FirstPageCache } from '@/server/services/first-page.cache'
 import type { HealthCheck } from '@/server/services/health'
-import { PageCache } from '@/server/services/page-cache'
+import { PageCache, type PageCacheEvents } from '@/server/services/page-cache'
 import type { PageRenderer, PageTemplate } from '@/server/services/page-renderer'
 import type { ServerConfig } from '@/server/services/server-config'
 import { siteOrigin } from '@/server/services/site-origin'
@@ -80,6 +80,8 @@ declare module 'fastify' {
     readonly firstPage: FirstPageCache
     /** The rendered list and articles, kept while the site's version stands still (page-cache.ts). */
     readonly pageCache: PageCache
+    /** Rendered search pages, kept the same way, in a share of PAGE_CACHE_MB of their own. */
+    readonly searchPageCache: PageCache
     /** Who a request's writes are recorded as: its client's pseudonym (pseudonyms.ts). */
     readonly editorOf: (request: FastifyRequest) => Editor
     /**
@@ -118,6 +120,32 @@ export type BlockLookup = (
 ) => Promise<ClientBlock | undefined>
 
 const NO_BLOCKS: BlockLookup = async () => undefined
+
+/** The share of PAGE_CACHE_MB that search pages may hold; the rest is the other pages'. */
+const SEARCH_PAGE_SHARE = 0.25
+
+/**
+ * The page caches within PAGE_CACHE_MB: search pages in a share of their own, so that a flood of
+ * distinct queries pushes out older searches, never the list and the articles. The metrics
+ * count the lookups of both, and the bytes they hold together.
+ */
+function pageCaches(
+  signal: ChangeSignal | undefined,
+  bytes: number,
+  metrics: ServerMetrics,
+): { readonly pages: PageCache; readonly searches: PageCache } {
+  const searchBytes = Math.floor(bytes * SEARCH_PAGE_SHARE)
+  const held: PageCache[] = []
+  const events: PageCacheEvents = {
+    lookup: metrics.pageCacheLookup,
+    size: () => metrics.pageCacheBytes(held.reduce((sum, cache) => sum + cache.bytes, 0)),
+  }
+  const pages = new PageCache(signal, bytes - searchBytes, events)
+  // Most searches are asked once: compressing them hard would cost more than their render.
+  const searches = new PageCache(signal, searchBytes, events, 'quick')
+  held.push(pages, searches)
+  return { pages, searches }
+}
 
 /** What the app builder hands the decorations, from which the shared things are made. */
 export interface Shared {
@@ -167,13 +195,9 @@ export const decorations = fp<Shared>(
         : UNLIMITED_SEARCHES,
     )
     app.decorate('firstPage', new FirstPageCache(shared.changeSignal, metrics.firstPageLookup))
-    app.decorate(
-      'pageCache',
-      new PageCache(shared.changeSignal, config.pageCacheBytes, {
-        lookup: metrics.pageCacheLookup,
-        size: metrics.pageCacheBytes,
-      }),
-    )
+    const { pages, searches } = pageCaches(shared.changeSignal, config.pageCacheBytes, metrics)
+    app.decorate('pageCache', pages)
+    app.decorate('searchPageCache', searches)
     const { pseudonymOf } = shared
     // Node forgets a socket's address once its client has gone, whatever the types say.
     const addressOf = (request: FastifyRequest) => request.ip as string | undefined

@@ -62,11 +62,17 @@ export class PageCache {
   private readonly rendering = new Map<string, Promise<unknown>>()
   private readonly versions: VersionCheck | undefined
 
-  /** Without a change signal, or with no bytes to hold, nothing is kept: every read renders. */
+  /**
+   * Without a change signal, or with no bytes to hold, nothing is kept: every read renders.
+   * `compression` is how hard each kept page is compressed: `thorough` (brotli 9, gzip 9) for
+   * pages read many times, `quick` (brotli 4, gzip 6, as an answer compressed as it goes) for
+   * pages that may be read once, such as searches, where brotli 9 costs more than the render.
+   */
   constructor(
     signal: ChangeSignal | undefined,
     readonly maxBytes: number,
     private readonly events: PageCacheEvents = NO_EVENTS,
+    private readonly compression: Compression = 'thorough',
   ) {
     this.versions = signal === undefined || maxBytes <= 0 ? undefined : new VersionCheck(signal)
     this.pages = new LRUCache({
@@ -126,7 +132,10 @@ export class PageCache {
   ): Promise<CachedPage | { answer: Other }> {
     const rendered = await render()
     if (!rendered.keep) return { answer: rendered.answer }
-    const [br, gz] = await Promise.all([brotliOf(rendered.body), gzipOf(rendered.body)])
+    const [br, gz] = await Promise.all([
+      compressed(rendered.body, 'br', this.compression),
+      compressed(rendered.body, 'gzip', this.compression),
+    ])
     const page = {
       status: rendered.status,
       body: rendered.body,
@@ -144,16 +153,34 @@ export class PageCache {
 const brotliAsync = promisify(brotliCompress)
 const gzipAsync = promisify(gzip)
 
-function brotliOf(body: Buffer): Promise<Buffer> {
+/** How hard a kept page is compressed (see PageCache). */
+export type Compression = 'thorough' | 'quick'
+
+const LEVELS: Readonly<Record<Compression, { readonly brotli: number; readonly gzip: number }>> = {
+  thorough: { brotli: 9, gzip: 9 },
+  quick: { brotli: 4, gzip: 6 },
+}
+
+/** `body` in `encoding`, compressed as hard as `compression` says, off the event loop. */
+export function compressed(
+  body: Buffer,
+  encoding: Encoding,
+  compression: Compression,
+): Promise<Buffer> {
+  const levels = LEVELS[compression]
+  return encoding === 'br' ? brotliOf(body, levels.brotli) : gzipOf(body, levels.gzip)
+}
+
+function brotliOf(body: Buffer, quality: number): Promise<Buffer> {
   return brotliAsync(body, {
     params: {
       [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-      [constants.BROTLI_PARAM_QUALITY]: 9,
+      [constants.BROTLI_PARAM_QUALITY]: quality,
       [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
     },
   })
 }
 
-function gzipOf(body: Buffer): Promise<Buffer> {
-  return gzipAsync(body, { level: 9 })
+function gzipOf(body: Buffer, level: number): Promise<Buffer> {
+  return gzipAsync(body, { level })
 }

@@ -6,8 +6,10 @@ import type { UseCases } from '@/application/use-cases'
 import type { PageData, PageNeed } from '@/application/page-data'
 import { loadPageData, NO_SUCH_PAGE } from '@/server/services/page-data.loader'
 import { refuseSearch } from '@/server/plugins/search-limit'
-import { cacheableRead, sendNotModified } from '@/server/plugins/http-caching'
-import { sendCachedPage } from '@/server/services/page-cache'
+import { cacheableRead, sendNotModified, VARY_ENCODING } from '@/server/plugins/http-caching'
+import { preferredEncoding } from '@/server/services/first-page.cache'
+import { compressed, sendCachedPage, type PageCache } from '@/server/services/page-cache'
+import { SEARCH_FIELD } from '@/domain/rules/search-field'
 import { matchesIfNoneMatch } from '@/server/services/preconditions'
 import type { InlineSources } from '@/server/plugins/security'
 
@@ -132,18 +134,28 @@ function splitOnce(text: string, slot: string): [string, string] {
 }
 
 /**
- * Whether the page cache keeps the page at `url`: the list and the articles, what anonymous
+ * Which page cache keeps the page at `url`, if any: the list and the articles, what anonymous
  * readers load, at their own addresses only (a page of the list by `?cursor=`, an article with
- * no query). Any other query renders as before, so that junk queries cannot churn the cache.
+ * no query), in the page cache; a search at the address its form gives for its query and page
+ * (`?q=…&cursor=…`), in the search pages' own share. Any other query renders as before, so that
+ * junk queries cannot churn the cache.
  */
-function isKept(need: PageNeed, url: string): boolean {
+function keptIn(app: FastifyInstance, need: PageNeed, url: string): PageCache | undefined {
   const query = url.indexOf('?')
   // The article, not its edit form (whose page the route also reads the post for).
-  if (need.kind === 'item') return url === `/news/${need.id}`
-  if (need.kind !== 'home') return false
-  return (
+  if (need.kind === 'item') return url === `/news/${need.id}` ? app.pageCache : undefined
+  if (need.kind === 'search') return url === searchAddress(need) ? app.searchPageCache : undefined
+  if (need.kind !== 'home') return undefined
+  const ownAddress =
     query < 0 || (need.cursor !== undefined && /^\?cursor=[\w-]{1,512}$/.test(url.slice(query)))
-  )
+  return ownAddress ? app.pageCache : undefined
+}
+
+/** A search's own address, as the app's links and its form without JavaScript write it. */
+function searchAddress(need: { readonly q: string; readonly cursor?: string }): string {
+  const fields = new URLSearchParams({ [SEARCH_FIELD]: need.q })
+  if (need.cursor !== undefined) fields.set('cursor', need.cursor)
+  return `/search?${fields.toString()}`
 }
 
 /**
@@ -157,8 +169,9 @@ function isKept(need: PageNeed, url: string): boolean {
  *
  * The list and the articles come from the page cache while the site's version is the one they
  * were rendered at, precompressed, with an ETag of that version and the build: a client or a
- * CDN that holds it gets a 304 without a render. Forms, search, history and trash are rendered
- * for each request, and kept by no cache.
+ * CDN that holds it gets a 304 without a render. A search page is kept the same way (its results
+ * cannot change while the version stands still), but no CDN keeps it without asking. Forms,
+ * history and trash are rendered for each request, and kept by no cache.
  */
 export async function sendRenderedPage(
   app: FastifyInstance,
@@ -175,20 +188,23 @@ export async function sendRenderedPage(
     const allowance = await app.searchBudget(request)
     if (!allowance.allowed) refuseSearch(allowance.retryAfterSeconds)
   }
-  const version = isKept(need, request.url) ? await app.pageCache.version() : undefined
-  if (version === undefined) {
+  const cache = keptIn(app, need, request.url)
+  const version = cache === undefined ? undefined : await cache.version()
+  if (cache === undefined || version === undefined) {
     const page = await renderedPage(app, request, renderer, template, need)
     if (page.redirect !== undefined) return reply.redirect(page.redirect, 302)
     reply.header('cache-control', app.originCacheControl.page)
-    return sendHtml(reply, page.status, page.body)
+    return sendHtml(request, reply, page.status, page.body)
   }
   const etag = `W/"page-${version}-${template.build}"`
-  const cacheControl = app.originCacheControl.keptPage
+  // A CDN may keep the list and the articles briefly; a search it revalidates each time.
+  const cacheControl =
+    need.kind === 'search' ? app.originCacheControl.page : app.originCacheControl.keptPage
   if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
     return sendNotModified(reply, etag, cacheControl)
   }
   const key = `${app.siteOrigin(request)}${request.url}`
-  const found = await app.pageCache.page(key, version, async () => {
+  const found = await cache.page(key, version, async () => {
     const page = await renderedPage(app, request, renderer, template, need)
     return page.kept
       ? { keep: true, status: page.status, body: page.body }
@@ -198,7 +214,7 @@ export async function sendRenderedPage(
     const page = found.answer
     if (page.redirect !== undefined) return reply.redirect(page.redirect, 302)
     reply.header('cache-control', app.originCacheControl.page)
-    return sendHtml(reply, page.status, page.body)
+    return sendHtml(request, reply, page.status, page.body)
   }
   cacheableRead(reply, etag, cacheControl).code(found.status).type(HTML)
   return sendCachedPage(request, reply, found)
@@ -230,7 +246,8 @@ async function renderedPage(
   }
   const data = seq?.ok === true ? { ...loaded, seq: seq.value } : loaded
   let page: { readonly head: string; readonly html: string; readonly embedded: string }
-  let kept = seq === undefined || seq.ok
+  // A search that failed or was refused leaves its data out, for the browser to load: not kept.
+  let kept = (seq === undefined || seq.ok) && (need.kind !== 'search' || data.search !== undefined)
   try {
     const { head, html } = await renderer.renderPage({
       url: request.url,
@@ -262,15 +279,23 @@ async function renderedPage(
 
 /**
  * Sends a page rendered for this request. On one of the app's routes it is compressed as the
- * browser accepts; @fastify/compress hooks routes only, so the not-found handler's page (an
- * unknown path) goes as it is.
+ * browser accepts, in one call off the event loop (as hard as @fastify/compress would, brotli 4,
+ * without its stream around the body); @fastify/compress hooks routes only, so the not-found
+ * handler's page (an unknown path) goes as it is.
  */
-function sendHtml(reply: FastifyReply, status: number, body: Buffer): FastifyReply {
+async function sendHtml(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  body: Buffer,
+): Promise<FastifyReply> {
   reply.code(status).type(HTML)
-  const compress: ((body: Buffer) => void) | null = reply.compress
-  if (compress === null) return reply.send(body)
-  compress.call(reply, body)
-  return reply
+  if (reply.compress === null) return reply.send(body)
+  reply.header('vary', VARY_ENCODING)
+  const encoding = preferredEncoding(request.headers['accept-encoding'])
+  if (encoding === undefined) return reply.send(body)
+  const encoded = await compressed(body, encoding, 'quick')
+  return reply.header('content-encoding', encoding).send(encoded)
 }
 
 /** The address `url` without its `cursor` field: the first page of the same list. */

@@ -3,7 +3,6 @@
  * hydrates. `vite build` bundles this file for Node (dist-server/), so that the server loads
  * it without knowing React, CSS or images; the server's composition root hands it the use cases.
  */
-import { text } from 'node:stream/consumers'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { prerenderToNodeStream } from 'react-dom/static'
 import { StaticRouter } from 'react-router-dom'
@@ -69,7 +68,20 @@ export async function renderPage({
       progressiveChunkSize: Number.POSITIVE_INFINITY,
     },
   )
-  const html = await text(prelude)
+  const html = await textOf(prelude)
   if (errors.length > 0) throw new AggregateError(errors, `Rendering ${pathname} failed`)
   return { head, html }
+}
+
+/**
+ * The text of a stream of UTF-8 bytes, decoded once at its end: cheaper than node's text(),
+ * which reads the stream through an async iterator and decodes it chunk by chunk.
+ */
+function textOf(stream: NodeJS.ReadableStream): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array[] = []
+    stream.on('data', (chunk: Uint8Array) => chunks.push(chunk))
+    stream.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    stream.once('error', reject)
+  })
 }
