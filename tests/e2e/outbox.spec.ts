@@ -1,6 +1,13 @@
 import { spawnSync } from 'node:child_process'
 import Database from 'better-sqlite3'
 import { expect, test } from './support/fixtures'
+import {
+  contactForm,
+  expectFieldValues,
+  fieldErrors,
+  fillFields,
+  sendContact,
+} from './support/forms'
 import { REPO_ROOT } from './support/paths'
 import { TOASTS } from './support/spec-texts'
 import { toast } from './support/toasts'
@@ -39,15 +46,15 @@ test.describe('the contact form, with the built-in outbox', () => {
     )
     await page.goto('/contact')
 
-    await page.getByLabel('Name').fill('Grace Hopper')
-    await page.getByLabel('Email Address').fill('grace@example.org')
-    await page.getByLabel('Your Message').fill('A bug in relay 70,\npanel F.')
-    await page.getByRole('button', { name: 'Submit' }).click()
+    await sendContact(page, {
+      name: 'Grace Hopper',
+      email: 'grace@example.org',
+      message: 'A bug in relay 70,\npanel F.',
+    })
 
     await sends
     await expect(toast(page, 'success', TOASTS.contactSent)).toBeVisible()
-    await expect(page.getByLabel('Name')).toHaveValue('')
-    await expect(page.getByLabel('Your Message')).toHaveValue('')
+    await expectFieldValues(contactForm(page), { name: '', message: '' })
     const rows = outboxRows(newsWire.databasePath).slice(before)
     expect(rows).toHaveLength(1)
     expect(rows[0]).toMatchObject({ name: 'Grace Hopper', email: 'grace@example.org' })
@@ -74,10 +81,9 @@ test.describe('the outbox and long messages', () => {
     const family = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}\u200D\u{1F466}'
     await page.goto('/contact')
 
-    await page.getByLabel('Name').fill('Emoji desk')
-    await page.getByLabel('Email Address').fill('emoji@example.org')
-    await page.getByLabel('Your Message').fill(family.repeat(500))
-    await expect(page.getByRole('main').locator('.field-error')).toHaveCount(0)
+    const message = family.repeat(500)
+    await fillFields(contactForm(page), { name: 'Emoji desk', email: 'emoji@example.org', message })
+    await expect(fieldErrors(page)).toHaveCount(0)
     await page.getByRole('button', { name: 'Submit' }).click()
 
     await expect(toast(page, 'success', TOASTS.contactSent)).toBeVisible()

@@ -1,15 +1,23 @@
-import type { Page } from '@playwright/test'
+import type { Locator, TestInfo } from '@playwright/test'
 import { expectNoSeriousAxeViolations } from './support/axe'
 import { expect, test } from './support/fixtures'
-import { deleteThroughApi, editThroughApi, historyThroughApi, isLive } from './support/history-api'
 import { tabTo } from './support/keyboard'
 import { draft } from './support/news-api'
+import { NOTHING_LOST_TEXTS } from './support/nothing-lost'
+import { sidewaysOverflow } from './support/screens'
+import { TOASTS } from './support/spec-texts'
 import { toast } from './support/toasts'
 
-const NOTICES = {
-  deleted: 'successfully deleted news post',
-  restored: 'the news post is back',
-  versionRestored: 'that version is the current one again',
+const VERSION_RESTORED = 'that version is the current one again'
+
+/** Once `ready` shows: axe finds nothing serious, and on a 375 px phone nothing scrolls sideways. */
+async function expectAccessibleOnPhone(ready: Locator, testInfo: TestInfo, state: string) {
+  const page = ready.page()
+  await expect(ready).toBeVisible()
+  await expectNoSeriousAxeViolations(page, testInfo, state)
+  await page.setViewportSize({ width: 375, height: 800 })
+  await expect(ready).toBeVisible()
+  expect(await sidewaysOverflow(page)).toBe(0)
 }
 
 test.describe('recently deleted', () => {
@@ -20,7 +28,7 @@ test.describe('recently deleted', () => {
     const post = await api.create(draft(1, { title: 'Ferry timetable changes in spring' }))
     await page.goto(`/news/${post._id}`)
     await page.getByRole('button', { name: 'Delete' }).click()
-    await expect(toast(page, 'success', NOTICES.deleted)).toBeVisible()
+    await expect(toast(page, 'success', TOASTS.deleted)).toBeVisible()
     await expect(page).toHaveURL(/\/$/)
 
     await page.getByRole('contentinfo').getByRole('link', { name: 'Recently deleted' }).click()
@@ -31,9 +39,9 @@ test.describe('recently deleted', () => {
 
     await page.getByRole('button', { name: `Restore ${post.title}` }).click()
 
-    await expect(toast(page, 'success', NOTICES.restored)).toBeVisible()
+    await expect(toast(page, 'success', NOTHING_LOST_TEXTS.restored)).toBeVisible()
     await expect(deleted).toHaveCount(0)
-    expect(await isLive(api.origin, post._id)).toBe(true)
+    expect(await api.find(post._id)).toBeDefined()
     await page.getByRole('link', { name: post.title }).click()
     await expect(page).toHaveURL(new RegExp(`/news/${post._id}$`))
     await expect(page.getByRole('heading', { level: 1, name: post.title })).toBeVisible()
@@ -53,7 +61,7 @@ test.describe('recently deleted', () => {
     await tabTo(page, restore)
     await page.keyboard.press('Enter')
 
-    await expect(toast(page, 'success', NOTICES.restored)).toBeVisible()
+    await expect(toast(page, 'success', NOTHING_LOST_TEXTS.restored)).toBeVisible()
     const note = page.getByText('is back.')
     await expect(note).toBeFocused()
     await page.keyboard.press('Tab')
@@ -66,18 +74,13 @@ test.describe('recently deleted', () => {
     page,
     api,
   }, testInfo) => {
-    const post = await api.create(
+    const post = await api.createDeleted(
       draft(2, { title: 'A very long headline about the harbour that wraps on a small phone' }),
     )
-    await deleteThroughApi(api.origin, post._id)
 
     await page.goto('/trash')
-    await expect(page.getByRole('button', { name: `Restore ${post.title}` })).toBeVisible()
-    await expectNoSeriousAxeViolations(page, testInfo, 'trash')
-
-    await page.setViewportSize({ width: 375, height: 800 })
-    await expect(page.getByRole('button', { name: `Restore ${post.title}` })).toBeVisible()
-    expect(await sidewaysOverflow(page)).toBe(0)
+    const restore = page.getByRole('button', { name: `Restore ${post.title}` })
+    await expectAccessibleOnPhone(restore, testInfo, 'trash')
   })
 })
 
@@ -89,8 +92,8 @@ test.describe('history', () => {
     const post = await api.create(
       draft(3, { title: 'Harbour reopens', body: 'Boats are back in the water.' }),
     )
-    await editThroughApi(api.origin, post._id, { title: 'Harbour reopens at dawn' })
-    await editThroughApi(api.origin, post._id, {
+    await api.edit(post._id, { title: 'Harbour reopens at dawn' })
+    await api.edit(post._id, {
       body: 'Fishing boats are back in the calm water.',
     })
 
@@ -112,7 +115,7 @@ test.describe('history', () => {
 
     await version(1).getByRole('button', { name: 'Restore this version' }).click()
 
-    await expect(toast(page, 'success', NOTICES.versionRestored)).toBeVisible()
+    await expect(toast(page, 'success', VERSION_RESTORED)).toBeVisible()
     await expect(version(4).getByRole('heading')).toHaveText(
       'Version 4: Restored from version 1 (current)',
     )
@@ -129,10 +132,10 @@ test.describe('history', () => {
     const PAGE = 50
     const post = await api.create(draft(5, { title: 'Harbour news 1' }))
     for (let n = 2; n <= PAGE + 6; n += 1) {
-      await editThroughApi(api.origin, post._id, { title: `Harbour news ${n}` })
+      await api.edit(post._id, { title: `Harbour news ${n}` })
     }
     // The API gives every version, newest first, over two pages.
-    const { versions: all, pages } = await historyThroughApi(api.origin, post._id)
+    const { versions: all, pages } = await api.history(post._id)
     expect(pages).toBe(2)
     expect(all.map((version) => version.revision)).toEqual(
       Array.from({ length: PAGE + 6 }, (_, index) => PAGE + 6 - index),
@@ -163,20 +166,16 @@ test.describe('history', () => {
   test('passes axe, and fits a 375 px screen without sideways scrolling', async ({
     page,
     api,
+    post,
   }, testInfo) => {
-    const post = await api.create(draft(4))
-    await editThroughApi(api.origin, post._id, {
+    await api.edit(post._id, {
       title: 'An edited headline about the harbour that wraps on a small phone',
       body: 'Supercalifragilisticexpialidocious-harbour-news-without-any-spaces-at-all-to-wrap-on.',
     })
 
     await page.goto(`/news/${post._id}/history`)
-    await expect(page.getByRole('button', { name: 'Restore this version' })).toBeVisible()
-    await expectNoSeriousAxeViolations(page, testInfo, 'history')
-
-    await page.setViewportSize({ width: 375, height: 800 })
-    await expect(page.getByRole('button', { name: 'Restore this version' })).toBeVisible()
-    expect(await sidewaysOverflow(page)).toBe(0)
+    const restore = page.getByRole('button', { name: 'Restore this version' })
+    await expectAccessibleOnPhone(restore, testInfo, 'history')
   })
 })
 
@@ -216,10 +215,3 @@ test.describe('a screen whose code fails to load', () => {
     expect(documents).toBe(3)
   })
 })
-
-/** How far the page scrolls sideways: 0 when it fits the screen. */
-function sidewaysOverflow(page: Page): Promise<number> {
-  return page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  )
-}

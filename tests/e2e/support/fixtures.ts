@@ -1,8 +1,8 @@
-import { test as base, expect } from '@playwright/test'
+import { test as base, expect, type Page } from '@playwright/test'
 import { startEmailJsStandIn, type EmailJsStandIn } from './emailjs-stand-in'
 import { emptyTrash } from './empty-trash'
 import { liftModeration } from './operator'
-import { NewsApi } from './news-api'
+import { draft, NewsApi, type NewsItem } from './news-api'
 import { startNewsWire, type NewsWireServer } from './newswire-server'
 import { expectHydrated } from './screens'
 
@@ -29,6 +29,8 @@ interface TestFixtures {
   /** Empties the site, its trash and the stand-in before each test. */
   freshSite: void
   api: NewsApi
+  /** A post on the fresh site, draft(1), made through the API. */
+  post: NewsItem
   /** The EmailJS stand-in; fails the test where the outbox is in use. */
   emailJs: EmailJsStandIn
   /** Image-service URLs the page asked for; each was refused, as with no internet. */
@@ -71,22 +73,19 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   waitForApp: [true, { option: true }],
 
-  page: async ({ page, waitForApp, javaScriptEnabled }, provide) => {
+  context: async ({ context, waitForApp, javaScriptEnabled }, provide) => {
     if (waitForApp && javaScriptEnabled !== false) {
-      const goto = page.goto.bind(page)
-      const reload = page.reload.bind(page)
-      const untilAppRuns = async <T>(navigation: Promise<T>, waitUntil?: string): Promise<T> => {
-        const response = await navigation
-        if (waitUntil !== 'commit') await expectHydrated(page)
-        return response
-      }
-      page.goto = (url, options) => untilAppRuns(goto(url, options), options?.waitUntil)
-      page.reload = (options) => untilAppRuns(reload(options), options?.waitUntil)
+      // Every tab of the test, the first one (the `page` fixture) as well as any it opens.
+      const newPage = context.newPage.bind(context)
+      context.newPage = async () => untilAppRuns(await newPage())
     }
-    await provide(page)
+    await provide(context)
   },
 
   api: async ({ newsWire }, provide) => provide(new NewsApi(newsWire.origin)),
+
+  // After the site is emptied for the test, not before.
+  post: async ({ api, freshSite: _emptied }, provide) => provide(await api.create(draft(1))),
 
   emailJs: async ({ emailJsStandIn }, provide) => {
     if (emailJsStandIn === undefined) throw new Error('this test needs the EmailJS stand-in')
@@ -160,6 +159,31 @@ export function visitorAddress(workerIndex: number, test: string): string {
   let hash = 0
   for (const char of test) hash = (hash * 31 + char.charCodeAt(0)) >>> 0
   return `10.${workerIndex % 256}.${(hash >>> 8) & 255}.${hash & 255}`
+}
+
+/**
+ * Waits, after each `goto` and `reload` of `page`, until the app runs in it; a navigation with
+ * `waitUntil: 'commit'` does not wait.
+ */
+function untilAppRuns(page: Page): Page {
+  const goto = page.goto.bind(page)
+  const reload = page.reload.bind(page)
+  const waited = async <T>(navigation: Promise<T>, waitUntil?: string): Promise<T> => {
+    const response = await navigation
+    if (waitUntil !== 'commit') await expectHydrated(page)
+    return response
+  }
+  page.goto = (url, options) => waited(goto(url, options), options?.waitUntil)
+  page.reload = (options) => waited(reload(options), options?.waitUntil)
+  return page
+}
+
+/** A group of tests that run with JavaScript off, as a visitor without it, or a crawler. */
+export function withoutJavaScript(title: string, tests: () => void): void {
+  test.describe(title, () => {
+    test.use({ javaScriptEnabled: false })
+    tests()
+  })
 }
 
 export { expect }
