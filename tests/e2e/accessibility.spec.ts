@@ -106,7 +106,7 @@ test.describe('the keyboard alone', () => {
     api,
   }) => {
     const [item] = await api.createMany([draft(1), draft(2)])
-    const screens = ['/', `/news/${item?._id}`, `/news/${item?._id}/edit`, '/news/new', '/contact']
+    const screens = ['/', `/news/${item._id}`, `/news/${item._id}/edit`, '/news/new', '/contact']
     for (const path of screens) {
       await page.goto(path)
       await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeAttached()

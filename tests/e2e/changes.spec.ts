@@ -16,14 +16,6 @@ const VANDAL = '10.66.6.6'
 const REPORTER = '10.77.7.7'
 const UNDONE = 'the change is undone'
 
-interface RecentChange {
-  readonly id: string
-  readonly kind: string
-  readonly revision: number
-  readonly editor: string
-  readonly title: string
-}
-
 /** A post made through the API by the visitor at `address`. */
 async function createAs(api: NewsApi, address: string, title: string): Promise<NewsItem> {
   const made = await api.send('POST', '/api/news', 201, draft(1, { title }), as(address))
@@ -39,7 +31,9 @@ const as = (address: string) => ({ 'x-forwarded-for': address })
 
 /** The pseudonym of the editor of the newest change, as the API lists them. */
 async function newestEditor(api: NewsApi): Promise<string> {
-  const changes = (await (await api.send('GET', '/api/changes', 200)).json()) as RecentChange[]
+  const changes = (await (await api.send('GET', '/api/changes', 200)).json()) as {
+    editor: string
+  }[]
   return changes[0]?.editor ?? ''
 }
 

@@ -111,31 +111,29 @@ test.describe('two tabs edit one post', () => {
   })
 })
 
-test.describe('a duplicated tab', () => {
-  test("takes a tab id of its own, so that its typing never overwrites the first tab's draft", async ({
-    page,
-    context,
-    post,
-  }) => {
-    await page.goto(`/news/${post._id}/edit`)
-    await newsForm(page).body.fill('Typed in the first tab.')
-    await expect.poll(() => draftIn(page, DRAFT_KEYS.edit(post._id))).not.toBeNull()
-    const firstTab = await page.evaluate(() => sessionStorage.getItem('newswire.tab'))
-    // A duplicated tab starts with a copy of the first tab's session storage.
-    const copy = await context.newPage()
-    await copy.addInitScript((id) => sessionStorage.setItem('newswire.tab', id ?? ''), firstTab)
-    await copy.goto(`/news/${post._id}/edit`)
+test("a duplicated tab takes a tab id of its own, so that its typing never overwrites the first tab's draft", async ({
+  page,
+  context,
+  post,
+}) => {
+  await page.goto(`/news/${post._id}/edit`)
+  await newsForm(page).body.fill('Typed in the first tab.')
+  await expect.poll(() => draftIn(page, DRAFT_KEYS.edit(post._id))).not.toBeNull()
+  const firstTab = await page.evaluate(() => sessionStorage.getItem('newswire.tab'))
+  // A duplicated tab starts with a copy of the first tab's session storage.
+  const copy = await context.newPage()
+  await copy.addInitScript((id) => sessionStorage.setItem('newswire.tab', id ?? ''), firstTab)
+  await copy.goto(`/news/${post._id}/edit`)
 
-    await expect
-      .poll(() => copy.evaluate(() => sessionStorage.getItem('newswire.tab')), { timeout: 10_000 })
-      .not.toBe(firstTab)
-    await newsForm(copy).body.fill('Typed in the copy.')
-    await expect
-      .poll(() => draftIn(copy, DRAFT_KEYS.edit(post._id)))
-      .toMatchObject({ values: { body: 'Typed in the copy.' } })
-    expect(await draftIn(page, DRAFT_KEYS.edit(post._id))).toMatchObject({
-      values: { body: 'Typed in the first tab.' },
-    })
+  await expect
+    .poll(() => copy.evaluate(() => sessionStorage.getItem('newswire.tab')), { timeout: 10_000 })
+    .not.toBe(firstTab)
+  await newsForm(copy).body.fill('Typed in the copy.')
+  await expect
+    .poll(() => draftIn(copy, DRAFT_KEYS.edit(post._id)))
+    .toMatchObject({ values: { body: 'Typed in the copy.' } })
+  expect(await draftIn(page, DRAFT_KEYS.edit(post._id))).toMatchObject({
+    values: { body: 'Typed in the first tab.' },
   })
 })
 
@@ -177,49 +175,45 @@ test.describe('saving an edit of a post deleted elsewhere', () => {
   })
 })
 
-test.describe('the review of a conflict', () => {
-  test("takes the others' changes to fields left alone, and shows fields both changed side by side", async ({
-    page,
-    api,
-  }) => {
-    const post = await api.create(
-      draft(1, { title: 'Harbour opens', body: 'The harbour opens on Monday at nine.' }),
-    )
-    await page.goto(`/news/${post._id}/edit`)
-    const fields = newsForm(page)
-    await fields.title.fill('Harbour opens early')
-    await fields.body.fill('The harbour opens on Monday at eight.')
-    await api.edit(post._id, {
-      author: 'Their Name',
-      body: 'The harbour opens on Tuesday at nine.',
-    })
-    await fields.save.click()
-    await toast(page, 'error', TEXTS.editConflict)
-      .getByRole('button', { name: TEXTS.review })
-      .click()
+test("the review of a conflict takes the others' changes to fields left alone, and shows fields both changed side by side", async ({
+  page,
+  api,
+}) => {
+  const post = await api.create(
+    draft(1, { title: 'Harbour opens', body: 'The harbour opens on Monday at nine.' }),
+  )
+  await page.goto(`/news/${post._id}/edit`)
+  const fields = newsForm(page)
+  await fields.title.fill('Harbour opens early')
+  await fields.body.fill('The harbour opens on Monday at eight.')
+  await api.edit(post._id, {
+    author: 'Their Name',
+    body: 'The harbour opens on Tuesday at nine.',
+  })
+  await fields.save.click()
+  await toast(page, 'error', TEXTS.editConflict).getByRole('button', { name: TEXTS.review }).click()
 
-    await expect(fields.author).toHaveValue('Their Name')
-    await expect(fields.title).toHaveValue('Harbour opens early')
-    await expect(fields.body).toHaveValue('The harbour opens on Monday at eight.')
-    const both = page.getByRole('group', { name: TEXTS.bothChanged('Body') })
-    await expect(both).toBeVisible()
-    await expect(page.getByRole('group', { name: TEXTS.bothChanged('Title') })).toHaveCount(0)
-    const yours = both.getByRole('region', { name: TEXTS.yourText })
-    const theirs = both.getByRole('region', { name: TEXTS.theirText })
-    await expect(yours.locator('mark')).toHaveText(['Monday', 'eight'])
-    await expect(theirs.locator('mark')).toHaveText(['Tuesday', 'nine'])
-    const [left, right] = [await yours.boundingBox(), await theirs.boundingBox()]
-    expect(right!.x).toBeGreaterThan(left!.x + left!.width - 1)
+  await expect(fields.author).toHaveValue('Their Name')
+  await expect(fields.title).toHaveValue('Harbour opens early')
+  await expect(fields.body).toHaveValue('The harbour opens on Monday at eight.')
+  const both = page.getByRole('group', { name: TEXTS.bothChanged('Body') })
+  await expect(both).toBeVisible()
+  await expect(page.getByRole('group', { name: TEXTS.bothChanged('Title') })).toHaveCount(0)
+  const yours = both.getByRole('region', { name: TEXTS.yourText })
+  const theirs = both.getByRole('region', { name: TEXTS.theirText })
+  await expect(yours.locator('mark')).toHaveText(['Monday', 'eight'])
+  await expect(theirs.locator('mark')).toHaveText(['Tuesday', 'nine'])
+  const [left, right] = [await yours.boundingBox(), await theirs.boundingBox()]
+  expect(right!.x).toBeGreaterThan(left!.x + left!.width - 1)
 
-    await both.getByRole('radio', { name: TEXTS.useTheirs }).check()
-    await expect(fields.body).toHaveValue('The harbour opens on Tuesday at nine.')
-    await fields.save.click()
+  await both.getByRole('radio', { name: TEXTS.useTheirs }).check()
+  await expect(fields.body).toHaveValue('The harbour opens on Tuesday at nine.')
+  await fields.save.click()
 
-    await expect(toast(page, 'success', TOASTS.edited)).toBeVisible()
-    expect(await api.find(post._id)).toMatchObject({
-      title: 'Harbour opens early',
-      author: 'Their Name',
-      body: 'The harbour opens on Tuesday at nine.',
-    })
+  await expect(toast(page, 'success', TOASTS.edited)).toBeVisible()
+  expect(await api.find(post._id)).toMatchObject({
+    title: 'Harbour opens early',
+    author: 'Their Name',
+    body: 'The harbour opens on Tuesday at nine.',
   })
 })

@@ -134,30 +134,31 @@ test.describe('the news grid as a feed, from the keyboard and in the accessibili
   }
 })
 
-test.describe('the focused card, when the masonry changes its columns', () => {
-  test('keeps the focus, and the keys go on from it', async ({ page, api }) => {
-    await page.setViewportSize({ width: 1280, height: 900 })
-    await api.createNumbered(7)
-    const newestFirst = (await api.list()).map((item) => item.title)
-    await page.goto('/')
-    await expect(cards(page)).toHaveCount(7)
-    await page.getByRole('main').focus()
-    await page.keyboard.press('Tab')
-    await expectKeysToVisit(
-      page,
-      ['ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown'],
-      newestFirst.slice(1, 5),
-    )
+test('the focused card keeps the focus when the masonry changes its columns, and the keys go on from it', async ({
+  page,
+  api,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 900 })
+  await api.createNumbered(7)
+  const newestFirst = (await api.list()).map((item) => item.title)
+  await page.goto('/')
+  await expect(cards(page)).toHaveCount(7)
+  await page.getByRole('main').focus()
+  await page.keyboard.press('Tab')
+  await expectKeysToVisit(
+    page,
+    ['ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown'],
+    newestFirst.slice(1, 5),
+  )
 
-    for (const [width, columns] of [
-      [768, 2],
-      [375, 1],
-      [1280, 3],
-    ] as const) {
-      await page.setViewportSize({ width, height: 900 })
-      await expect.poll(() => cardColumns(page)).toHaveLength(columns)
-      await expect.poll(() => focusedCard(page)).toBe(newestFirst[4])
-    }
-    await expectKeysToVisit(page, ['ArrowDown'], [newestFirst[5]])
-  })
+  for (const [width, columns] of [
+    [768, 2],
+    [375, 1],
+    [1280, 3],
+  ] as const) {
+    await page.setViewportSize({ width, height: 900 })
+    await expect.poll(() => cardColumns(page)).toHaveLength(columns)
+    await expect.poll(() => focusedCard(page)).toBe(newestFirst[4])
+  }
+  await expectKeysToVisit(page, ['ArrowDown'], [newestFirst[5]])
 })

@@ -2,27 +2,25 @@ import { expect, test } from './support/fixtures'
 import { cardColumns, cards, sidewaysOverflow } from './support/screens'
 import { SITE } from './support/spec-texts'
 
-test.describe('the frame of every page', () => {
-  test('the nav links and the banner lead to their screens', async ({ page }) => {
-    await page.goto('/contact')
-    const nav = page.getByRole('navigation', { name: 'Main' })
+test('the nav links and the banner lead to their screens', async ({ page }) => {
+  await page.goto('/contact')
+  const nav = page.getByRole('navigation', { name: 'Main' })
 
-    await nav.getByRole('link', { name: 'New News' }).click()
-    await expect(page).toHaveURL('/news/new')
-    await expect(page.getByRole('heading', { name: 'Add news' })).toBeVisible()
+  await nav.getByRole('link', { name: 'New News' }).click()
+  await expect(page).toHaveURL('/news/new')
+  await expect(page.getByRole('heading', { name: 'Add news' })).toBeVisible()
 
-    await nav.getByRole('link', { name: 'Contact' }).click()
-    await expect(page).toHaveURL('/contact')
-    await expect(page.getByRole('heading', { name: 'Contact us' })).toBeVisible()
+  await nav.getByRole('link', { name: 'Contact' }).click()
+  await expect(page).toHaveURL('/contact')
+  await expect(page.getByRole('heading', { name: 'Contact us' })).toBeVisible()
 
-    await nav.getByRole('link', { name: 'Home' }).click()
-    await expect(page).toHaveURL('/')
+  await nav.getByRole('link', { name: 'Home' }).click()
+  await expect(page).toHaveURL('/')
 
-    await page.goto('/news/new')
-    await page.getByRole('banner').getByRole('link').click()
-    await expect(page).toHaveURL('/')
-    await expect(page).toHaveTitle(new RegExp(SITE.title))
-  })
+  await page.goto('/news/new')
+  await page.getByRole('banner').getByRole('link').click()
+  await expect(page).toHaveURL('/')
+  await expect(page).toHaveTitle(new RegExp(SITE.title))
 })
 
 test.describe('the news grid', () => {

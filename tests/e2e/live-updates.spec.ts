@@ -67,7 +67,6 @@ test.describe('live updates', () => {
     api,
   }) => {
     const [post] = await api.createMany([draft(1), draft(2)])
-    if (post === undefined) throw new Error('no post')
     await openOnOther(page, '/')
     await api.edit(post._id, { title: 'Harbour report, corrected' })
     await expect(page.getByRole('article', { name: 'Harbour report, corrected' })).toBeVisible()
@@ -89,7 +88,6 @@ test.describe('live updates', () => {
     api,
   }) => {
     const [first, second] = await api.createMany([draft(1), draft(2)])
-    if (first === undefined || second === undefined) throw new Error('no posts')
     await openOnOther(page, '/')
     await api.delete(first._id)
     const card = page.locator('.news-card-slot').filter({ hasText: first.title })

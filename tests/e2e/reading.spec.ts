@@ -46,108 +46,102 @@ function overlaps(
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
 }
 
-test.describe('long words at 320 px', () => {
-  test('no screen scrolls sideways with a 30-character author, a 100-character title word and a 200-character address', async ({
-    page,
-    api,
-  }) => {
-    const item = await api.create({
-      title: LONG_TITLE,
-      author: LONG_AUTHOR,
-      body: `Read it at ${LONG_URL} before it goes.`,
-    })
-    await api.createDeleted({ title: LONG_TITLE, author: LONG_AUTHOR, body: LONG_URL })
-    await page.setViewportSize(SCREEN)
-
-    const screens = [
-      { path: '/', ready: cards(page).getByText(LONG_AUTHOR) },
-      { path: `/news/${item._id}`, ready: page.getByRole('heading', { name: LONG_TITLE }) },
-      { path: '/news/new', ready: page.getByLabel('Title') },
-      { path: `/news/${item._id}/edit`, ready: page.getByLabel('Title') },
-      { path: '/contact', ready: page.getByLabel('Your Message') },
-      {
-        path: `/news/${item._id}/history`,
-        // The first version shows every field, the long author's name among them.
-        ready: page.getByRole('article', { name: /^Version 1:/ }).getByText(LONG_AUTHOR),
-      },
-      { path: '/trash', ready: page.getByText(`By ${LONG_AUTHOR}`) },
-    ]
-    for (const { path, ready } of screens) {
-      await page.goto(path)
-      await expect(ready.first()).toBeVisible()
-      expect(await sidewaysOverflow(page), `sideways scroll on ${path}`).toBeLessThanOrEqual(0)
-      expect(await textsPastTheEdge(page), `cut off on ${path}`).toEqual([])
-    }
-
-    // The forms stay within the screen while they hold the long words too.
-    await page.goto(`/news/${item._id}/edit`)
-    await expect(page.getByLabel('Title')).toHaveValue(LONG_TITLE)
-    await page.getByLabel('Body').fill(LONG_URL)
-    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0)
+test('at 320 px no screen scrolls sideways with a 30-character author, a 100-character title word and a 200-character address', async ({
+  page,
+  api,
+}) => {
+  const item = await api.create({
+    title: LONG_TITLE,
+    author: LONG_AUTHOR,
+    body: `Read it at ${LONG_URL} before it goes.`,
   })
-})
+  await api.createDeleted({ title: LONG_TITLE, author: LONG_AUTHOR, body: LONG_URL })
+  await page.setViewportSize(SCREEN)
 
-test.describe('right-to-left names', () => {
-  test("the byline reads 'Created By:', the name, '|', the date, left to right, with the name isolated", async ({
-    page,
-    api,
-  }) => {
-    const item = await api.create(draft(1, { author: RTL_AUTHOR }))
-    await page.goto(`/news/${item._id}`)
-
-    const byline = page.getByRole('main').getByText(/^Created By:/)
-    await expect(byline).toHaveText(
-      `Created By: ${RTL_AUTHOR} | ${calendarDate(item.createdAt, 'UTC')}`,
-    )
-    await expect(byline.locator('bdi')).toHaveText(RTL_AUTHOR)
-    const order = await byline.evaluate((element) => {
-      const box = (node: Node) => {
-        const range = document.createRange()
-        range.selectNodeContents(node)
-        return range.getBoundingClientRect()
-      }
-      const [label] = [...element.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE)
-      const name = element.querySelector('bdi')
-      const date = element.querySelector('time')
-      if (label === undefined || name === null || date === null) return undefined
-      return { label: box(label), name: box(name), date: box(date) }
-    })
-    if (order === undefined) throw new Error('the byline lacks its label, name or date')
-    // On one line, in this order from the left: without isolation the date jumps before the name.
-    expect(order.name.top).toBeCloseTo(order.label.top, 0)
-    expect(order.label.right).toBeLessThanOrEqual(order.name.left + 1)
-    expect(order.name.right).toBeLessThanOrEqual(order.date.left + 1)
-
-    await page.goto('/')
-    const author = cards(page).first().getByText(RTL_AUTHOR)
-    await expect(author).toHaveAttribute('dir', 'auto')
-  })
-})
-
-test.describe('dates in UTC', () => {
-  /** A page on a clock whose calendar day differs from UTC's at `instant`. */
-  async function pageInAnotherDay(browser: Browser, origin: string, instant: string) {
-    const zone = new Date(instant).getUTCHours() >= 10 ? 'Pacific/Kiritimati' : 'Etc/GMT+12'
-    expect(calendarDate(instant, zone)).not.toBe(calendarDate(instant, 'UTC'))
-    const context = await browser.newContext({ timezoneId: zone, baseURL: origin })
-    return { context, page: await context.newPage() }
+  const screens = [
+    { path: '/', ready: cards(page).getByText(LONG_AUTHOR) },
+    { path: `/news/${item._id}`, ready: page.getByRole('heading', { name: LONG_TITLE }) },
+    { path: '/news/new', ready: page.getByLabel('Title') },
+    { path: `/news/${item._id}/edit`, ready: page.getByLabel('Title') },
+    { path: '/contact', ready: page.getByLabel('Your Message') },
+    {
+      path: `/news/${item._id}/history`,
+      // The first version shows every field, the long author's name among them.
+      ready: page.getByRole('article', { name: /^Version 1:/ }).getByText(LONG_AUTHOR),
+    },
+    { path: '/trash', ready: page.getByText(`By ${LONG_AUTHOR}`) },
+  ]
+  for (const { path, ready } of screens) {
+    await page.goto(path)
+    await expect(ready.first()).toBeVisible()
+    expect(await sidewaysOverflow(page), `sideways scroll on ${path}`).toBeLessThanOrEqual(0)
+    expect(await textsPastTheEdge(page), `cut off on ${path}`).toEqual([])
   }
 
-  test("the article shows its creation date on the UTC calendar, whatever the visitor's zone", async ({
-    browser,
-    api,
-    post,
-  }) => {
-    const { context, page } = await pageInAnotherDay(browser, api.origin, post.createdAt)
+  // The forms stay within the screen while they hold the long words too.
+  await page.goto(`/news/${item._id}/edit`)
+  await expect(page.getByLabel('Title')).toHaveValue(LONG_TITLE)
+  await page.getByLabel('Body').fill(LONG_URL)
+  expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0)
+})
 
-    await page.goto(`/news/${post._id}`)
-    const byline = page.getByRole('main').getByText(/^Created By:/)
-    await expect(byline).toHaveText(
-      `Created By: ${post.author} | ${calendarDate(post.createdAt, 'UTC')}`,
-    )
-    await expect(byline.locator('time')).toHaveAttribute('datetime', post.createdAt)
-    await context.close()
+test("with a right-to-left name the byline reads 'Created By:', the name, '|', the date, left to right, with the name isolated", async ({
+  page,
+  api,
+}) => {
+  const item = await api.create(draft(1, { author: RTL_AUTHOR }))
+  await page.goto(`/news/${item._id}`)
+
+  const byline = page.getByRole('main').getByText(/^Created By:/)
+  await expect(byline).toHaveText(
+    `Created By: ${RTL_AUTHOR} | ${calendarDate(item.createdAt, 'UTC')}`,
+  )
+  await expect(byline.locator('bdi')).toHaveText(RTL_AUTHOR)
+  const order = await byline.evaluate((element) => {
+    const box = (node: Node) => {
+      const range = document.createRange()
+      range.selectNodeContents(node)
+      return range.getBoundingClientRect()
+    }
+    const [label] = [...element.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE)
+    const name = element.querySelector('bdi')
+    const date = element.querySelector('time')
+    if (label === undefined || name === null || date === null) return undefined
+    return { label: box(label), name: box(name), date: box(date) }
   })
+  if (order === undefined) throw new Error('the byline lacks its label, name or date')
+  // On one line, in this order from the left: without isolation the date jumps before the name.
+  expect(order.name.top).toBeCloseTo(order.label.top, 0)
+  expect(order.label.right).toBeLessThanOrEqual(order.name.left + 1)
+  expect(order.name.right).toBeLessThanOrEqual(order.date.left + 1)
+
+  await page.goto('/')
+  const author = cards(page).first().getByText(RTL_AUTHOR)
+  await expect(author).toHaveAttribute('dir', 'auto')
+})
+
+/** A page on a clock whose calendar day differs from UTC's at `instant`. */
+async function pageInAnotherDay(browser: Browser, origin: string, instant: string) {
+  const zone = new Date(instant).getUTCHours() >= 10 ? 'Pacific/Kiritimati' : 'Etc/GMT+12'
+  expect(calendarDate(instant, zone)).not.toBe(calendarDate(instant, 'UTC'))
+  const context = await browser.newContext({ timezoneId: zone, baseURL: origin })
+  return { context, page: await context.newPage() }
+}
+
+test("the article shows its creation date on the UTC calendar, whatever the visitor's zone", async ({
+  browser,
+  api,
+  post,
+}) => {
+  const { context, page } = await pageInAnotherDay(browser, api.origin, post.createdAt)
+
+  await page.goto(`/news/${post._id}`)
+  const byline = page.getByRole('main').getByText(/^Created By:/)
+  await expect(byline).toHaveText(
+    `Created By: ${post.author} | ${calendarDate(post.createdAt, 'UTC')}`,
+  )
+  await expect(byline.locator('time')).toHaveAttribute('datetime', post.createdAt)
+  await context.close()
 })
 
 test.describe('length limits and required fields', () => {
@@ -204,47 +198,43 @@ test.describe('length limits and required fields', () => {
   })
 })
 
-test.describe('focus after navigation', () => {
-  test("the first load leaves the focus alone; a click to another screen moves it to that screen's heading", async ({
-    page,
-    post,
-  }) => {
-    await page.goto('/')
-    await expect(cards(page)).toHaveCount(1)
-    expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true)
+test("the first load leaves the focus alone; a click to another screen moves it to that screen's heading", async ({
+  page,
+  post,
+}) => {
+  await page.goto('/')
+  await expect(cards(page)).toHaveCount(1)
+  expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true)
 
-    await readMore(page)
-    const heading = page.getByRole('heading', { level: 1, name: post.title })
-    await expect(heading).toBeFocused()
+  await readMore(page)
+  const heading = page.getByRole('heading', { level: 1, name: post.title })
+  await expect(heading).toBeFocused()
 
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('link', { name: 'Contact' })
-      .click()
-    await expect(page.getByRole('heading', { level: 1, name: 'Contact us' })).toBeFocused()
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Contact' })
+    .click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Contact us' })).toBeFocused()
 
-    await page.goBack()
-    await expect(heading).toBeFocused()
+  await page.goBack()
+  await expect(heading).toBeFocused()
 
-    await page.reload()
-    await expect(heading).toBeVisible()
-    expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true)
-  })
+  await page.reload()
+  await expect(heading).toBeVisible()
+  expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true)
 })
 
-test.describe('toasts on a phone', () => {
-  test('a toast leaves the header and the nav uncovered at 375 × 667', async ({ page }) => {
-    await page.setViewportSize({ width: 375, height: 667 })
-    await page.goto('/no/such/page')
-    const shown = await settledToast(page, 'error', TOASTS.notAvailable)
-    const box = await shown.boundingBox()
-    const header = await page.getByRole('banner').boundingBox()
-    const nav = await page.getByRole('navigation', { name: 'Main' }).boundingBox()
-    if (box === null || header === null || nav === null) throw new Error('nothing to measure')
-    expect(overlaps(box, header), 'the toast covers the header').toBe(false)
-    expect(overlaps(box, nav), 'the toast covers the nav').toBe(false)
-    expect(box.y + box.height).toBeLessThanOrEqual(667)
-  })
+test('a toast leaves the header and the nav uncovered at 375 × 667', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 667 })
+  await page.goto('/no/such/page')
+  const shown = await settledToast(page, 'error', TOASTS.notAvailable)
+  const box = await shown.boundingBox()
+  const header = await page.getByRole('banner').boundingBox()
+  const nav = await page.getByRole('navigation', { name: 'Main' }).boundingBox()
+  if (box === null || header === null || nav === null) throw new Error('nothing to measure')
+  expect(overlaps(box, header), 'the toast covers the header').toBe(false)
+  expect(overlaps(box, nav), 'the toast covers the nav').toBe(false)
+  expect(box.y + box.height).toBeLessThanOrEqual(667)
 })
 
 /** The visible count that the field names in its aria-describedby. */

@@ -1,7 +1,6 @@
-import { test as base, expect, type Page } from '@playwright/test'
+import { test as base, expect, type Page, type TestInfo } from '@playwright/test'
 import { startEmailJsStandIn, type EmailJsStandIn } from './emailjs-stand-in'
-import { emptyTrash } from './empty-trash'
-import { liftModeration } from './operator'
+import { emptyTrash, liftModeration } from './worker-database'
 import { draft, NewsApi, type NewsItem } from './news-api'
 import { startNewsWire, type NewsWireServer } from './newswire-server'
 import { expectHydrated } from './screens'
@@ -145,20 +144,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 })
 
-/** The address a test's browser comes from. */
-export function visitorOf(testInfo: {
-  readonly workerIndex: number
-  readonly testId: string
-  readonly repeatEachIndex: number
-}): string {
-  return visitorAddress(testInfo.workerIndex, `${testInfo.testId}/${testInfo.repeatEachIndex}`)
-}
-
-/** A private address for one test of one worker: 10.<worker>.<two bytes of the test's id and repeat>. */
-export function visitorAddress(workerIndex: number, test: string): string {
+/** The address a test's browser comes from: 10.<worker>.<two bytes of the test's id and repeat>. */
+export function visitorOf(testInfo: Pick<TestInfo, 'workerIndex' | 'testId' | 'repeatEachIndex'>) {
   let hash = 0
-  for (const char of test) hash = (hash * 31 + char.charCodeAt(0)) >>> 0
-  return `10.${workerIndex % 256}.${(hash >>> 8) & 255}.${hash & 255}`
+  for (const char of `${testInfo.testId}/${testInfo.repeatEachIndex}`) {
+    hash = (hash * 31 + char.charCodeAt(0)) >>> 0
+  }
+  return `10.${testInfo.workerIndex % 256}.${(hash >>> 8) & 255}.${hash & 255}`
 }
 
 /**

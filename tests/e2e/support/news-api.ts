@@ -31,10 +31,12 @@ export class NewsApi {
   }
 
   /** Creates posts one after another, so that the newest (the last) comes first in the list. */
-  async createMany(drafts: readonly NewsDraft[]): Promise<NewsItem[]> {
+  async createMany<const Drafts extends readonly NewsDraft[]>(
+    drafts: Drafts,
+  ): Promise<{ -readonly [K in keyof Drafts]: NewsItem }> {
     const items: NewsItem[] = []
     for (const draft of drafts) items.push(await this.create(draft))
-    return items
+    return items as { -readonly [K in keyof Drafts]: NewsItem }
   }
 
   /** `count` posts, draft(1) to draft(count). */

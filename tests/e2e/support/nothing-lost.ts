@@ -1,5 +1,4 @@
 import type { Page } from '@playwright/test'
-import { startNewsWire, type NewsWireServer } from './newswire-server'
 
 /** The texts of what NewsWire adds to the spec (docs/spec-deviations.md, rows 13 to 18). */
 export const NOTHING_LOST_TEXTS = {
@@ -58,9 +57,4 @@ export async function draftsOfEveryTab(page: Page, key: string): Promise<unknown
     }
     return drafts
   }, key)
-}
-
-/** A server of its own with a write limit of `writesPerMinute`, for the 429 flows. */
-export function startLimitedNewsWire(writesPerMinute: number): Promise<NewsWireServer> {
-  return startNewsWire(undefined, { WRITE_RATE_LIMIT: String(writesPerMinute) })
 }
