@@ -11,6 +11,7 @@ import {
   expectRequiredUpTo,
   expectTooLongThenRequired,
   fieldErrors,
+  openUntouched,
   sendContact,
 } from './support/forms'
 import { REPO_ROOT } from './support/paths'
@@ -93,10 +94,8 @@ test.describe('the contact form, sent through EmailJS', () => {
   }
 
   test('shows each message only after its field was touched', async ({ page }) => {
-    await page.goto('/contact')
+    await openUntouched(page, '/contact')
     const form = contactForm(page)
-    await expect(form.name).toBeVisible()
-    await expect(fieldErrors(page)).toHaveCount(0)
 
     await expectRequiredUpTo(form.name, 30, {
       required: CONTACT_MESSAGES.nameRequired,

@@ -179,9 +179,8 @@ test("the review of a conflict takes the others' changes to fields left alone, a
   page,
   api,
 }) => {
-  const post = await api.create(
-    draft(1, { title: 'Harbour opens', body: 'The harbour opens on Monday at nine.' }),
-  )
+  const [title, body] = ['Harbour opens', 'The harbour opens on Monday at nine.']
+  const post = await api.create(draft(1, { title, body }))
   await page.goto(`/news/${post._id}/edit`)
   const fields = newsForm(page)
   await fields.title.fill('Harbour opens early')

@@ -36,26 +36,40 @@ function labelled<Name extends string>(
   return Object.fromEntries(entries) as Record<Name, Locator>
 }
 
+type Values<Name extends string> = Partial<Readonly<Record<NoInfer<Name>, string>>>
+
 /** Types each of `values` into its field, in the form's order; fields without one stay. */
 export async function fillFields<Name extends string>(
   fields: Readonly<Record<Name, Locator>>,
-  values: Partial<Readonly<Record<NoInfer<Name>, string>>>,
+  values: Values<Name>,
 ): Promise<void> {
-  for (const name of Object.keys(fields) as Name[]) {
-    const value = values[name]
-    if (typeof value === 'string') await fields[name].fill(value)
-  }
+  for (const [field, value] of valued(fields, values)) await field.fill(value)
 }
 
 /** Expects each field that `values` names to hold its value. */
 export async function expectFieldValues<Name extends string>(
   fields: Readonly<Record<Name, Locator>>,
-  values: Partial<Readonly<Record<NoInfer<Name>, string>>>,
+  values: Values<Name>,
 ): Promise<void> {
-  for (const name of Object.keys(fields) as Name[]) {
+  for (const [field, value] of valued(fields, values)) await expect(field).toHaveValue(value)
+}
+
+/** The fields that `values` gives a value, each with it, in the form's order. */
+function valued<Name extends string>(
+  fields: Readonly<Record<Name, Locator>>,
+  values: Values<Name>,
+): [Locator, string][] {
+  return (Object.keys(fields) as Name[]).flatMap((name) => {
     const value = values[name]
-    if (typeof value === 'string') await expect(fields[name]).toHaveValue(value)
-  }
+    return typeof value === 'string' ? [[fields[name], value] as [Locator, string]] : []
+  })
+}
+
+/** Opens the form at `path`, and expects no message on it before a field is touched. */
+export async function openUntouched(page: Page, path: string): Promise<void> {
+  await page.goto(path)
+  await expect(page.getByRole('main').getByRole('textbox').first()).toBeVisible()
+  await expect(fieldErrors(page)).toHaveCount(0)
 }
 
 /** Writes `post` into the add or edit form on the page, and sends it. */
