@@ -20,9 +20,9 @@ interface WorkerFixtures {
 
 interface TestFixtures {
   /**
-   * Whether `page.goto` and `page.reload` wait until the app runs, so that a test's clicks,
-   * focus and keys reach the app rather than the server's HTML. On by default; a navigation
-   * with `waitUntil: 'commit'` never waits, for tests of what happens before the app runs.
+   * Whether `goto` and `reload`, in every tab the test opens, wait until the app runs, so that
+   * a test's clicks, focus and keys reach the app rather than the server's HTML. On by default;
+   * a navigation with `waitUntil: 'commit'` never waits, for tests of what happens before.
    */
   waitForApp: boolean
   /** Empties the site, its trash and the stand-in before each test. */

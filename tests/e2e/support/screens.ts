@@ -12,8 +12,8 @@ export function withRoomUsed(message: string): RegExp {
 
 /**
  * Waits until the app runs in the server-rendered page: the app and the route's screen
- * hydrated, their effects started. The fixtures' `page.goto` already waits for it; this is for
- * navigations made some other way.
+ * hydrated, their effects started. Every tab's `goto` already waits for it (fixtures.ts);
+ * this is for navigations made some other way.
  */
 export async function expectHydrated(page: Page): Promise<void> {
   await expect(page.locator('html[data-app="running"]')).toBeAttached()
