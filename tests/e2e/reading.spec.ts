@@ -55,6 +55,10 @@ test('at 320 px no screen scrolls sideways with a 30-character author, a 100-cha
     author: LONG_AUTHOR,
     body: `Read it at ${LONG_URL} before it goes.`,
   })
+  // The history's diff marks the whole address, taken out and put in, as one word each.
+  await api.edit(item._id, {
+    body: `Read it at ${LONG_URL.replace('a1b2', 'z9y8')} before it goes.`,
+  })
   await api.createDeleted({ title: LONG_TITLE, author: LONG_AUTHOR, body: LONG_URL })
   await page.setViewportSize(SCREEN)
 
