@@ -1,23 +1,12 @@
-import type { Page } from '@playwright/test'
 import { expectNoSeriousAxeViolations } from './support/axe'
 import { expect, test } from './support/fixtures'
+import { contactForm, fieldErrors, fillFields, newsForm } from './support/forms'
 import { tabThroughPage, tabTo } from './support/keyboard'
 import { draft } from './support/news-api'
 import { failRequests, NEWS_ITEM, NEWS_LIST } from './support/network'
-import { cards, expectHydrated } from './support/screens'
+import { cards, readMore } from './support/screens'
 import { TOASTS } from './support/spec-texts'
-import { toast } from './support/toasts'
-
-/** Waits until the toast has slid in, so that axe sees it as a visitor does. */
-async function settledToast(page: Page, kind: 'success' | 'error', text: string) {
-  const shown = toast(page, kind, text)
-  await expect(shown).toBeVisible()
-  await expect
-    .poll(() =>
-      shown.evaluate((element) => element.getAnimations().every((a) => a.playState !== 'running')),
-    )
-    .toBe(true)
-}
+import { settledToast, toast } from './support/toasts'
 
 test.describe('accessibility (axe: no serious or critical violations)', () => {
   test('the news list: empty, filled, failed, on a phone, and with a toast', async ({
@@ -28,7 +17,7 @@ test.describe('accessibility (axe: no serious or critical violations)', () => {
     await expect(page.getByText('There are no news posts yet.')).toBeVisible()
     await expectNoSeriousAxeViolations(page, testInfo, 'news-list-empty')
 
-    await api.createMany([1, 2, 3, 4].map((n) => draft(n)))
+    await api.createNumbered(4)
     await page.reload()
     await expect(cards(page)).toHaveCount(4)
     await expectNoSeriousAxeViolations(page, testInfo, 'news-list-filled')
@@ -39,7 +28,6 @@ test.describe('accessibility (axe: no serious or critical violations)', () => {
 
     // The first page comes with the page; a load the app makes itself is what can fail.
     await page.goto('/contact')
-    await expectHydrated(page)
     await failRequests(page, 'GET', NEWS_LIST, 1)
     await page.getByRole('navigation').getByRole('link', { name: 'Home' }).click()
     await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible()
@@ -50,64 +38,60 @@ test.describe('accessibility (axe: no serious or critical violations)', () => {
     await expectNoSeriousAxeViolations(page, testInfo, 'news-list-with-toast')
   })
 
-  test('the article: loaded, and failed to load', async ({ page, api }, testInfo) => {
-    const item = await api.create(draft(1))
-    await page.goto(`/news/${item._id}`)
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(item.title)
+  test('the article: loaded, and failed to load', async ({ page, post }, testInfo) => {
+    await page.goto(`/news/${post._id}`)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(post.title)
     await expectNoSeriousAxeViolations(page, testInfo, 'article')
 
     await page.goto('/')
-    await expectHydrated(page)
     await failRequests(page, 'GET', NEWS_ITEM, 1)
-    await cards(page)
-      .getByRole('link', { name: /^Read More/ })
-      .click()
+    await readMore(page)
     await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible()
     await expectNoSeriousAxeViolations(page, testInfo, 'article-failed')
   })
 
   test('the add form: empty, filled, and with messages', async ({ page }, testInfo) => {
     await page.goto('/news/new')
-    await expect(page.getByLabel('Title')).toBeVisible()
+    const form = newsForm(page)
+    await expect(form.title).toBeVisible()
     await expectNoSeriousAxeViolations(page, testInfo, 'add-news-empty')
 
-    await page.getByLabel('Title').fill('A title')
-    await page.getByLabel('Author Name').fill('An author')
-    await page.getByLabel('Body').fill('A body.')
+    await fillFields(form, { title: 'A title', author: 'An author', body: 'A body.' })
     await expectNoSeriousAxeViolations(page, testInfo, 'add-news-filled')
 
-    await page.getByLabel('Title').fill('')
-    await page.getByLabel('Body').fill('')
+    await fillFields(form, { title: '', body: '' })
     await page.getByRole('button', { name: 'Add news' }).click()
-    await expect(page.locator('.field-error')).toHaveCount(2)
+    await expect(fieldErrors(page)).toHaveCount(2)
     await expectNoSeriousAxeViolations(page, testInfo, 'add-news-errors')
   })
 
-  test('the edit form: prefilled, and emptied with messages', async ({ page, api }, testInfo) => {
-    const item = await api.create(draft(1))
-    await page.goto(`/news/${item._id}/edit`)
-    await expect(page.getByLabel('Title')).toHaveValue(item.title)
+  test('the edit form: prefilled, and emptied with messages', async ({ page, post }, testInfo) => {
+    await page.goto(`/news/${post._id}/edit`)
+    const form = newsForm(page)
+    await expect(form.title).toHaveValue(post.title)
     await expectNoSeriousAxeViolations(page, testInfo, 'edit-news-filled')
 
-    for (const label of ['Title', 'Author Name', 'Body']) await page.getByLabel(label).fill('')
-    await page.getByRole('button', { name: 'Edit news' }).click()
-    await expect(page.locator('.field-error')).toHaveCount(3)
+    await fillFields(form, { title: '', author: '', body: '' })
+    await form.save.click()
+    await expect(fieldErrors(page)).toHaveCount(3)
     await expectNoSeriousAxeViolations(page, testInfo, 'edit-news-errors')
   })
 
   test('the contact form: empty, filled, with messages, and sent', async ({ page }, testInfo) => {
     await page.goto('/contact')
-    await expect(page.getByLabel('Name')).toBeVisible()
+    await expect(contactForm(page).name).toBeVisible()
     await expectNoSeriousAxeViolations(page, testInfo, 'contact-empty')
 
     await page.getByRole('button', { name: 'Submit' }).click()
-    await expect(page.locator('.field-error')).toHaveCount(3)
+    await expect(fieldErrors(page)).toHaveCount(3)
     await expectNoSeriousAxeViolations(page, testInfo, 'contact-errors')
 
-    await page.getByLabel('Name').fill('Ada')
-    await page.getByLabel('Email Address').fill('ada@example.org')
-    await page.getByLabel('Your Message').fill('Hello.')
-    await expect(page.locator('.field-error')).toHaveCount(0)
+    await fillFields(contactForm(page), {
+      name: 'Ada',
+      email: 'ada@example.org',
+      message: 'Hello.',
+    })
+    await expect(fieldErrors(page)).toHaveCount(0)
     await expectNoSeriousAxeViolations(page, testInfo, 'contact-filled')
 
     await page.getByRole('button', { name: 'Submit' }).click()
@@ -122,7 +106,7 @@ test.describe('the keyboard alone', () => {
     api,
   }) => {
     const [item] = await api.createMany([draft(1), draft(2)])
-    const screens = ['/', `/news/${item?._id}`, `/news/${item?._id}/edit`, '/news/new', '/contact']
+    const screens = ['/', `/news/${item._id}`, `/news/${item._id}/edit`, '/news/new', '/contact']
     for (const path of screens) {
       await page.goto(path)
       await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeAttached()
@@ -185,25 +169,24 @@ test.describe('the keyboard alone', () => {
     ])
   })
 
-  test('opens, edits and deletes a post without the mouse', async ({ page, api }) => {
-    const item = await api.create(draft(1))
+  test('opens, edits and deletes a post without the mouse', async ({ page, api, post }) => {
     await page.goto('/')
     await expect(cards(page)).toHaveCount(1)
 
     // The card is the grid's Tab stop; Enter on it follows its Read More.
     await tabTo(page, cards(page).first())
     await page.keyboard.press('Enter')
-    await expect(page).toHaveURL(`/news/${item._id}`)
+    await expect(page).toHaveURL(`/news/${post._id}`)
 
     await tabTo(page, page.getByRole('link', { name: 'Edit' }))
     await page.keyboard.press('Enter')
-    await expect(page.getByLabel('Title')).toHaveValue(item.title)
+    await expect(page.getByLabel('Title')).toHaveValue(post.title)
     await tabTo(page, page.getByLabel('Title'))
     await page.keyboard.press('End')
     await page.keyboard.type(' (updated)')
     await page.keyboard.press('Enter')
-    await expect(page).toHaveURL(`/news/${item._id}`)
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${item.title} (updated)`)
+    await expect(page).toHaveURL(`/news/${post._id}`)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${post.title} (updated)`)
     await expect(toast(page, 'success', TOASTS.edited)).toBeVisible()
 
     await tabTo(page, page.getByRole('button', { name: 'Delete' }))

@@ -2,12 +2,11 @@ import { calendarDate } from './support/dates'
 import { expect, test } from './support/fixtures'
 import { draft } from './support/news-api'
 import { holdRequests, NEWS_ITEM, recordRequests } from './support/network'
-import { boxOf, cards, expectHydrated, expectLocalPicture } from './support/screens'
-import { TOASTS } from './support/spec-texts'
-import { toast } from './support/toasts'
+import { boxOf, expectLocalPicture, readMore } from './support/screens'
+import { expectNotAvailableAtHome } from './support/toasts'
 
 test.describe('the article view', () => {
-  test("shows the title, a picture, 'Created By: {author} | YYYY/MM/DD', the body, Edit and Delete", async ({
+  test("arrives rendered, loading nothing more: the title, a picture, 'Created By: {author} | YYYY/MM/DD', the body, Edit, Delete and History", async ({
     page,
     api,
     imageService,
@@ -15,6 +14,7 @@ test.describe('the article view', () => {
     const item = await api.create(
       draft(1, { body: 'The first paragraph.\nThe second paragraph, on its own line.' }),
     )
+    const loads = recordRequests(page, 'GET', NEWS_ITEM)
 
     await page.goto(`/news/${item._id}`)
 
@@ -46,34 +46,22 @@ test.describe('the article view', () => {
       `/news/${item._id}/edit`,
     )
     await expect(article.getByRole('button', { name: 'Delete' })).toBeEnabled()
+    await expect(page.getByRole('link', { name: 'History' })).toHaveAttribute(
+      'href',
+      `/news/${item._id}/history`,
+    )
     await expect(page).toHaveTitle(`${item.title} | NewsWire`)
-  })
-
-  test('arrives with the article rendered and loads nothing more when the page opens', async ({
-    page,
-    api,
-  }) => {
-    const item = await api.create(draft(1))
-    const loads = recordRequests(page, 'GET', NEWS_ITEM)
-
-    await page.goto(`/news/${item._id}`)
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(item.title)
-    await expectHydrated(page)
     expect(loads).toHaveLength(0)
   })
 
   test('shows nothing of the article until it has loaded, when opened in the app', async ({
     page,
-    api,
+    post,
   }) => {
-    const item = await api.create(draft(1))
     await page.goto('/')
-    await expectHydrated(page)
     const gate = await holdRequests(page, 'GET', NEWS_ITEM)
 
-    await cards(page)
-      .getByRole('link', { name: /^Read More/ })
-      .click()
+    await readMore(page)
     await gate.reached
 
     const main = page.getByRole('main')
@@ -81,32 +69,17 @@ test.describe('the article view', () => {
     await expect(main.getByText(/Created By/)).toHaveCount(0)
     await expect(main.getByRole('button', { name: 'Delete' })).toHaveCount(0)
     gate.open()
-    await expect(main.getByRole('heading', { level: 1 })).toHaveText(item.title)
-  })
-
-  test('leads home with the not-available toast for an unknown article id', async ({ page }) => {
-    await page.goto('/news/no-such-post')
-
-    await expect(toast(page, 'error', TOASTS.notAvailable)).toBeVisible()
-    await expect(page).toHaveURL('/')
-  })
-
-  test('leads home with the not-available toast when editing an unknown article id', async ({
-    page,
-  }) => {
-    await page.goto('/news/no-such-post/edit')
-
-    await expect(toast(page, 'error', TOASTS.notAvailable)).toBeVisible()
-    await expect(page).toHaveURL('/')
+    await expect(main.getByRole('heading', { level: 1 })).toHaveText(post.title)
   })
 })
 
 test.describe('routing', () => {
-  test('an unknown route leads home with the not-available toast', async ({ page }) => {
-    await page.goto('/no/such/page')
+  for (const path of ['/no/such/page', '/news/no-such-post', '/news/no-such-post/edit']) {
+    test(`leads home from ${path} with the not-available toast`, async ({ page }) => {
+      await page.goto(path)
 
-    await expect(toast(page, 'error', TOASTS.notAvailable)).toBeVisible()
-    await expect(page).toHaveURL('/')
-    await expect(page.getByRole('heading', { name: 'Latest news' })).toBeAttached()
-  })
+      await expectNotAvailableAtHome(page)
+      await expect(page.getByRole('heading', { name: 'Latest news' })).toBeAttached()
+    })
+  }
 })

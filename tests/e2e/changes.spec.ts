@@ -1,7 +1,9 @@
 import type { Page } from '@playwright/test'
 import { expectNoSeriousAxeViolations } from './support/axe'
-import { expect, test } from './support/fixtures'
-import { draft, type NewsItem } from './support/news-api'
+import { expect, test, withoutJavaScript } from './support/fixtures'
+import { writePost } from './support/forms'
+import { draft, type NewsApi, type NewsItem } from './support/news-api'
+import { openLive, sidewaysOverflow } from './support/screens'
 import { toast } from './support/toasts'
 
 /*
@@ -14,39 +16,25 @@ const VANDAL = '10.66.6.6'
 const REPORTER = '10.77.7.7'
 const UNDONE = 'the change is undone'
 
-interface RecentChange {
-  readonly id: string
-  readonly kind: string
-  readonly revision: number
-  readonly editor: string
-  readonly title: string
+/** A post made through the API by the visitor at `address`. */
+async function createAs(api: NewsApi, address: string, title: string): Promise<NewsItem> {
+  const made = await api.send('POST', '/api/news', 201, draft(1, { title }), as(address))
+  return (await made.json()) as NewsItem
 }
 
-/** A write through the API as the visitor at `address` makes it. */
-async function writeAs(
-  origin: string,
-  address: string,
-  method: string,
-  path: string,
-  body?: object,
-): Promise<Response> {
-  const response = await fetch(`${origin}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  })
-  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status}`)
-  return response
+/** A change to a post through the API by the visitor at `address`. */
+async function editAs(api: NewsApi, address: string, id: string, title: string): Promise<void> {
+  await api.send('PATCH', `/api/news/${id}`, 200, { title }, as(address))
 }
 
-async function createAs(origin: string, address: string, title: string): Promise<NewsItem> {
-  const response = await writeAs(origin, address, 'POST', '/api/news', draft(1, { title }))
-  return (await response.json()) as NewsItem
-}
+const as = (address: string) => ({ 'x-forwarded-for': address })
 
-/** The newest changes, as the API lists them. */
-async function recentChanges(origin: string): Promise<RecentChange[]> {
-  return (await (await fetch(`${origin}/api/changes`)).json()) as RecentChange[]
+/** The pseudonym of the editor of the newest change, as the API lists them. */
+async function newestEditor(api: NewsApi): Promise<string> {
+  const changes = (await (await api.send('GET', '/api/changes', 200)).json()) as {
+    editor: string
+  }[]
+  return changes[0]?.editor ?? ''
 }
 
 function rows(page: Page) {
@@ -55,13 +43,6 @@ function rows(page: Page) {
 
 function rowOf(page: Page, title: string) {
   return rows(page).filter({ has: page.getByRole('link', { name: title, exact: true }) })
-}
-
-/** Opens the page and waits until it follows the live stream. */
-async function openLive(page: Page, path: string): Promise<void> {
-  const stream = page.waitForResponse((response) => response.url().includes('/api/events'))
-  await page.goto(path)
-  expect((await stream).status()).toBe(200)
 }
 
 test.describe('recent changes', () => {
@@ -74,11 +55,8 @@ test.describe('recent changes', () => {
 
     const other = await context.newPage()
     await other.goto('/news/new')
-    await other.getByLabel('Title').fill('Night ferry added')
-    await other.getByLabel('Author Name').fill('Ada Brook')
-    await other.getByLabel('Body').fill('A ferry will sail at midnight from next week on.')
-    await other.getByRole('button', { name: /add|save|publish/i }).click()
-    await expect(other).toHaveURL(/\/news\/[\w-]+$/)
+    await writePost(other, draft(1, { title: 'Night ferry added' }))
+    await expect(other).toHaveURL('/')
 
     const row = rowOf(page, 'Night ferry added')
     await expect(row).toBeVisible()
@@ -89,13 +67,12 @@ test.describe('recent changes', () => {
 
   test('the editor’s link lists that editor’s changes only; the page passes axe', async ({
     page,
-    newsWire,
+    api,
   }, testInfo) => {
-    const origin = newsWire.origin
-    const good = await createAs(origin, REPORTER, 'Tram line extended')
-    await createAs(origin, VANDAL, 'Cheap pills here')
-    await writeAs(origin, VANDAL, 'PATCH', `/api/news/${good._id}`, { title: 'Buy cheap pills' })
-    const vandal = (await recentChanges(origin))[0]?.editor ?? ''
+    const good = await createAs(api, REPORTER, 'Tram line extended')
+    await createAs(api, VANDAL, 'Cheap pills here')
+    await editAs(api, VANDAL, good._id, 'Buy cheap pills')
+    const vandal = await newestEditor(api)
     expect(vandal).toMatch(/^[0-9a-f]{10}$/)
 
     await page.goto('/changes')
@@ -103,11 +80,7 @@ test.describe('recent changes', () => {
     await expectNoSeriousAxeViolations(page, testInfo, 'changes')
     // On a phone the table scrolls sideways within its own region, never the page.
     await page.setViewportSize({ width: 375, height: 800 })
-    expect(
-      await page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      ),
-    ).toBe(0)
+    expect(await sidewaysOverflow(page)).toBe(0)
     await expectNoSeriousAxeViolations(page, testInfo, 'changes-375')
     await page.setViewportSize({ width: 1280, height: 800 })
     await rowOf(page, 'Buy cheap pills')
@@ -123,14 +96,9 @@ test.describe('recent changes', () => {
     await expect(rows(page)).toHaveCount(4)
   })
 
-  test('Undo this change brings back the version before a vandal’s edit', async ({
-    page,
-    newsWire,
-    api,
-  }) => {
-    const origin = newsWire.origin
-    const post = await createAs(origin, REPORTER, 'Harbour reopens on Monday')
-    await writeAs(origin, VANDAL, 'PATCH', `/api/news/${post._id}`, { title: 'Spam spam spam' })
+  test('Undo this change brings back the version before a vandal’s edit', async ({ page, api }) => {
+    const post = await createAs(api, REPORTER, 'Harbour reopens on Monday')
+    await editAs(api, VANDAL, post._id, 'Spam spam spam')
 
     await openLive(page, '/changes')
     const vandalised = rowOf(page, 'Spam spam spam')
@@ -152,9 +120,9 @@ test.describe('recent changes', () => {
 
   test('Load more brings older changes and puts the focus on the first of them', async ({
     page,
-    newsWire,
+    api,
   }) => {
-    for (let n = 1; n <= 26; n += 1) await createAs(newsWire.origin, REPORTER, `Report ${n}`)
+    for (let n = 1; n <= 26; n += 1) await createAs(api, REPORTER, `Report ${n}`)
     await page.goto('/changes')
     await expect(rows(page)).toHaveCount(25)
     await page.getByRole('button', { name: 'Load more' }).click()
@@ -164,15 +132,10 @@ test.describe('recent changes', () => {
   })
 })
 
-test.describe('recent changes without JavaScript', () => {
-  test.use({ javaScriptEnabled: false })
-
-  test('pages on through the real next-page link, one editor’s kept', async ({
-    page,
-    newsWire,
-  }) => {
-    for (let n = 1; n <= 26; n += 1) await createAs(newsWire.origin, VANDAL, `Spam ${n}`)
-    const vandal = (await recentChanges(newsWire.origin))[0]?.editor ?? ''
+withoutJavaScript('recent changes without JavaScript', () => {
+  test('pages on through the real next-page link, one editor’s kept', async ({ page, api }) => {
+    for (let n = 1; n <= 26; n += 1) await createAs(api, VANDAL, `Spam ${n}`)
+    const vandal = await newestEditor(api)
 
     await page.goto(`/changes?editor=${vandal}`)
     await expect(rows(page)).toHaveCount(25)

@@ -1,30 +1,30 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { SEND_FORM_PATH } from './support/emailjs-stand-in'
+import { type EmailJsStandIn, SEND_FORM_PATH } from './support/emailjs-stand-in'
 import { expect, test } from './support/fixtures'
-import * as forms from './support/forms'
+import {
+  type Contact,
+  contactForm,
+  expectFieldMessage,
+  expectFieldValues,
+  expectRequiredUpTo,
+  expectTooLongThenRequired,
+  fieldErrors,
+  openUntouched,
+  sendContact,
+} from './support/forms'
 import { REPO_ROOT } from './support/paths'
 import { CONTACT_MESSAGES, TOASTS } from './support/spec-texts'
 import { toast } from './support/toasts'
-
-interface Contact {
-  readonly name: string
-  readonly email: string
-  readonly message: string
-}
-
-const fields = (page: Page) =>
-  forms.formFields(page, { name: 'Name', email: 'Email Address', message: 'Your Message' })
-const fillContact = (page: Page, contact: Contact) => forms.fillFields(fields(page), contact)
-const expectContactValues = (page: Page, contact: Contact) =>
-  forms.expectFieldValues(fields(page), contact)
 
 const ada: Contact = {
   name: 'Ada Lovelace',
   email: 'ada@example.org',
   message: 'Hello newsroom,\nI have a story about engines.',
 }
+
+const SEND_FORM = /\/api\/v1\.0\/email\/send-form$/
 
 /** The version of @emailjs/browser the app ships, which the SDK reports as lib_version. */
 function emailJsVersion(): string {
@@ -40,13 +40,12 @@ test.describe('the contact form, sent through EmailJS', () => {
   }) => {
     await page.goto('/contact')
 
-    await fillContact(page, ada)
-    await page.getByRole('button', { name: 'Submit' }).click()
+    await sendContact(page, ada)
 
     await expect(toast(page, 'success', TOASTS.contactSent)).toBeVisible()
-    await expectContactValues(page, { name: '', email: '', message: '' })
-    const [sent] = await emailJs.waitForRequests(1)
-    expect(emailJs.received).toHaveLength(1)
+    await expectFieldValues(contactForm(page), { name: '', email: '', message: '' })
+    await expect.poll(() => emailJs.received).toHaveLength(1)
+    const [sent] = emailJs.received
     expect(sent?.method).toBe('POST')
     expect(sent?.path).toBe(SEND_FORM_PATH)
     expect(sent?.contentType).toMatch(/^multipart\/form-data; boundary=/)
@@ -64,52 +63,53 @@ test.describe('the contact form, sent through EmailJS', () => {
     })
   })
 
-  test('keeps what was typed and shows the failure toast when EmailJS fails', async ({
-    page,
-    emailJs,
-  }) => {
-    emailJs.failNext(500, 'The service is temporarily unavailable')
-    await page.goto('/contact')
+  const failures = [
+    {
+      how: 'fails',
+      answered: [500],
+      fail: (page: Page, emailJs: EmailJsStandIn) =>
+        emailJs.failNext(500, 'The service is temporarily unavailable'),
+    },
+    {
+      how: 'cannot be reached at all',
+      answered: [],
+      fail: (page: Page) => page.route(SEND_FORM, (route) => route.abort('connectionrefused')),
+    },
+  ]
+  for (const { how, answered, fail } of failures) {
+    test(`keeps what was typed and shows the failure toast when EmailJS ${how}`, async ({
+      page,
+      emailJs,
+    }) => {
+      await fail(page, emailJs)
+      await page.goto('/contact')
 
-    await fillContact(page, ada)
-    await page.getByRole('button', { name: 'Submit' }).click()
+      await sendContact(page, ada)
 
-    await expect(toast(page, 'error', TOASTS.contactFailed)).toBeVisible()
-    await expectContactValues(page, ada)
-    await expect(page.getByRole('button', { name: 'Submit' })).toBeEnabled()
-    expect(emailJs.received.map((sent) => sent.status)).toEqual([500])
-  })
-
-  test('shows the failure toast when EmailJS cannot be reached at all', async ({ page }) => {
-    await page.route(/\/api\/v1\.0\/email\/send-form$/, (route) => route.abort('connectionrefused'))
-    await page.goto('/contact')
-
-    await fillContact(page, ada)
-    await page.getByRole('button', { name: 'Submit' }).click()
-
-    await expect(toast(page, 'error', TOASTS.contactFailed)).toBeVisible()
-    await expectContactValues(page, ada)
-  })
+      await expect(toast(page, 'error', TOASTS.contactFailed)).toBeVisible()
+      await expectFieldValues(contactForm(page), ada)
+      await expect(page.getByRole('button', { name: 'Submit' })).toBeEnabled()
+      expect(emailJs.received.map((sent) => sent.status)).toEqual(answered)
+    })
+  }
 
   test('shows each message only after its field was touched', async ({ page }) => {
-    await page.goto('/contact')
-    const form = fields(page)
-    await expect(form.name).toBeVisible()
-    await expect(forms.fieldErrors(page)).toHaveCount(0)
+    await openUntouched(page, '/contact')
+    const form = contactForm(page)
 
-    await forms.expectRequiredUpTo(form.name, 30, {
+    await expectRequiredUpTo(form.name, 30, {
       required: CONTACT_MESSAGES.nameRequired,
       tooLong: CONTACT_MESSAGES.nameTooLong,
     })
 
     await form.email.fill('ada@')
-    await expect(forms.fieldErrors(page)).toHaveCount(0)
+    await expect(fieldErrors(page)).toHaveCount(0)
     await form.email.blur()
-    await forms.expectFieldMessage(form.email, CONTACT_MESSAGES.emailInvalid)
+    await expectFieldMessage(form.email, CONTACT_MESSAGES.emailInvalid)
     await form.email.fill('')
-    await forms.expectFieldMessage(form.email, CONTACT_MESSAGES.emailRequired)
+    await expectFieldMessage(form.email, CONTACT_MESSAGES.emailRequired)
 
-    await forms.expectTooLongThenRequired(form.message, 500, {
+    await expectTooLongThenRequired(form.message, 500, {
       required: CONTACT_MESSAGES.messageRequired,
       tooLong: CONTACT_MESSAGES.messageTooLong,
     })
@@ -117,25 +117,23 @@ test.describe('the contact form, sent through EmailJS', () => {
 
   test('sends nothing while the form is invalid', async ({ page, emailJs }) => {
     await page.goto('/contact')
-    const form = fields(page)
+    const form = contactForm(page)
     const submit = page.getByRole('button', { name: 'Submit' })
 
     await submit.click()
-    await expect(forms.fieldErrors(page)).toHaveText([
+    await expect(fieldErrors(page)).toHaveText([
       CONTACT_MESSAGES.nameRequired,
       CONTACT_MESSAGES.emailRequired,
       CONTACT_MESSAGES.messageRequired,
     ])
-    await fillContact(page, { ...ada, email: 'not-an-address' })
-    await submit.click()
-    await expect(forms.fieldErrors(page)).toHaveText([CONTACT_MESSAGES.emailInvalid])
-    await expectContactValues(page, { ...ada, email: 'not-an-address' })
+    await sendContact(page, { ...ada, email: 'not-an-address' })
+    await expect(fieldErrors(page)).toHaveText([CONTACT_MESSAGES.emailInvalid])
+    await expectFieldValues(contactForm(page), { ...ada, email: 'not-an-address' })
 
     // A valid submit goes through; it must be the only request the form ever sent.
     await form.email.fill(ada.email)
     await submit.click()
     await expect(toast(page, 'success', TOASTS.contactSent)).toBeVisible()
-    const sent = await emailJs.waitForRequests(1)
-    expect(sent.map((each) => each.fields.email)).toEqual([ada.email])
+    await expect.poll(() => emailJs.received.map((sent) => sent.fields.email)).toEqual([ada.email])
   })
 })

@@ -1,16 +1,14 @@
 import type { Page } from '@playwright/test'
 import { expect, test } from './support/fixtures'
-import { deleteThroughApi, editThroughApi, isLive } from './support/history-api'
-import { draft } from './support/news-api'
+import { fillFields, newsForm } from './support/forms'
+import { draft, type NewsApi, type NewsDraft, type NewsItem } from './support/news-api'
 import {
   draftIn,
   DRAFT_KEYS,
   draftsOfEveryTab,
-  newsForm,
   NOTHING_LOST_TEXTS as TEXTS,
-  storedPost,
 } from './support/nothing-lost'
-import { expectHydrated } from './support/screens'
+import { openLive } from './support/screens'
 import { TOASTS } from './support/spec-texts'
 import { toast } from './support/toasts'
 
@@ -20,12 +18,17 @@ import { toast } from './support/toasts'
  * the review of a conflict keeps the others' changes where the visitor changed nothing.
  */
 
-/** Opens `path` in `page` and waits until the app runs and its live stream is open. */
-async function openLive(page: Page, path: string): Promise<void> {
-  const stream = page.waitForResponse((response) => response.url().includes('/api/events'))
-  await page.goto(path)
-  await expectHydrated(page)
-  expect((await stream).status()).toBe(200)
+/** Types `typed` into the edit form of `post` while another visitor deletes the post. */
+async function editWhileDeleted(
+  page: Page,
+  api: NewsApi,
+  post: NewsItem,
+  typed: Partial<NewsDraft>,
+) {
+  await openLive(page, `/news/${post._id}/edit`)
+  await fillFields(newsForm(page), typed)
+  await api.delete(post._id)
+  await expect(page.getByText(/This post was deleted\./)).toBeVisible()
 }
 
 /** The toasts that would tell the visitor something false about an edit they can still save. */
@@ -40,13 +43,12 @@ test.describe('two tabs edit one post', () => {
     page,
     context,
     api,
+    post,
   }) => {
-    const post = await api.create(draft(1))
     const tabA = page
     const tabB = await context.newPage()
     await tabA.goto(`/news/${post._id}/edit`)
     await tabB.goto(`/news/${post._id}/edit`)
-    await expectHydrated(tabB)
     await newsForm(tabB).body.fill('The body as tab B wrote it.')
     await expect
       .poll(() => draftIn(tabB, DRAFT_KEYS.edit(post._id)))
@@ -75,7 +77,7 @@ test.describe('two tabs edit one post', () => {
     await expect(tabB.getByText(TEXTS.earlierVisit)).toHaveCount(0)
     await newsForm(tabB).save.click()
     await expect(toast(tabB, 'success', TOASTS.edited)).toBeVisible()
-    expect(await storedPost(api.origin, post._id)).toMatchObject({
+    expect(await api.find(post._id)).toMatchObject({
       title: 'The title as tab A wrote it',
       body: 'The body as tab B wrote it.',
     })
@@ -84,12 +86,10 @@ test.describe('two tabs edit one post', () => {
   test('a fresh tab offers the draft of a closed tab once, and never takes a live tab’s', async ({
     page,
     context,
-    api,
+    post,
   }) => {
-    const post = await api.create(draft(1))
     const live = await context.newPage()
     await live.goto(`/news/${post._id}/edit`)
-    await expectHydrated(live)
     await newsForm(live).body.fill('Typed in a tab that stays open.')
     await expect.poll(() => draftIn(live, DRAFT_KEYS.edit(post._id))).not.toBeNull()
 
@@ -98,13 +98,11 @@ test.describe('two tabs edit one post', () => {
 
     const closing = await context.newPage()
     await closing.goto(`/news/${post._id}/edit`)
-    await expectHydrated(closing)
     await newsForm(closing).body.fill('Typed in a tab that was closed.')
     await expect.poll(() => draftIn(closing, DRAFT_KEYS.edit(post._id))).not.toBeNull()
     await closing.close()
     const fresh = await context.newPage()
     await fresh.goto(`/news/${post._id}/edit`)
-    await expectHydrated(fresh)
 
     await expect(newsForm(fresh).body).toHaveValue('Typed in a tab that was closed.')
     await expect(fresh.getByText(TEXTS.fromClosedTab)).toBeVisible()
@@ -113,121 +111,108 @@ test.describe('two tabs edit one post', () => {
   })
 })
 
-test.describe('a duplicated tab', () => {
-  test("takes a tab id of its own, so that its typing never overwrites the first tab's draft", async ({
-    page,
-    context,
-    api,
-  }) => {
-    const post = await api.create(draft(1))
-    await page.goto(`/news/${post._id}/edit`)
-    await newsForm(page).body.fill('Typed in the first tab.')
-    await expect.poll(() => draftIn(page, DRAFT_KEYS.edit(post._id))).not.toBeNull()
-    const firstTab = await page.evaluate(() => sessionStorage.getItem('newswire.tab'))
-    // A duplicated tab starts with a copy of the first tab's session storage.
-    const copy = await context.newPage()
-    await copy.addInitScript((id) => sessionStorage.setItem('newswire.tab', id ?? ''), firstTab)
-    await copy.goto(`/news/${post._id}/edit`)
-    await expectHydrated(copy)
+test("a duplicated tab takes a tab id of its own, so that its typing never overwrites the first tab's draft", async ({
+  page,
+  context,
+  post,
+}) => {
+  await page.goto(`/news/${post._id}/edit`)
+  await newsForm(page).body.fill('Typed in the first tab.')
+  await expect.poll(() => draftIn(page, DRAFT_KEYS.edit(post._id))).not.toBeNull()
+  const firstTab = await page.evaluate(() => sessionStorage.getItem('newswire.tab'))
+  // A duplicated tab starts with a copy of the first tab's session storage.
+  const copy = await context.newPage()
+  await copy.addInitScript((id) => sessionStorage.setItem('newswire.tab', id ?? ''), firstTab)
+  await copy.goto(`/news/${post._id}/edit`)
 
-    await expect
-      .poll(() => copy.evaluate(() => sessionStorage.getItem('newswire.tab')), { timeout: 10_000 })
-      .not.toBe(firstTab)
-    await newsForm(copy).body.fill('Typed in the copy.')
-    await expect
-      .poll(() => draftIn(copy, DRAFT_KEYS.edit(post._id)))
-      .toMatchObject({ values: { body: 'Typed in the copy.' } })
-    expect(await draftIn(page, DRAFT_KEYS.edit(post._id))).toMatchObject({
-      values: { body: 'Typed in the first tab.' },
-    })
+  await expect
+    .poll(() => copy.evaluate(() => sessionStorage.getItem('newswire.tab')), { timeout: 10_000 })
+    .not.toBe(firstTab)
+  await newsForm(copy).body.fill('Typed in the copy.')
+  await expect
+    .poll(() => draftIn(copy, DRAFT_KEYS.edit(post._id)))
+    .toMatchObject({ values: { body: 'Typed in the copy.' } })
+  expect(await draftIn(page, DRAFT_KEYS.edit(post._id))).toMatchObject({
+    values: { body: 'Typed in the first tab.' },
   })
 })
 
 test.describe('saving an edit of a post deleted elsewhere', () => {
-  test('keeps the text and offers to restore the post and save onto it', async ({ page, api }) => {
-    const post = await api.create(draft(1))
-    await openLive(page, `/news/${post._id}/edit`)
-    const fields = newsForm(page)
-    await fields.body.fill('An edit finished after the post was deleted.')
-    await deleteThroughApi(api.origin, post._id)
+  test('keeps the text and offers to restore the post and save onto it', async ({
+    page,
+    api,
+    post,
+  }) => {
+    await editWhileDeleted(page, api, post, {
+      body: 'An edit finished after the post was deleted.',
+    })
 
-    await expect(page.getByText(/This post was deleted\./)).toBeVisible()
-    await expect(fields.save).toHaveCount(0)
+    await expect(newsForm(page).save).toHaveCount(0)
     await expect(page.getByRole('button', { name: TEXTS.saveAsNew })).toBeVisible()
     await page.getByRole('button', { name: TEXTS.restoreAndSave }).click()
 
     await expect(toast(page, 'success', TOASTS.edited)).toBeVisible()
     await expect(page).toHaveURL(`/news/${post._id}`)
     await expect(page.getByText('An edit finished after the post was deleted.')).toBeVisible()
-    expect(await storedPost(api.origin, post._id)).toMatchObject({
+    expect(await api.find(post._id)).toMatchObject({
       title: post.title,
       body: 'An edit finished after the post was deleted.',
     })
     await expect(misleadingToasts(page)).toHaveCount(0)
   })
 
-  test('keeps the text and offers to save it as a new post', async ({ page, api }) => {
-    const post = await api.create(draft(1))
-    await openLive(page, `/news/${post._id}/edit`)
-    const fields = newsForm(page)
-    await fields.title.fill('Saved again as a post of its own')
-    await deleteThroughApi(api.origin, post._id)
-    await expect(page.getByText(/This post was deleted\./)).toBeVisible()
+  test('keeps the text and offers to save it as a new post', async ({ page, api, post }) => {
+    await editWhileDeleted(page, api, post, { title: 'Saved again as a post of its own' })
 
     await page.getByRole('button', { name: TEXTS.saveAsNew }).click()
 
     await expect(toast(page, 'success', TOASTS.created)).toBeVisible()
     const [created] = (await api.list()).filter((item) => item._id !== post._id)
     expect(created).toMatchObject({ title: 'Saved again as a post of its own', body: post.body })
-    expect(await isLive(api.origin, post._id)).toBe(false)
+    expect(await api.find(post._id)).toBeUndefined()
     await expect(misleadingToasts(page)).toHaveCount(0)
     expect(await draftIn(page, DRAFT_KEYS.edit(post._id))).toBeNull()
   })
 })
 
-test.describe('the review of a conflict', () => {
-  test("takes the others' changes to fields left alone, and shows fields both changed side by side", async ({
-    page,
-    api,
-  }) => {
-    const post = await api.create(
-      draft(1, { title: 'Harbour opens', body: 'The harbour opens on Monday at nine.' }),
-    )
-    await page.goto(`/news/${post._id}/edit`)
-    const fields = newsForm(page)
-    await fields.title.fill('Harbour opens early')
-    await fields.body.fill('The harbour opens on Monday at eight.')
-    await editThroughApi(api.origin, post._id, {
-      author: 'Their Name',
-      body: 'The harbour opens on Tuesday at nine.',
-    })
-    await fields.save.click()
-    await toast(page, 'error', TEXTS.editConflict)
-      .getByRole('button', { name: TEXTS.review })
-      .click()
+test("the review of a conflict takes the others' changes to fields left alone, and shows fields both changed side by side", async ({
+  page,
+  api,
+}) => {
+  const [title, body] = ['Harbour opens', 'The harbour opens on Monday at nine.']
+  const post = await api.create(draft(1, { title, body }))
+  await page.goto(`/news/${post._id}/edit`)
+  const fields = newsForm(page)
+  await fields.title.fill('Harbour opens early')
+  await fields.body.fill('The harbour opens on Monday at eight.')
+  await api.edit(post._id, {
+    author: 'Their Name',
+    body: 'The harbour opens on Tuesday at nine.',
+  })
+  await fields.save.click()
+  await toast(page, 'error', TEXTS.editConflict).getByRole('button', { name: TEXTS.review }).click()
 
-    await expect(fields.author).toHaveValue('Their Name')
-    await expect(fields.title).toHaveValue('Harbour opens early')
-    await expect(fields.body).toHaveValue('The harbour opens on Monday at eight.')
-    const both = page.getByRole('group', { name: TEXTS.bothChanged('Body') })
-    await expect(both).toBeVisible()
-    await expect(page.getByRole('group', { name: TEXTS.bothChanged('Title') })).toHaveCount(0)
-    const yours = both.getByRole('region', { name: TEXTS.yourText })
-    const theirs = both.getByRole('region', { name: TEXTS.theirText })
-    await expect(yours.locator('mark')).toHaveText(['Monday', 'eight'])
-    await expect(theirs.locator('mark')).toHaveText(['Tuesday', 'nine'])
-    const [left, right] = [await yours.boundingBox(), await theirs.boundingBox()]
-    expect(right!.x).toBeGreaterThan(left!.x + left!.width - 1)
+  await expect(fields.author).toHaveValue('Their Name')
+  await expect(fields.title).toHaveValue('Harbour opens early')
+  await expect(fields.body).toHaveValue('The harbour opens on Monday at eight.')
+  const both = page.getByRole('group', { name: TEXTS.bothChanged('Body') })
+  await expect(both).toBeVisible()
+  await expect(page.getByRole('group', { name: TEXTS.bothChanged('Title') })).toHaveCount(0)
+  const yours = both.getByRole('region', { name: TEXTS.yourText })
+  const theirs = both.getByRole('region', { name: TEXTS.theirText })
+  await expect(yours.locator('mark')).toHaveText(['Monday', 'eight'])
+  await expect(theirs.locator('mark')).toHaveText(['Tuesday', 'nine'])
+  const [left, right] = [await yours.boundingBox(), await theirs.boundingBox()]
+  expect(right!.x).toBeGreaterThan(left!.x + left!.width - 1)
 
-    await both.getByRole('radio', { name: TEXTS.useTheirs }).check()
-    await expect(fields.body).toHaveValue('The harbour opens on Tuesday at nine.')
-    await fields.save.click()
+  await both.getByRole('radio', { name: TEXTS.useTheirs }).check()
+  await expect(fields.body).toHaveValue('The harbour opens on Tuesday at nine.')
+  await fields.save.click()
 
-    await expect(toast(page, 'success', TOASTS.edited)).toBeVisible()
-    expect(await storedPost(api.origin, post._id)).toMatchObject({
-      title: 'Harbour opens early',
-      author: 'Their Name',
-      body: 'The harbour opens on Tuesday at nine.',
-    })
+  await expect(toast(page, 'success', TOASTS.edited)).toBeVisible()
+  expect(await api.find(post._id)).toMatchObject({
+    title: 'Harbour opens early',
+    author: 'Their Name',
+    body: 'The harbour opens on Tuesday at nine.',
   })
 })

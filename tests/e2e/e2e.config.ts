@@ -16,8 +16,9 @@ export const e2eConfig = defineConfig({
   testMatch: '**/*.spec.ts',
   globalSetup: here('./global-setup.ts'),
   outputDir: `${RESULTS_DIR}/e2e`,
-  // Each worker runs its own server and database; tests in one file run in order.
-  fullyParallel: false,
+  // Each worker runs its own server and database, and each test starts from an empty site as a
+  // visitor of its own: any test may run on either worker, so that the long files share out.
+  fullyParallel: true,
   workers: Number(process.env.E2E_WORKERS ?? 2),
   // In CI a test that fails once runs once more, and Playwright reports it as flaky (failing
   // twice fails the run): a busy CI machine must not block a change on one timing, while the

@@ -1,9 +1,8 @@
 import type { Page } from '@playwright/test'
 import { expect, test } from './support/fixtures'
-import { deleteThroughApi, editThroughApi } from './support/history-api'
 import { draft, type NewsItem } from './support/news-api'
 import { startNewsWire, type NewsWireServer } from './support/newswire-server'
-import { cards } from './support/screens'
+import { cards, openLive } from './support/screens'
 
 /*
  * Live updates in real Chromium, across two servers on one database, as behind a load balancer:
@@ -33,21 +32,9 @@ function otherServer(): NewsWireServer {
   return other
 }
 
-/**
- * Opens `path` on the second server and waits until the page follows the live stream (its
- * answer has begun: changes made from now on reach the page).
- */
-async function openLive(page: Page, path: string): Promise<void> {
-  const stream = page.waitForResponse((response) => response.url().includes('/api/events'))
-  await page.goto(`${otherServer().origin}${path}`)
-  expect((await stream).status()).toBe(200)
-}
-
-async function restoreThroughApi(origin: string, id: string): Promise<void> {
-  const response = await fetch(`${origin}/api/news/${encodeURIComponent(id)}/restore`, {
-    method: 'POST',
-  })
-  if (response.status !== 200) throw new Error(`restore: ${response.status}`)
+/** Opens `path` on the second server, and waits until the page follows its live stream. */
+function openOnOther(page: Page, path: string): Promise<void> {
+  return openLive(page, `${otherServer().origin}${path}`)
 }
 
 test.describe('live updates', () => {
@@ -56,7 +43,7 @@ test.describe('live updates', () => {
     api,
   }) => {
     await api.createMany([draft(1), draft(2)])
-    await openLive(page, '/')
+    await openOnOther(page, '/')
     await expect(cards(page)).toHaveCount(2)
     const before = await cards(page).allTextContents()
 
@@ -80,14 +67,13 @@ test.describe('live updates', () => {
     api,
   }) => {
     const [post] = await api.createMany([draft(1), draft(2)])
-    if (post === undefined) throw new Error('no post')
-    await openLive(page, '/')
-    await editThroughApi(api.origin, post._id, { title: 'Harbour report, corrected' })
+    await openOnOther(page, '/')
+    await api.edit(post._id, { title: 'Harbour report, corrected' })
     await expect(page.getByRole('article', { name: 'Harbour report, corrected' })).toBeVisible()
     await expect(cards(page)).toHaveCount(2)
 
-    await openLive(page, `/news/${post._id}`)
-    await editThroughApi(api.origin, post._id, { body: 'The cargo was counted a third time.' })
+    await openOnOther(page, `/news/${post._id}`)
+    await api.edit(post._id, { body: 'The cargo was counted a third time.' })
 
     await expect(page.getByText('This post was edited elsewhere.')).toBeVisible()
     await expect(page.getByText('The cargo was counted a third time.')).toHaveCount(0)
@@ -102,20 +88,19 @@ test.describe('live updates', () => {
     api,
   }) => {
     const [first, second] = await api.createMany([draft(1), draft(2)])
-    if (first === undefined || second === undefined) throw new Error('no posts')
-    await openLive(page, '/')
-    await deleteThroughApi(api.origin, first._id)
+    await openOnOther(page, '/')
+    await api.delete(first._id)
     const card = page.locator('.news-card-slot').filter({ hasText: first.title })
     await expect(card).toContainText(DELETED)
     await expect(cards(page)).toHaveCount(2)
 
-    await openLive(page, `/news/${second._id}`)
-    await deleteThroughApi(api.origin, second._id)
+    await openOnOther(page, `/news/${second._id}`)
+    await api.delete(second._id)
     await expect(page.getByText(DELETED)).toBeVisible()
     await expect(page.getByRole('link', { name: 'Edit' })).toHaveCount(0)
     await expect(page.getByRole('button', { name: 'Delete' })).toHaveCount(0)
 
-    await restoreThroughApi(api.origin, second._id)
+    await api.restore(second._id)
     await expect(page.getByText(DELETED)).toHaveCount(0)
     await expect(page.getByRole('link', { name: 'Edit' })).toBeVisible()
   })
@@ -123,13 +108,13 @@ test.describe('live updates', () => {
   test('a form being edited keeps what is typed when the post changes elsewhere', async ({
     page,
     api,
+    post,
   }) => {
-    const post = await api.create(draft(1))
-    await openLive(page, `/news/${post._id}/edit`)
+    await openOnOther(page, `/news/${post._id}/edit`)
     const title = page.getByLabel('Title')
     await title.fill('My own headline')
 
-    await editThroughApi(api.origin, post._id, { title: 'Their headline', body: 'Their body.' })
+    await api.edit(post._id, { title: 'Their headline', body: 'Their body.' })
 
     await expect(page.getByText(/This post was edited elsewhere\./)).toBeVisible()
     await expect(title).toHaveValue('My own headline')
@@ -139,16 +124,15 @@ test.describe('live updates', () => {
   test('after its server restarts, the page reconnects and catches up on what it missed', async ({
     page,
     api,
+    post,
   }) => {
     test.setTimeout(60_000)
-    const [post] = await api.createMany([draft(1)])
-    if (post === undefined) throw new Error('no post')
-    await openLive(page, '/')
+    await openOnOther(page, '/')
     const port = new URL(otherServer().origin).port
 
     await otherServer().stop()
     await api.create(draft(2, { title: 'Made while the stream was down' }))
-    await editThroughApi(api.origin, post._id, { title: 'Edited while the stream was down' })
+    await api.edit(post._id, { title: 'Edited while the stream was down' })
     other = await startNewsWire(undefined, { DATABASE_URL: shared, PORT: port })
 
     await expect(page.getByRole('button', { name: '1 new post' })).toBeVisible({

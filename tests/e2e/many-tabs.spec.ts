@@ -1,8 +1,7 @@
 import type { BrowserContext, Page, Request } from '@playwright/test'
 import { expect, test } from './support/fixtures'
-import { editThroughApi } from './support/history-api'
+import { newsForm, writePost } from './support/forms'
 import { draft } from './support/news-api'
-import { expectHydrated } from './support/screens'
 import { TOASTS } from './support/spec-texts'
 import { toast } from './support/toasts'
 
@@ -63,7 +62,6 @@ test.describe('many tabs of one browser', () => {
       const tab = opened === 0 ? page : await context.newPage()
       tab.on('pageerror', (error) => errors.push(error.message))
       await tab.goto('/', { timeout: 10_000 })
-      await expectHydrated(tab)
       tabs.push(tab)
     }
     await expect.poll(() => streams.open).toBe(1)
@@ -71,15 +69,12 @@ test.describe('many tabs of one browser', () => {
     // The tenth tab adds a post: its form's code and the API answer at once.
     const tenth = tabs[TABS - 1] as Page
     await tenth.getByRole('navigation').getByRole('link', { name: 'New News' }).click()
-    await expect(tenth.getByLabel('Title')).toBeEditable({ timeout: ANSWER_MS })
-    await tenth.getByLabel('Title').fill('Ferry timetable changes')
-    await tenth.getByLabel('Author Name').fill('Mere Tane')
-    await tenth.getByLabel('Body').fill('The evening sailing leaves at seven from Monday.')
-    await tenth.getByRole('button', { name: 'Add news' }).click()
+    await expect(newsForm(tenth).title).toBeEditable({ timeout: ANSWER_MS })
+    await writePost(tenth, draft(2, { title: 'Ferry timetable changes' }))
     await expect(toast(tenth, 'success', TOASTS.created)).toBeVisible({ timeout: ANSWER_MS })
 
     // A change made elsewhere reaches every tab.
-    await editThroughApi(api.origin, post._id, { title: 'Harbour report, corrected' })
+    await api.edit(post._id, { title: 'Harbour report, corrected' })
     for (const tab of tabs) {
       await expect(tab.getByRole('article', { name: 'Harbour report, corrected' })).toBeVisible()
     }
@@ -89,7 +84,7 @@ test.describe('many tabs of one browser', () => {
     if (holder === undefined) throw new Error('no tab holds the stream')
     await streams.close(holder)
     const staying = tabs.filter((tab) => tab !== holder)
-    await editThroughApi(api.origin, post._id, { title: 'Harbour report, second correction' })
+    await api.edit(post._id, { title: 'Harbour report, second correction' })
     for (const tab of staying) {
       await expect(
         tab.getByRole('article', { name: 'Harbour report, second correction' }),
@@ -113,13 +108,10 @@ test.describe('many tabs of one browser', () => {
     const post = await api.create(draft(1, { title: 'Harbour report' }))
     const streams = watchStreams(context)
     const other = await context.newPage()
-    for (const tab of [page, other]) {
-      await tab.goto('/')
-      await expectHydrated(tab)
-    }
+    for (const tab of [page, other]) await tab.goto('/')
     await expect.poll(() => streams.open).toBe(2)
 
-    await editThroughApi(api.origin, post._id, { title: 'Harbour report, corrected' })
+    await api.edit(post._id, { title: 'Harbour report, corrected' })
     for (const tab of [page, other]) {
       await expect(tab.getByRole('article', { name: 'Harbour report, corrected' })).toBeVisible()
     }

@@ -1,10 +1,10 @@
 import type { Locator, Page } from '@playwright/test'
 import { expectNoSeriousAxeViolations } from './support/axe'
-import { expect, test } from './support/fixtures'
+import { expect, test, withoutJavaScript } from './support/fixtures'
 import { tabTo } from './support/keyboard'
-import { draft } from './support/news-api'
+import { draft, type NewsApi, type NewsDraft } from './support/news-api'
 import { failRequests, recordRequests } from './support/network'
-import { cards, expectHydrated } from './support/screens'
+import { cards, sidewaysOverflow } from './support/screens'
 import { PAGE_SIZE } from './support/spec-texts'
 
 /** The search API, as the page calls it: the list's path with a query. */
@@ -35,19 +35,25 @@ async function search(page: Page, words: string): Promise<void> {
   await searchbox(page).press('Enter')
 }
 
+/** Makes `drafts`, opens the list, and searches it for `words`. */
+async function searchAmong(page: Page, api: NewsApi, drafts: NewsDraft[], words: string) {
+  await api.createMany(drafts)
+  await page.goto('/')
+  await search(page, words)
+}
+
 test.describe('search from the header', () => {
   test('Enter in the header field opens the results, the matched words marked', async ({
     page,
     api,
   }) => {
-    await api.createMany([
+    const drafts = [
       draft(1, { title: 'Harbour reopens after the storm' }),
       draft(2, { title: 'Night market returns', body: 'Forty stalls by the water.' }),
       draft(3, { title: 'Ferries back on the harbour route', body: 'Timetables are online.' }),
-    ])
-    await page.goto('/')
+    ]
 
-    await search(page, 'HARBOUR')
+    await searchAmong(page, api, drafts, 'HARBOUR')
 
     await expect(page).toHaveURL('/search?q=HARBOUR')
     await expect(found(page)).toHaveText('2 posts found')
@@ -60,13 +66,12 @@ test.describe('search from the header', () => {
   })
 
   test("'CAFE' finds 'café', and marks it as written", async ({ page, api }) => {
-    await api.createMany([
+    const drafts = [
       draft(1, { title: 'A new café opens', body: 'Coffee from dawn at the Café du Port.' }),
       draft(2, { title: 'Cafeteria closes', body: 'No word of a coffee shop here.' }),
-    ])
-    await page.goto('/')
+    ]
 
-    await search(page, 'CAFE')
+    await searchAmong(page, api, drafts, 'CAFE')
 
     await expect(found(page)).toHaveText('1 post found')
     await expect.poll(() => markedTitles(page)).toEqual([['café']])
@@ -74,10 +79,7 @@ test.describe('search from the header', () => {
   })
 
   test('says when no post matches, with the query as text', async ({ page, api }, testInfo) => {
-    await api.create(draft(1))
-    await page.goto('/')
-
-    await search(page, '<b>lighthouse</b>')
+    await searchAmong(page, api, [draft(1)], '<b>lighthouse</b>')
 
     await expect(found(page)).toHaveText('No posts match “<b>lighthouse</b>”')
     await expect(cards(page)).toHaveCount(0)
@@ -101,7 +103,7 @@ test.describe('search from the header', () => {
     api,
   }) => {
     const total = PAGE_SIZE + 3
-    await api.createMany(Array.from({ length: total }, (_, n) => draft(n + 1)))
+    await api.createNumbered(total)
     await api.create(draft(100, { title: 'Night market returns', body: 'Forty stalls.' }))
     const searches = recordRequests(page, 'GET', SEARCH_API)
 
@@ -178,7 +180,7 @@ test.describe('search from the header', () => {
     page,
     api,
   }, testInfo) => {
-    await api.createMany([1, 2, 3].map((n) => draft(n)))
+    await api.createNumbered(3)
 
     await page.goto('/search?q=harbour')
     await expect(cards(page)).toHaveCount(3)
@@ -187,70 +189,46 @@ test.describe('search from the header', () => {
     await page.setViewportSize({ width: 320, height: 640 })
     await expectNoSeriousAxeViolations(page, testInfo, 'search-results-320')
   })
-
-  test('hydrates without a console warning or error', async ({ page, api }) => {
-    await api.create(draft(1))
-    const messages: string[] = []
-    page.on('console', (message) => {
-      if (message.text().startsWith('Failed to load resource: net::')) return
-      if (message.type() === 'error' || message.type() === 'warning') messages.push(message.text())
-    })
-
-    await page.goto('/search?q=harbour')
-    await expectHydrated(page)
-    await page.waitForLoadState('networkidle')
-
-    await expect(cards(page)).toHaveCount(1)
-    expect(messages).toEqual([])
-  })
 })
 
-test.describe('search at 320 px', () => {
-  const SCREEN = { width: 320, height: 640 }
-  const LONG_WORD = 'Supercalifragilistic'.repeat(5)
+const SCREEN = { width: 320, height: 640 }
+const LONG_WORD = 'Supercalifragilistic'.repeat(5)
 
-  test('no sideways scroll, and the field has a row of its own under the site’s name', async ({
-    page,
-    api,
-  }) => {
-    await api.create(draft(1, { title: LONG_WORD, body: `harbour ${LONG_WORD}` }))
-    await page.setViewportSize(SCREEN)
+test('at 320 px search scrolls nothing sideways, and the field has a row of its own under the site’s name', async ({
+  page,
+  api,
+}) => {
+  await api.create(draft(1, { title: LONG_WORD, body: `harbour ${LONG_WORD}` }))
+  await page.setViewportSize(SCREEN)
 
-    for (const path of ['/', `/search?q=harbour`, `/search?q=${LONG_WORD}`]) {
-      await page.goto(path)
-      await expect(searchbox(page)).toBeVisible()
-      const width = await page.evaluate(
-        () => (document.scrollingElement ?? document.documentElement).scrollWidth,
-      )
-      expect(width, `sideways scroll on ${path}`).toBeLessThanOrEqual(SCREEN.width)
-    }
-    const field = await searchbox(page).boundingBox()
-    const name = await page.getByRole('banner').getByText('NewsWire', { exact: true }).boundingBox()
-    const button = await page
-      .getByRole('banner')
-      .getByRole('button', { name: 'Search' })
-      .boundingBox()
-    if (field === null || name === null || button === null) throw new Error('nothing to measure')
-    expect(field.y).toBeGreaterThan(name.y + name.height)
-    expect(field.height).toBeGreaterThanOrEqual(44)
-    expect(button.x + button.width).toBeLessThanOrEqual(SCREEN.width)
-  })
+  for (const path of ['/', `/search?q=harbour`, `/search?q=${LONG_WORD}`]) {
+    await page.goto(path)
+    await expect(searchbox(page)).toBeVisible()
+    expect(await sidewaysOverflow(page), `sideways scroll on ${path}`).toBeLessThanOrEqual(0)
+  }
+  const field = await searchbox(page).boundingBox()
+  const name = await page.getByRole('banner').getByText('NewsWire', { exact: true }).boundingBox()
+  const button = await page
+    .getByRole('banner')
+    .getByRole('button', { name: 'Search' })
+    .boundingBox()
+  if (field === null || name === null || button === null) throw new Error('nothing to measure')
+  expect(field.y).toBeGreaterThan(name.y + name.height)
+  expect(field.height).toBeGreaterThanOrEqual(44)
+  expect(button.x + button.width).toBeLessThanOrEqual(SCREEN.width)
 })
 
-test.describe('search without JavaScript', () => {
-  test.use({ javaScriptEnabled: false })
-
+withoutJavaScript('search without JavaScript', () => {
   test('the header form sends the query, and the server renders the results', async ({
     page,
     api,
   }) => {
-    await api.createMany([
+    const drafts = [
       draft(1, { title: 'A new café opens', body: 'Coffee from dawn.' }),
       draft(2, { title: 'Night market returns', body: 'Forty stalls.' }),
-    ])
-    await page.goto('/')
+    ]
 
-    await search(page, 'CAFE opens')
+    await searchAmong(page, api, drafts, 'CAFE opens')
 
     await expect(page).toHaveURL('/search?q=CAFE+opens')
     await expect(found(page)).toHaveText('1 post found')

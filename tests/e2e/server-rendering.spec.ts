@@ -1,9 +1,8 @@
 import type { ConsoleMessage, Page } from '@playwright/test'
-import { expect, test } from './support/fixtures'
-import { deleteThroughApi, editThroughApi } from './support/history-api'
+import { expect, test, withoutJavaScript } from './support/fixtures'
 import { draft } from './support/news-api'
 import { draftIn, DRAFT_KEYS, NOTHING_LOST_TEXTS } from './support/nothing-lost'
-import { cards, expectHydrated } from './support/screens'
+import { cards, expectHydrated, expectSiteFrame } from './support/screens'
 import { LIMITS, NEWS_MESSAGES, PAGE_SIZE } from './support/spec-texts'
 import { toast } from './support/toasts'
 
@@ -60,12 +59,13 @@ async function holdFormCode(page: Page): Promise<() => void> {
 }
 
 test.describe('pages rendered on the server', () => {
-  test('hydrate on every route without a console warning or error', async ({ page, api }) => {
-    const [item, gone] = await api.createMany(
-      Array.from({ length: PAGE_SIZE + 2 }, (_, n) => draft(n + 1)),
-    )
+  test("hydrate on every route without a console warning or error, in the site's frame", async ({
+    page,
+    api,
+  }) => {
+    const [item, gone] = await api.createNumbered(PAGE_SIZE + 2)
     if (item === undefined || gone === undefined) throw new Error('no posts')
-    await deleteThroughApi(api.origin, gone._id)
+    await api.delete(gone._id)
     const routes = [
       '/',
       await nextPageOf(page, '/'),
@@ -82,10 +82,10 @@ test.describe('pages rendered on the server', () => {
     for (const route of routes) {
       const messages = recordConsole(page)
       await page.goto(route)
-      await expectHydrated(page)
       await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeAttached()
       // Lazy screens hydrate once their code arrives: wait for the network to settle.
       await page.waitForLoadState('networkidle')
+      await expectSiteFrame(page)
       // The browser reports the page's own 410 (a post in the trash) as a failed load.
       const goneStatus = route === `/news/${gone._id}` ? /status of 410 \(Gone\)$/ : undefined
       expect(
@@ -113,17 +113,11 @@ test.describe('pages rendered on the server', () => {
 
   test('are marked as run by the app only once their screen has hydrated', async ({
     page,
-    api,
+    post,
   }) => {
-    const item = await api.create(draft(1))
-    let release = () => undefined as void
-    const held = new Promise<void>((resolve) => (release = resolve))
-    await page.route(/\/assets\/news-form\.page-[\w-]+\.js$/, async (route) => {
-      await held
-      await route.continue()
-    })
+    const release = await holdFormCode(page)
     const appRuns = page.waitForRequest(/\/assets\/live-updates\.provide-[\w-]+\.js$/)
-    await page.goto(`/news/${item._id}/edit`, { waitUntil: 'commit' })
+    await page.goto(`/news/${post._id}/edit`, { waitUntil: 'commit' })
 
     // The app's own effects have run (they load the live updates), but not the form's.
     await appRuns
@@ -174,7 +168,7 @@ test.describe('pages rendered on the server', () => {
     ]
     const save = main.getByRole('button', { name: 'Edit news' })
     await body.fill(typed)
-    await editThroughApi(api.origin, post._id, { title: 'Their title' })
+    await api.edit(post._id, { title: 'Their title' })
     release()
     await expectHydrated(page)
     await expect(save).toBeEnabled()
@@ -197,39 +191,20 @@ test.describe('pages rendered on the server', () => {
   })
 })
 
-test.describe('pages without JavaScript', () => {
-  test.use({ javaScriptEnabled: false })
+withoutJavaScript('pages without JavaScript', () => {
+  test('show an article in full', async ({ page, post }) => {
+    await page.goto(`/news/${post._id}`)
 
-  test('show the list of news', async ({ page, api }) => {
-    await api.createMany([1, 2, 3].map((n) => draft(n)))
-
-    await page.goto('/')
-
-    await expect(cards(page)).toHaveCount(3)
-    await expect(cards(page).first().getByRole('heading', { level: 2 })).toHaveText(draft(3).title)
-    await expect(
-      cards(page)
-        .first()
-        .getByRole('link', { name: /^Read More/ }),
-    ).toBeVisible()
-  })
-
-  test('show an article in full', async ({ page, api }) => {
-    const item = await api.create(draft(1))
-
-    await page.goto(`/news/${item._id}`)
-
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(item.title)
-    await expect(page.getByText(item.body)).toBeVisible()
-    await expect(page.getByText(/^Created By: /)).toContainText(item.author)
-    await expect(page).toHaveTitle(`${item.title} | NewsWire`)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(post.title)
+    await expect(page.getByText(post.body)).toBeVisible()
+    await expect(page.getByText(/^Created By: /)).toContainText(post.author)
+    await expect(page).toHaveTitle(`${post.title} | NewsWire`)
   })
 
   test('show the trash and a post’s history', async ({ page, api }) => {
     const [kept, gone] = await api.createMany([draft(1), draft(2)])
-    if (kept === undefined || gone === undefined) throw new Error('no posts')
-    await editThroughApi(api.origin, kept._id, { title: 'Harbour report, corrected' })
-    await deleteThroughApi(api.origin, gone._id)
+    await api.edit(kept._id, { title: 'Harbour report, corrected' })
+    await api.delete(gone._id)
 
     await page.goto('/trash')
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Recently deleted')
@@ -248,11 +223,9 @@ test.describe('pages without JavaScript', () => {
     page,
     api,
   }) => {
-    const posts = await api.createMany(
-      Array.from({ length: 2 * PAGE_SIZE + 2 }, (_, n) => draft(n + 1)),
-    )
+    const posts = await api.createNumbered(2 * PAGE_SIZE + 2)
     const [trashed, live] = [posts.slice(0, PAGE_SIZE + 1), posts.slice(PAGE_SIZE + 1)]
-    for (const post of trashed) await deleteThroughApi(api.origin, post._id)
+    for (const post of trashed) await api.delete(post._id)
     const newestFirst = (list: typeof posts) => list.map((post) => post.title).reverse()
 
     for (const [path, expected, titles] of [
@@ -272,6 +245,8 @@ test.describe('pages without JavaScript', () => {
       }
       expect(seen, path).toEqual(expected)
     }
+    await page.goto('/')
+    await expect(cards(page).getByRole('link', { name: /^Read More/ })).toHaveCount(PAGE_SIZE)
   })
 
   test('say when a page is not there, with a link home', async ({ page }) => {

@@ -1,6 +1,5 @@
 import type { Locator, Page } from '@playwright/test'
 import { expect, test } from './support/fixtures'
-import { draft } from './support/news-api'
 import { TOASTS } from './support/spec-texts'
 import { toast } from './support/toasts'
 
@@ -39,15 +38,21 @@ async function expectDarkTopRight(page: Page, shown: Locator, counting = true): 
   expect(viewport.width - (box.x + box.width)).toBeLessThan(60)
 }
 
-test.describe('toasts', () => {
-  test('appear top-right in the dark theme, errors and successes alike', async ({ page, api }) => {
-    const item = await api.create(draft(1))
-    await page.goto('/no/such/page')
-    const error = toast(page, 'error', TOASTS.notAvailable)
-    await expect(error).toBeVisible()
-    await expectDarkTopRight(page, error)
+/** Opens an unknown address: its toast, once it has slid in and counts down its 5 s. */
+async function countingToast(page: Page): Promise<Locator> {
+  await page.goto('/no/such/page')
+  const shown = toast(page, 'error', TOASTS.notAvailable)
+  await expect(shown).toBeVisible()
+  // The countdown starts once the toast has slid in and stands still (react-toastify's autoClose).
+  await expect.poll(() => playState(shown)).toBe('running')
+  return shown
+}
 
-    await page.goto(`/news/${item._id}`)
+test.describe('toasts', () => {
+  test('appear top-right in the dark theme, errors and successes alike', async ({ page, post }) => {
+    await expectDarkTopRight(page, await countingToast(page))
+
+    await page.goto(`/news/${post._id}`)
     await page.getByRole('button', { name: 'Delete' }).click()
     const success = toast(page, 'success', TOASTS.deleted)
     await expect(success).toBeVisible()
@@ -55,11 +60,7 @@ test.describe('toasts', () => {
   })
 
   test('close after 5 seconds by themselves', async ({ page }) => {
-    await page.goto('/no/such/page')
-    const shown = toast(page, 'error', TOASTS.notAvailable)
-    await expect(shown).toBeVisible()
-    // The 5 s countdown starts once the toast has slid in (react-toastify's autoClose).
-    await expect.poll(() => playState(shown)).toBe('running')
+    const shown = await countingToast(page)
 
     // Time the toast by its own countdown: how far it had run, plus how long until it closed.
     const lifetime = await timer(shown).evaluate(
@@ -92,11 +93,7 @@ test.describe('toasts', () => {
   })
 
   test('pause while hovered, and close with their close button', async ({ page }) => {
-    await page.goto('/no/such/page')
-    const shown = toast(page, 'error', TOASTS.notAvailable)
-    await expect(shown).toBeVisible()
-    // The countdown starts once the toast has slid in.
-    await expect.poll(() => playState(shown)).toBe('running')
+    const shown = await countingToast(page)
 
     // Once its slide-in has ended, point at it at once: waiting for Playwright's 'stable' check on
     // a busy machine could outlast the toast's 5 s, and the hover would meet it leaving.
@@ -111,11 +108,7 @@ test.describe('toasts', () => {
   })
 
   test('can be dragged away', async ({ page }) => {
-    await page.goto('/no/such/page')
-    const shown = toast(page, 'error', TOASTS.notAvailable)
-    await expect(shown).toBeVisible()
-    // Once it has slid in and stands still.
-    await expect.poll(() => playState(shown)).toBe('running')
+    const shown = await countingToast(page)
     const box = await shown.boundingBox()
     if (box === null) throw new Error('the toast has no box')
 

@@ -1,7 +1,8 @@
+import type { Page } from '@playwright/test'
 import { expectNoSeriousAxeViolations } from './support/axe'
-import { expect, test } from './support/fixtures'
-import { deleteThroughApi } from './support/history-api'
-import { draft } from './support/news-api'
+import { expect, test, withoutJavaScript } from './support/fixtures'
+import { draft, type NewsApi, type NewsItem } from './support/news-api'
+import { NOTHING_LOST_TEXTS } from './support/nothing-lost'
 import { TOASTS } from './support/spec-texts'
 import { toast } from './support/toasts'
 
@@ -10,6 +11,17 @@ const IN_TRASH = {
   where: 'is in Recently deleted, where it can be restored.',
   link: 'See it in Recently deleted',
   restore: 'Restore it',
+}
+
+/** Opens the address of a post that is in the trash, titled `title`: a page answered 410. */
+async function openTrashed(page: Page, api: NewsApi, title: string): Promise<NewsItem> {
+  const post = await api.createDeleted(draft(2, { title }))
+  const response = await page.goto(`/news/${post._id}`)
+  expect(response?.status()).toBe(410)
+  await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toHaveText(
+    IN_TRASH.heading,
+  )
+  return post
 }
 
 test.describe('a link to a post in the trash', () => {
@@ -21,7 +33,7 @@ test.describe('a link to a post in the trash', () => {
     await page.goto(`/news/${post._id}`)
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click()
     await expect(page).toHaveURL(/\/$/)
-    await deleteThroughApi(api.origin, post._id)
+    await api.delete(post._id)
 
     // Back to the post's address, inside the app.
     await page.goBack()
@@ -40,7 +52,7 @@ test.describe('a link to a post in the trash', () => {
 
     await main.getByRole('button', { name: IN_TRASH.restore }).click()
 
-    await expect(toast(page, 'success', 'the news post is back')).toBeVisible()
+    await expect(toast(page, 'success', NOTHING_LOST_TEXTS.restored)).toBeVisible()
     await expect(main.getByRole('heading', { level: 1 })).toHaveText(post.title)
     await expect(main.getByRole('heading', { level: 1 })).toBeFocused()
     await expect(page).toHaveURL(new RegExp(`/news/${post._id}$`))
@@ -51,12 +63,8 @@ test.describe('a link to a post in the trash', () => {
     page,
     api,
   }) => {
-    const post = await api.createDeleted(draft(2, { title: 'Bridge closed for repairs' }))
+    const post = await openTrashed(page, api, 'Bridge closed for repairs')
 
-    const response = await page.goto(`/news/${post._id}`)
-
-    expect(response?.status()).toBe(410)
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(IN_TRASH.heading)
     await expect(page.getByRole('button', { name: IN_TRASH.restore })).toBeVisible()
     await page.getByRole('link', { name: IN_TRASH.link }).click()
     await expect(page).toHaveURL(/\/trash#/)
@@ -64,20 +72,14 @@ test.describe('a link to a post in the trash', () => {
   })
 })
 
-test.describe('a link to a post in the trash, without JavaScript', () => {
-  test.use({ javaScriptEnabled: false })
-
+withoutJavaScript('a link to a post in the trash, without JavaScript', () => {
   test('answers 410 with a page that links to the post in Recently deleted', async ({
     page,
     api,
   }) => {
-    const post = await api.createDeleted(draft(3, { title: 'Lighthouse open to visitors' }))
+    const post = await openTrashed(page, api, 'Lighthouse open to visitors')
 
-    const response = await page.goto(`/news/${post._id}`)
-
-    expect(response?.status()).toBe(410)
     const main = page.getByRole('main')
-    await expect(main.getByRole('heading', { level: 1 })).toHaveText(IN_TRASH.heading)
     await expect(main).toContainText(`“${post.title}” ${IN_TRASH.where}`)
     await expect(main).not.toContainText('not available')
     // Restore needs the app: without it, the page offers none.

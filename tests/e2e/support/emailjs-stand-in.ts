@@ -20,8 +20,6 @@ export interface EmailJsStandIn {
   readonly received: SentForm[]
   /** The next sendForm answers this instead of checking the ids. */
   failNext(status: number, text: string): void
-  /** Resolves once `count` requests have arrived; rejects after `timeoutMs`. */
-  waitForRequests(count: number, timeoutMs?: number): Promise<readonly SentForm[]>
   reset(): void
   close(): Promise<void>
 }
@@ -46,7 +44,6 @@ const CORS = {
 export async function startEmailJsStandIn(): Promise<EmailJsStandIn> {
   const received: SentForm[] = []
   let failures: [number, string][] = []
-  let waiters: (() => void)[] = []
 
   const answer = (response: ServerResponse, status: number, text: string) => {
     response.writeHead(status, { ...CORS, 'Content-Type': 'text/plain; charset=utf-8' })
@@ -72,7 +69,6 @@ export async function startEmailJsStandIn(): Promise<EmailJsStandIn> {
           status,
         })
         answer(response, status, text)
-        for (const wake of waiters) wake()
       })
     })
   })
@@ -84,22 +80,6 @@ export async function startEmailJsStandIn(): Promise<EmailJsStandIn> {
     received,
     failNext(status, text) {
       failures.push([status, text])
-    },
-    waitForRequests(count, timeoutMs = 10_000) {
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => {
-          waiters = waiters.filter((each) => each !== check)
-          reject(new Error(`EmailJS stand-in: ${received.length} of ${count} requests arrived`))
-        }, timeoutMs)
-        function check() {
-          if (received.length < count) return
-          clearTimeout(timer)
-          waiters = waiters.filter((each) => each !== check)
-          resolve([...received])
-        }
-        waiters.push(check)
-        check()
-      })
     },
     reset() {
       received.length = 0

@@ -1,8 +1,7 @@
-import { test as base, expect } from '@playwright/test'
+import { test as base, expect, type Page, type TestInfo } from '@playwright/test'
 import { startEmailJsStandIn, type EmailJsStandIn } from './emailjs-stand-in'
-import { emptyTrash } from './empty-trash'
-import { liftModeration } from './operator'
-import { NewsApi } from './news-api'
+import { emptyTrash, liftModeration } from './worker-database'
+import { draft, NewsApi, type NewsItem } from './news-api'
 import { startNewsWire, type NewsWireServer } from './newswire-server'
 import { expectHydrated } from './screens'
 
@@ -21,14 +20,16 @@ interface WorkerFixtures {
 
 interface TestFixtures {
   /**
-   * Whether `page.goto` and `page.reload` wait until the app runs, so that a test's clicks,
-   * focus and keys reach the app rather than the server's HTML. On by default; a navigation
-   * with `waitUntil: 'commit'` never waits, for tests of what happens before the app runs.
+   * Whether `goto` and `reload`, in every tab the test opens, wait until the app runs, so that
+   * a test's clicks, focus and keys reach the app rather than the server's HTML. On by default;
+   * a navigation with `waitUntil: 'commit'` never waits, for tests of what happens before.
    */
   waitForApp: boolean
   /** Empties the site, its trash and the stand-in before each test. */
   freshSite: void
   api: NewsApi
+  /** A post on the fresh site, draft(1), made through the API. */
+  post: NewsItem
   /** The EmailJS stand-in; fails the test where the outbox is in use. */
   emailJs: EmailJsStandIn
   /** Image-service URLs the page asked for; each was refused, as with no internet. */
@@ -71,22 +72,19 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   waitForApp: [true, { option: true }],
 
-  page: async ({ page, waitForApp, javaScriptEnabled }, provide) => {
+  context: async ({ context, waitForApp, javaScriptEnabled }, provide) => {
     if (waitForApp && javaScriptEnabled !== false) {
-      const goto = page.goto.bind(page)
-      const reload = page.reload.bind(page)
-      const untilAppRuns = async <T>(navigation: Promise<T>, waitUntil?: string): Promise<T> => {
-        const response = await navigation
-        if (waitUntil !== 'commit') await expectHydrated(page)
-        return response
-      }
-      page.goto = (url, options) => untilAppRuns(goto(url, options), options?.waitUntil)
-      page.reload = (options) => untilAppRuns(reload(options), options?.waitUntil)
+      // Every tab of the test, the first one (the `page` fixture) as well as any it opens.
+      const newPage = context.newPage.bind(context)
+      context.newPage = async () => untilAppRuns(await newPage())
     }
-    await provide(page)
+    await provide(context)
   },
 
   api: async ({ newsWire }, provide) => provide(new NewsApi(newsWire.origin)),
+
+  // After the site is emptied for the test, not before.
+  post: async ({ api, freshSite: _emptied }, provide) => provide(await api.create(draft(1))),
 
   emailJs: async ({ emailJsStandIn }, provide) => {
     if (emailJsStandIn === undefined) throw new Error('this test needs the EmailJS stand-in')
@@ -146,20 +144,38 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 })
 
-/** The address a test's browser comes from. */
-export function visitorOf(testInfo: {
-  readonly workerIndex: number
-  readonly testId: string
-  readonly repeatEachIndex: number
-}): string {
-  return visitorAddress(testInfo.workerIndex, `${testInfo.testId}/${testInfo.repeatEachIndex}`)
+/** The address a test's browser comes from: 10.<worker>.<two bytes of the test's id and repeat>. */
+export function visitorOf(testInfo: Pick<TestInfo, 'workerIndex' | 'testId' | 'repeatEachIndex'>) {
+  let hash = 0
+  for (const char of `${testInfo.testId}/${testInfo.repeatEachIndex}`) {
+    hash = (hash * 31 + char.charCodeAt(0)) >>> 0
+  }
+  return `10.${testInfo.workerIndex % 256}.${(hash >>> 8) & 255}.${hash & 255}`
 }
 
-/** A private address for one test of one worker: 10.<worker>.<two bytes of the test's id and repeat>. */
-export function visitorAddress(workerIndex: number, test: string): string {
-  let hash = 0
-  for (const char of test) hash = (hash * 31 + char.charCodeAt(0)) >>> 0
-  return `10.${workerIndex % 256}.${(hash >>> 8) & 255}.${hash & 255}`
+/**
+ * Waits, after each `goto` and `reload` of `page`, until the app runs in it; a navigation with
+ * `waitUntil: 'commit'` does not wait.
+ */
+function untilAppRuns(page: Page): Page {
+  const goto = page.goto.bind(page)
+  const reload = page.reload.bind(page)
+  const waited = async <T>(navigation: Promise<T>, waitUntil?: string): Promise<T> => {
+    const response = await navigation
+    if (waitUntil !== 'commit') await expectHydrated(page)
+    return response
+  }
+  page.goto = (url, options) => waited(goto(url, options), options?.waitUntil)
+  page.reload = (options) => waited(reload(options), options?.waitUntil)
+  return page
+}
+
+/** A group of tests that run with JavaScript off, as a visitor without it, or a crawler. */
+export function withoutJavaScript(title: string, tests: () => void): void {
+  test.describe(title, () => {
+    test.use({ javaScriptEnabled: false })
+    tests()
+  })
 }
 
 export { expect }

@@ -1,33 +1,90 @@
 import { expect, type Locator, type Page } from '@playwright/test'
+import type { NewsDraft } from './news-api'
 import { withRoomUsed } from './screens'
 
-/** A form's fields, each found by its label. */
-export function formFields<Name extends string>(
+/** What the contact form sends. */
+export interface Contact {
+  readonly name: string
+  readonly email: string
+  readonly message: string
+}
+
+/**
+ * The add or edit form's fields, and the edit form's button. Found by their exact labels: a
+ * review names its groups after the fields ('Title: you both changed it').
+ */
+export function newsForm(page: Page) {
+  const fields = labelled(page, { title: 'Title', author: 'Author Name', body: 'Body' })
+  return { ...fields, save: page.getByRole('main').getByRole('button', { name: 'Edit news' }) }
+}
+
+/** The contact form's fields. */
+export function contactForm(page: Page) {
+  return labelled(page, { name: 'Name', email: 'Email Address', message: 'Your Message' })
+}
+
+/** The main region's fields, each found by its exact label. */
+function labelled<Name extends string>(
   page: Page,
   labels: Readonly<Record<Name, string>>,
 ): Record<Name, Locator> {
+  const main = page.getByRole('main')
   const entries = Object.entries<string>(labels).map(([name, label]) => [
     name,
-    page.getByLabel(label),
+    main.getByLabel(label, { exact: true }),
   ])
   return Object.fromEntries(entries) as Record<Name, Locator>
 }
 
-/** Types each of `values` into its field, in the fields' order. */
+type Values<Name extends string> = Partial<Readonly<Record<NoInfer<Name>, string>>>
+
+/** Types each of `values` into its field, in the form's order; fields without one stay. */
 export async function fillFields<Name extends string>(
-  fields: Record<Name, Locator>,
-  values: Readonly<Record<Name, string>>,
+  fields: Readonly<Record<Name, Locator>>,
+  values: Values<Name>,
 ): Promise<void> {
-  for (const name of Object.keys(fields) as Name[]) await fields[name].fill(values[name])
+  for (const [field, value] of valued(fields, values)) await field.fill(value)
 }
 
-/** Expects each field to hold its value of `values`. */
+/** Expects each field that `values` names to hold its value. */
 export async function expectFieldValues<Name extends string>(
-  fields: Record<Name, Locator>,
-  values: Readonly<Record<Name, string>>,
+  fields: Readonly<Record<Name, Locator>>,
+  values: Values<Name>,
 ): Promise<void> {
-  for (const name of Object.keys(fields) as Name[])
-    await expect(fields[name]).toHaveValue(values[name])
+  for (const [field, value] of valued(fields, values)) await expect(field).toHaveValue(value)
+}
+
+/** The fields that `values` gives a value, each with it, in the form's order. */
+function valued<Name extends string>(
+  fields: Readonly<Record<Name, Locator>>,
+  values: Values<Name>,
+): [Locator, string][] {
+  return (Object.keys(fields) as Name[]).flatMap((name) => {
+    const value = values[name]
+    return typeof value === 'string' ? [[fields[name], value] as [Locator, string]] : []
+  })
+}
+
+/** Opens the form at `path`, and expects no message on it before a field is touched. */
+export async function openUntouched(page: Page, path: string): Promise<void> {
+  await page.goto(path)
+  await expect(page.getByRole('main').getByRole('textbox').first()).toBeVisible()
+  await expect(fieldErrors(page)).toHaveCount(0)
+}
+
+/** Writes `post` into the add or edit form on the page, and sends it. */
+export async function writePost(page: Page, post: Partial<NewsDraft>): Promise<void> {
+  await fillFields(newsForm(page), post)
+  await page
+    .getByRole('main')
+    .getByRole('button', { name: /^(Add|Edit) news$/ })
+    .click()
+}
+
+/** Writes `contact` into the contact form on the page, and sends it. */
+export async function sendContact(page: Page, contact: Partial<Contact>): Promise<void> {
+  await fillFields(contactForm(page), contact)
+  await page.getByRole('main').getByRole('button', { name: 'Submit' }).click()
 }
 
 /** Expects `field` to be described by `message`, then the room it has used where it counts. */

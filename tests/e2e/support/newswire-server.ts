@@ -67,7 +67,7 @@ export async function startNewsWire(
     SEARCH_RATE_LIMIT: '0',
     DEMO_POSTS: '0',
     // The browser is behind a proxy on this machine: each test is its own visitor, by the
-    // address the fixtures give it in X-Forwarded-For (fixtures.ts, visitorAddress).
+    // address the fixtures give it in X-Forwarded-For (fixtures.ts, visitorOf).
     TRUST_PROXY: 'loopback',
     // Node's fetch keeps an idle connection until 1 s before the server's keep-alive timeout
     // ends; at 5 s, a test that waited about that long could reuse a connection as the server

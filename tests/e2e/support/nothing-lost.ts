@@ -1,6 +1,4 @@
 import type { Page } from '@playwright/test'
-import type { NewsItem } from './news-api'
-import { startNewsWire, type NewsWireServer } from './newswire-server'
 
 /** The texts of what NewsWire adds to the spec (docs/spec-deviations.md, rows 13 to 18). */
 export const NOTHING_LOST_TEXTS = {
@@ -39,26 +37,6 @@ export const DRAFT_KEYS = {
   contact: 'newswire.draft.contact',
 } as const
 
-/** The add or edit form's fields, and the edit form's button. */
-export function newsForm(page: Page) {
-  const main = page.getByRole('main')
-  return {
-    // Exactly: a review names its groups after the fields ('Title: you both changed it').
-    title: main.getByLabel('Title', { exact: true }),
-    author: main.getByLabel('Author Name', { exact: true }),
-    body: main.getByLabel('Body', { exact: true }),
-    save: main.getByRole('button', { name: 'Edit news' }),
-  }
-}
-
-/** The post as stored now, or undefined when the API answers 404. */
-export async function storedPost(origin: string, id: string): Promise<NewsItem | undefined> {
-  const response = await fetch(`${origin}/api/news/${encodeURIComponent(id)}`)
-  if (response.status === 404) return undefined
-  if (response.status !== 200) throw new Error(`GET /api/news/${id}: ${response.status}`)
-  return (await response.json()) as NewsItem
-}
-
 /** What the page's own tab keeps under a form's draft key, parsed, or null. */
 export async function draftIn(page: Page, key: string): Promise<unknown> {
   return page.evaluate((name) => {
@@ -79,9 +57,4 @@ export async function draftsOfEveryTab(page: Page, key: string): Promise<unknown
     }
     return drafts
   }, key)
-}
-
-/** A server of its own with a write limit of `writesPerMinute`, for the 429 flows. */
-export function startLimitedNewsWire(writesPerMinute: number): Promise<NewsWireServer> {
-  return startNewsWire(undefined, { WRITE_RATE_LIMIT: String(writesPerMinute) })
 }

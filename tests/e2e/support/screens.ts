@@ -12,11 +12,28 @@ export function withRoomUsed(message: string): RegExp {
 
 /**
  * Waits until the app runs in the server-rendered page: the app and the route's screen
- * hydrated, their effects started. The fixtures' `page.goto` already waits for it; this is for
- * navigations made some other way.
+ * hydrated, their effects started. Every tab's `goto` already waits for it (fixtures.ts);
+ * this is for navigations made some other way.
  */
 export async function expectHydrated(page: Page): Promise<void> {
   await expect(page.locator('html[data-app="running"]')).toBeAttached()
+}
+
+/**
+ * Opens `path` and waits until the page follows the live stream (its answer has begun: changes
+ * made from now on reach the page).
+ */
+export async function openLive(page: Page, path: string): Promise<void> {
+  const stream = page.waitForResponse((response) => response.url().includes('/api/events'))
+  await page.goto(path)
+  expect((await stream).status()).toBe(200)
+}
+
+/** How far the page scrolls sideways: 0 when it fits the screen. */
+export function sidewaysOverflow(page: Page): Promise<number> {
+  return page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  )
 }
 
 /** The news cards on the list, in reading order. */
@@ -40,6 +57,14 @@ export async function expectSiteFrame(page: Page): Promise<void> {
   for (const [index, link] of SITE.nav.entries()) {
     await expect(links.nth(index)).toHaveAttribute('href', link.path)
   }
+}
+
+/** Follows the first card's Read More link. */
+export async function readMore(page: Page): Promise<void> {
+  await cards(page)
+    .first()
+    .getByRole('link', { name: /^Read More/ })
+    .click()
 }
 
 /** Where an element's box is, visible or not. */
