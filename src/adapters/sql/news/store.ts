@@ -86,7 +86,9 @@ export interface SqlNewsStoreOptions {
  * are that one statement (SqlNewsTransaction; a create without a key is nothing else, and
  * commits by itself), whose triggers then count the post in its sitemap block: every
  * transaction of the store locks the post's row (its read), then the version, then the block,
- * in that order, so that writers queue instead of deadlocking. A transaction that only read (an
+ * in that order, so that writers queue instead of deadlocking. (The purges delete posts before
+ * the raise, in statements of their own; should one meet a write on the same block, PostgreSQL
+ * ends one of them as a deadlock, and it runs again.) A transaction that only read (an
  * idempotent repeat) leaves it alone.
  *
  * The change log (news_change) rides on it: a transaction that appended n revisions raises the
