@@ -1,5 +1,7 @@
+import { sql } from 'kysely'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
 import { SqlNewsStore } from '@/adapters/sql/news/store'
+import { SqlRateLimitStore } from '@/adapters/sql/sql-rate-limit.store'
 import { JournaledNewsRepository } from '@/application/journaled-news.repository'
 import {
   POSTGRES_SKIPPED,
@@ -10,14 +12,17 @@ import {
 
 if (TEST_POSTGRES_URL === undefined) console.warn(POSTGRES_SKIPPED)
 
+const MINUTE = 60_000
+
 const DRAFT = { title: 'One statement', author: 'Ada', body: 'Written in one round trip.' }
 
 /**
  * A write on PostgreSQL costs a round trip per statement: the store sends a transaction's writes
  * together, with the change signal's raise, in one statement (postgres-writes.ts), and begins a
- * transaction only when a read must come first.
+ * transaction only when a read must come first; the write budget reads its window and takes its
+ * unit in one statement.
  */
-describe.skipIf(TEST_POSTGRES_URL === undefined)('PostgreSQL writes in one statement', () => {
+describe.skipIf(TEST_POSTGRES_URL === undefined)('PostgreSQL writes in few round trips', () => {
   const cleanups: Array<() => Promise<void>> = []
   let database: SqlDatabase
   let store: SqlNewsStore
@@ -115,5 +120,46 @@ describe.skipIf(TEST_POSTGRES_URL === undefined)('PostgreSQL writes in one state
     await expect(failed).rejects.toThrow()
     expect(await store.find(copy)).toBeUndefined()
     expect(await store.version()).toBe(before)
+  })
+
+  /** A budget whose first reservation, which also sweeps the ended windows, is behind it. */
+  async function warmBudget(): Promise<SqlRateLimitStore> {
+    const budget = new SqlRateLimitStore(database)
+    await budget.reserve('warm', MINUTE, 5)
+    return budget
+  }
+
+  it('reads the window and takes a unit in one statement', async () => {
+    const budget = await warmBudget()
+    statements = []
+    await expect(budget.reserve('client:write', MINUTE, 2)).resolves.toMatchObject({
+      granted: true,
+      count: 1,
+    })
+    await expect(budget.reserve('client:write', MINUTE, 2)).resolves.toMatchObject({
+      granted: true,
+      count: 2,
+    })
+    expect(statements).toEqual(['other', 'other'])
+  })
+
+  it('refuses a spent budget without writing its row, nor locking it', async () => {
+    const budget = await warmBudget()
+    await budget.reserve('client:write', MINUTE, 1)
+    const version = () =>
+      sql<{
+        xmin: string
+        xmax: string
+      }>`select xmin::text, xmax::text from rate_limit where key = 'client:write'`
+        .execute(database.db)
+        .then(({ rows }) => rows[0])
+    const before = await version()
+    for (let flood = 0; flood < 3; flood += 1) {
+      await expect(budget.reserve('client:write', MINUTE, 1)).resolves.toMatchObject({
+        granted: false,
+        count: 1,
+      })
+    }
+    expect(await version()).toEqual(before)
   })
 })
