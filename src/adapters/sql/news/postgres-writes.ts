@@ -31,10 +31,11 @@ export async function sendTogether(db: Db, writes: readonly HeldWrite[]): Promis
 /**
  * Sends `writes`, then raises the change signal by one per change in `changes` (by one when
  * none) and logs them under the versions they brought, as raiseVersion does, all in one
- * statement. The site's version is the last row the statement locks: its update waits, in its
- * condition, until every write has run (a write's trigger locks its sitemap block first, as
- * raiseVersion's callers do), so that writers queue at the end and never deadlock, and the lock
- * is held for this one statement (with its commit), not for round trips after it.
+ * statement. The version's update waits, in its condition, until every write has run, so that
+ * it locks the version after the rows the writes write; only the writes' triggers, which
+ * PostgreSQL runs at the statement's end (the post's sitemap block), lock after it. Every
+ * transaction of the store takes them in that order (SqlNewsStore), and the version's lock is
+ * held for the rest of this one statement and its commit, not for round trips after it.
  */
 export async function sendWithVersion(
   db: Db,
