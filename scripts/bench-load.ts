@@ -6,7 +6,9 @@
  * BENCH_POSTGRES_URL or TEST_POSTGRES_URL names a database (a throwaway schema is made in it
  * and dropped after). It prints req/s, p50, p99 and errors; the target on SQLite is p99 < 50 ms
  * with 0 errors. A missed target never fails the run.
- * Options: --duration S (default 20), --connections N (default 64), --posts N (default 1000).
+ * Options: --duration S (default 20), --connections N (default 64), --posts N (default 1000),
+ * --only sqlite|postgres (one engine), --statements (before the load, count the database
+ * statements each kind of request runs, from the server's metrics, on a server of its own).
  */
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -23,6 +25,8 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '20' },
     connections: { type: 'string', default: '64' },
     posts: { type: 'string', default: '1000' },
+    only: { type: 'string' },
+    statements: { type: 'boolean', default: false },
   },
 })
 const duration = Math.min(Math.max(Number(values.duration) || 20, 1), 120)
@@ -73,24 +77,25 @@ interface Measured {
   readonly cpuUsPerRequest: number | undefined
 }
 
-async function run(engine: string, databaseUrl: string): Promise<Measured> {
-  // The write limit counts every write in the database, as `npm start` does, with a budget
-  // far above what the run can use, so that counting costs what it costs and nothing is refused.
-  const server = await startBenchServer({
+/**
+ * The server under test. The write limit counts every write in the database, as `npm start`
+ * does, with a budget far above what the run can use, so that counting costs what it costs and
+ * nothing is refused.
+ */
+function loadServer(databaseUrl: string, env: Record<string, string> = {}) {
+  return startBenchServer({
     DATABASE_URL: databaseUrl,
     HOST: '127.0.0.1',
     WRITE_RATE_LIMIT: String(WRITE_BUDGET),
     CREATE_RATE_LIMIT: '0',
+    ...env,
   })
+}
+
+async function run(engine: string, databaseUrl: string): Promise<Measured> {
+  const server = await loadServer(databaseUrl)
   try {
-    const first = (await (await fetch(`${server.base}/api/news?limit=24`)).json()) as {
-      _id: string
-    }[]
-    const link = (await fetch(`${server.base}/api/news?limit=24`)).headers.get('link') ?? ''
-    const cursor = /cursor=([^&>]+)/.exec(link)?.[1]
-    const newestId = first[0]?._id
-    if (newestId === undefined || cursor === undefined) throw new Error(`${engine}: no posts`)
-    const requests = mix({ newestId, secondPageCursor: decodeURIComponent(cursor) })
+    const requests = mix(await seededOf(server.base, engine))
     process.stdout.write(`${engine}: ${connections} connections for ${duration} s …\n`)
     const cpuBefore = server.cpuMs()
     const result = await autocannon({ url: server.base, connections, duration, requests })
@@ -98,6 +103,115 @@ async function run(engine: string, databaseUrl: string): Promise<Measured> {
   } finally {
     await server.stop()
   }
+}
+
+/** The metrics' bearer token of the server that counts statements (never a production one). */
+const METRICS_TOKEN = 'bench-load-statement-count'
+
+/** Sequential sendings of each kind of request that the statement count averages over. */
+const COUNTED = 40
+
+/** What each kind of request is called in the count's table, by its place in the mix. */
+const KINDS = ['first page', 'post by id', 'second page', 'new post'] as const
+
+/**
+ * The database statements (by kind: select, insert, update, transaction...) that each kind of
+ * request runs, one at a time on an idle server: the server's own count (its metrics, which
+ * Kysely tells of every statement), read before and after COUNTED sendings, less what the
+ * server ran meanwhile by itself (measured idle for as long). Steady state: the first page is
+ * then answered from its cache, which asks the database only for the site's version.
+ */
+async function countStatements(engine: string, databaseUrl: string): Promise<void> {
+  const server = await loadServer(databaseUrl, { METRICS_TOKEN })
+  try {
+    const requests = mix(await seededOf(server.base, engine))
+    const kinds = [requests[0], requests[1], requests[3], requests[5]]
+    const send = async (request: AutocannonRequest | undefined): Promise<void> => {
+      if (request === undefined) return
+      const answer = await fetch(`${server.base}${request.path}`, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+      })
+      await answer.arrayBuffer()
+      if (!answer.ok)
+        throw new Error(`${engine}: ${request.method} ${request.path}: ${answer.status}`)
+    }
+    const counts = () => statementCounts(server.base)
+    const idleStart = await counts()
+    const idleFrom = performance.now()
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    const idlePerMs = total(difference(await counts(), idleStart)) / (performance.now() - idleFrom)
+    process.stdout.write(
+      `\n${engine}: database statements per request (${COUNTED} of each, one at a time)\n`,
+    )
+    for (const [index, request] of kinds.entries()) {
+      for (let warm = 0; warm < 3; warm += 1) await send(request)
+      const before = await counts()
+      const started = performance.now()
+      for (let sent = 0; sent < COUNTED; sent += 1) await send(request)
+      const ran = difference(await counts(), before)
+      const idle = idlePerMs * (performance.now() - started)
+      const byKind = [...ran.entries()]
+        .filter(([, count]) => count > 0)
+        .map(([kind, count]) => `${kind} ${round(count / COUNTED)}`)
+        .join(', ')
+      process.stdout.write(
+        `  ${(KINDS[index] ?? '').padEnd(12)}${round((total(ran) - idle) / COUNTED).padStart(6)}  (${byKind})\n`,
+      )
+    }
+    const before = await counts()
+    for (let round = 0; round < COUNTED / 10; round += 1) {
+      for (const request of requests) await send(request)
+    }
+    const ran = total(difference(await counts(), before))
+    process.stdout.write(
+      `  ${'the mix'.padEnd(12)}${round(ran / (COUNTED / 10) / requests.length).padStart(6)}  (per request, one at a time)\n`,
+    )
+  } finally {
+    await server.stop()
+  }
+}
+
+/** The statements the server has run so far, by kind, from its metrics. */
+async function statementCounts(base: string): Promise<Map<string, number>> {
+  const answer = await fetch(`${base}/metrics`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  })
+  const text = await answer.text()
+  const counts = new Map<string, number>()
+  for (const match of text.matchAll(
+    /^newswire_db_statement_duration_seconds_count\{kind="([a-z]+)",outcome="[a-z]+"\} (\d+)$/gm,
+  )) {
+    const [, kind = '', count = '0'] = match
+    counts.set(kind, (counts.get(kind) ?? 0) + Number(count))
+  }
+  return counts
+}
+
+function difference(after: Map<string, number>, before: Map<string, number>): Map<string, number> {
+  return new Map([...after].map(([kind, count]) => [kind, count - (before.get(kind) ?? 0)]))
+}
+
+function total(counts: Map<string, number>): number {
+  return [...counts.values()].reduce((sum, count) => sum + count, 0)
+}
+
+function round(value: number): string {
+  return (Math.round(value * 10) / 10).toString()
+}
+
+/** The newest post's id and the second page's cursor, which the mix reads. */
+async function seededOf(
+  base: string,
+  engine: string,
+): Promise<{ newestId: string; secondPageCursor: string }> {
+  const answer = await fetch(`${base}/api/news?limit=24`)
+  const first = (await answer.json()) as { _id: string }[]
+  const cursor = /cursor=([^&>]+)/.exec(answer.headers.get('link') ?? '')?.[1]
+  const newestId = first[0]?._id
+  if (newestId === undefined || cursor === undefined) throw new Error(`${engine}: no posts`)
+  return { newestId, secondPageCursor: decodeURIComponent(cursor) }
 }
 
 /** A fresh schema in the PostgreSQL database, seeded with `posts` posts; dropped by `drop`. */
@@ -127,14 +241,22 @@ async function postgresSchema(url: string) {
 
 async function main(): Promise<void> {
   const rows: ({ engine: string } & Measured)[] = []
-  const sqlitePath = join(work, 'load.db')
-  await seedSqlite(sqlitePath, posts)
-  rows.push({ engine: 'SQLite', ...(await run('SQLite', `sqlite:${sqlitePath}`)) })
-  if (postgresUrl) {
+  const measure = async (engine: string, databaseUrl: string): Promise<void> => {
+    if (values.statements) await countStatements(engine, databaseUrl)
+    rows.push({ engine, ...(await run(engine, databaseUrl)) })
+  }
+  if (values.only !== 'postgres') {
+    const sqlitePath = join(work, 'load.db')
+    await seedSqlite(sqlitePath, posts)
+    await measure('SQLite', `sqlite:${sqlitePath}`)
+  }
+  if (values.only === 'sqlite') {
+    // SQLite alone, as asked.
+  } else if (postgresUrl) {
     const schema = await postgresSchema(postgresUrl)
     try {
       await schema.seed()
-      rows.push({ engine: 'PostgreSQL', ...(await run('PostgreSQL', schema.url)) })
+      await measure('PostgreSQL', schema.url)
     } finally {
       await schema.drop()
     }
@@ -154,7 +276,7 @@ async function main(): Promise<void> {
       `${engine.padEnd(12)}${Math.round(result.requests.average).toString().padStart(8)}${String(result.latency.p50).padStart(8)}${String(result.latency.p99).padStart(8)}${String(errors).padStart(8)}${cpu.padStart(19)}\n`,
     )
   }
-  const sqlite = rows[0]?.result
+  const sqlite = rows.find((row) => row.engine === 'SQLite')?.result
   if (sqlite !== undefined) {
     const errors = sqlite.errors + sqlite.timeouts + sqlite.non2xx
     const met = sqlite.latency.p99 < 50 && errors === 0

@@ -9,7 +9,12 @@ import { migrateToLatest } from '@/adapters/sql/newswire.migrations'
 import { openPostgresPool } from '@/adapters/sql/postgres-pool'
 import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
 import { kyselyLogOf, type StatementObserver } from '@/adapters/sql/statement-timing'
-import { runTransaction, runUnsynced, type TransactionOptions } from '@/adapters/sql/transactions'
+import {
+  runLateTransaction,
+  runTransaction,
+  runUnsynced,
+  type TransactionOptions,
+} from '@/adapters/sql/transactions'
 import { openSqlite, type StatementLog } from '@/adapters/sql/sqlite-open'
 import type { WalFlush } from '@/adapters/sql/sqlite-wal-flush'
 import {
@@ -40,6 +45,14 @@ export interface SqlDatabase {
   /** Runs `work` in one transaction, as transactions.ts decides for every adapter. */
   transaction<T>(
     work: (db: Kysely<NewsWireSchema>) => Promise<T>,
+    options: TransactionOptions,
+  ): Promise<T>
+  /**
+   * As `transaction`, but on PostgreSQL begun only when `work` calls `begin`; work that does not
+   * runs one statement alone (runLateTransaction).
+   */
+  lateTransaction<T>(
+    work: (db: Kysely<NewsWireSchema>, begin: () => Promise<void>) => Promise<T>,
     options: TransactionOptions,
   ): Promise<T>
   /** Runs `work` outside a transaction, its commits not waited for (transactions.ts). */
@@ -179,6 +192,9 @@ export function sqlDatabase(
     },
     transaction(work, options) {
       return runTransaction(db, target.engine, work, options, () => this.flushLog())
+    },
+    lateTransaction(work, options) {
+      return runLateTransaction(db, target.engine, work, options, () => this.flushLog())
     },
     unsynced(work) {
       return runUnsynced(db, target.engine, work)

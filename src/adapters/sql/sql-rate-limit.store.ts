@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely'
+import { sql, type Kysely, type RawBuilder } from 'kysely'
 import type {
   RateLimitCounter,
   RateLimitReservation,
@@ -38,16 +38,12 @@ export class SqlRateLimitStore implements RateLimitCounter {
   reserve(key: string, windowMs: number, max: number): Promise<RateLimitReservation> {
     return guardStorage(async () => {
       const now = this.now()
-      // A spent budget is refused on a read: a flood past it writes nothing.
-      const held = await this.database.db
-        .selectFrom('rate_limit')
-        .select(['count', 'window_end'])
-        .where('key', '=', key)
-        .where('window_end', '>', now)
-        .executeTakeFirst()
+      const { held, taken } =
+        this.database.engine === 'postgres'
+          ? await this.readAndTake(key, now, windowMs, max)
+          : await this.readThenTake(key, now, windowMs, max)
       const window = held === undefined ? undefined : windowOf(held, now)
       if (window !== undefined && window.count >= max) return { granted: false, ...window }
-      const taken = await this.take(key, now, windowMs, max)
       await this.sweepEndedWindows(now, windowMs)
       if (taken !== undefined) return { granted: true, ...windowOf(taken, now) }
       // Others took the last units since the read: their window is the one read, or one they
@@ -57,6 +53,59 @@ export class SqlRateLimitStore implements RateLimitCounter {
         ...(window ?? { count: max, resetInMs: windowMs, windowEnd: now + windowMs }),
       }
     }, this.onError)
+  }
+
+  /**
+   * The key's window as held at `now`, read first, and the unit taken only when that window is
+   * not spent: a spent budget is refused on a read, so a flood past it writes nothing.
+   */
+  private async readThenTake(key: string, now: number, windowMs: number, max: number) {
+    const held = await this.heldWindow(this.database.db, key, now).executeTakeFirst()
+    if (held !== undefined && held.count >= max) return { held, taken: undefined }
+    return {
+      held,
+      taken: await this.withoutFlush((db) =>
+        this.take(db, key, now, windowMs, max).executeTakeFirst(),
+      ),
+    }
+  }
+
+  /**
+   * readThenTake in one statement, for PostgreSQL, where each is a round trip: the insert finds
+   * no row to insert when the window read is spent, and so writes and locks nothing.
+   */
+  private async readAndTake(key: string, now: number, windowMs: number, max: number) {
+    const { db } = this.database
+    const spent = sql<boolean>`exists (select 1 from held where ${sql.ref('held.count')} >= ${max})`
+    const take = this.take(db, key, now, windowMs, max, sql<boolean>`not ${spent}`)
+    const { rows } = await sql<{
+      held_count: number | null
+      held_end: string | null
+      taken_count: number | null
+      taken_end: string | null
+    }>`with held as (${this.heldWindow(db, key, now)}), taken as (${take})
+      select (select count from held) as held_count, (select window_end from held) as held_end,
+             (select count from taken) as taken_count, (select window_end from taken) as taken_end`.execute(
+      db,
+    )
+    const [row] = rows
+    const windowOfRow = (count: number | null | undefined, end: string | null | undefined) =>
+      count === null || count === undefined || end === null || end === undefined
+        ? undefined
+        : { count: Number(count), window_end: end }
+    return {
+      held: windowOfRow(row?.held_count, row?.held_end),
+      taken: windowOfRow(row?.taken_count, row?.taken_end),
+    }
+  }
+
+  /** The key's window that has not ended at `now`, if any. */
+  private heldWindow(db: Kysely<NewsWireSchema>, key: string, now: number) {
+    return db
+      .selectFrom('rate_limit')
+      .select(['count', 'window_end'])
+      .where('key', '=', key)
+      .where('window_end', '>', now)
   }
 
   giveBack(key: string, windowEnd: number): Promise<void> {
@@ -76,28 +125,47 @@ export class SqlRateLimitStore implements RateLimitCounter {
   /**
    * One statement, so that it is atomic on both engines: takes a unit of `key`'s window when it
    * holds fewer than `max`, or starts a new window with it when the old one has ended; answers
-   * the row it counted in, or nothing when the window was full. Two servers taking the last unit
+   * the row it counted in, or nothing when the window was full (or when `unless` held, which
+   * readAndTake gives). Two servers taking the last unit
    * at once: one gets it (PostgreSQL locks the row and checks the condition again on the row's
    * newest version; SQLite writes one statement at a time).
    */
-  private take(key: string, now: number, windowMs: number, max: number) {
+  private take(
+    db: Kysely<NewsWireSchema>,
+    key: string,
+    now: number,
+    windowMs: number,
+    max: number,
+    unless?: RawBuilder<boolean>,
+  ) {
     const ended = sql<boolean>`${sql.ref('rate_limit.window_end')} <= ${now}`
-    return this.withoutFlush((db) =>
-      db
-        .insertInto('rate_limit')
-        .values({ key, window_end: now + windowMs, count: 1 })
-        .onConflict((conflict) =>
-          conflict
-            .column('key')
-            .doUpdateSet({
-              count: sql<number>`case when ${ended} then 1 else ${sql.ref('rate_limit.count')} + 1 end`,
-              window_end: sql<number>`case when ${ended} then ${sql.ref('excluded.window_end')} else ${sql.ref('rate_limit.window_end')} end`,
-            })
-            .where(sql<boolean>`${ended} or ${sql.ref('rate_limit.count')} < ${max}`),
-        )
-        .returning(['count', 'window_end'])
-        .executeTakeFirst(),
-    )
+    const insert = db.insertInto('rate_limit')
+    // The row to insert, as a select that finds none when `unless` holds (readAndTake).
+    const values =
+      unless === undefined
+        ? insert.values({ key, window_end: now + windowMs, count: 1 })
+        : insert
+            .columns(['key', 'window_end', 'count'])
+            .expression(
+              db
+                .selectNoFrom([
+                  sql<string>`${key}::text`.as('key'),
+                  sql<number>`${now + windowMs}::bigint`.as('window_end'),
+                  sql<number>`1`.as('count'),
+                ])
+                .where(unless),
+            )
+    return values
+      .onConflict((conflict) =>
+        conflict
+          .column('key')
+          .doUpdateSet({
+            count: sql<number>`case when ${ended} then 1 else ${sql.ref('rate_limit.count')} + 1 end`,
+            window_end: sql<number>`case when ${ended} then ${sql.ref('excluded.window_end')} else ${sql.ref('rate_limit.window_end')} end`,
+          })
+          .where(sql<boolean>`${ended} or ${sql.ref('rate_limit.count')} < ${max}`),
+      )
+      .returning(['count', 'window_end'])
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { Engine } from '@/application/database-target'
 import { immediateTransaction, withoutSyncAtCommit } from '@/adapters/sql/sqlite-wal-flush'
 
@@ -12,7 +12,9 @@ import { immediateTransaction, withoutSyncAtCommit } from '@/adapters/sql/sqlite
  * the log, in the thread pool (WalFlush), so other requests run while the disk works.
  *
  * PostgreSQL runs the work again, after a short random pause, when it lost a race and may simply
- * run again (`attempts`), since its transactions lock rows rather than the whole database.
+ * run again (`attempts`), since its transactions lock rows rather than the whole database. There
+ * each statement is a round trip; a transaction begun late (runLateTransaction) saves two when
+ * its work turns out to be one statement.
  */
 
 export interface TransactionOptions {
@@ -37,7 +39,9 @@ export async function runTransaction<DB, T>(
   { durable, attempts = 1 }: TransactionOptions,
   flushLog?: () => Promise<void>,
 ): Promise<T> {
-  if (engine === 'postgres') return withRetries(db, work, attempts)
+  if (engine === 'postgres') {
+    return withRetries(() => db.transaction().execute((trx) => work(trx)), attempts)
+  }
   if (durable && flushLog === undefined)
     return immediateTransaction(db, work, { syncAtCommit: true })
   const result = await immediateTransaction(db, work)
@@ -45,6 +49,49 @@ export async function runTransaction<DB, T>(
   // flush has not ended yet.
   if (durable) await flushLog?.()
   return result
+}
+
+/**
+ * Runs `work` as runTransaction does, except that on PostgreSQL the transaction begins only
+ * when `work` calls `begin` (again and again if it likes): before a statement that must be in
+ * one transaction with a statement after it. Work that never calls it runs at most one
+ * statement, alone, and PostgreSQL commits a statement alone by itself, all or nothing and
+ * durably: one round trip instead of three (begin, the statement, commit). A transaction that
+ * begun is committed when `work` resolves and rolled back when it rejects. On SQLite the
+ * transaction begins at once, where beginning costs no round trip, and `begin` does nothing.
+ */
+export function runLateTransaction<DB, T>(
+  db: Kysely<DB>,
+  engine: Engine,
+  work: (db: Kysely<DB>, begin: () => Promise<void>) => Promise<T>,
+  options: TransactionOptions,
+  flushLog?: () => Promise<void>,
+): Promise<T> {
+  if (engine !== 'postgres') {
+    return runTransaction(db, engine, (trx) => work(trx, async () => undefined), options, flushLog)
+  }
+  return withRetries(
+    () =>
+      db.connection().execute(async (connection) => {
+        let begun = false
+        const begin = async (): Promise<void> => {
+          if (begun) return
+          await sql`begin`.execute(connection)
+          begun = true
+        }
+        try {
+          const result = await work(connection, begin)
+          if (begun) await sql`commit`.execute(connection)
+          return result
+        } catch (error) {
+          // A connection that is gone is not lent again (postgres-pool.ts); the work's failure
+          // is what the caller hears.
+          if (begun) await sql`rollback`.execute(connection).catch(() => undefined)
+          throw error
+        }
+      }),
+    options.attempts ?? 1,
+  )
 }
 
 /**
@@ -66,14 +113,11 @@ export function runUnsynced<DB, T>(
 // idempotency key, or two writers of the same revision number).
 const RETRYABLE_CODES = new Set(['40001', '40P01', '23505'])
 
-async function withRetries<DB, T>(
-  db: Kysely<DB>,
-  work: (db: Kysely<DB>) => Promise<T>,
-  attempts: number,
-): Promise<T> {
+/** Runs `once`, and again while it lost a race, at most `attempts` times in all. */
+async function withRetries<T>(once: () => Promise<T>, attempts: number): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await db.transaction().execute((trx) => work(trx))
+      return await once()
     } catch (error) {
       if (attempt >= Math.max(1, attempts) || !isRetryable(error)) throw error
       // A short, random pause, so that the racers do not collide again in step.

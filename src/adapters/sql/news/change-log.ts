@@ -8,7 +8,7 @@ import { guardStorage, type StorageErrorListener } from '@/adapters/sql/storage-
 type Db = Kysely<NewsWireSchema>
 
 /** The one row of site_version (its check constraint admits no other). */
-const SITE_VERSION_ROW = 1
+export const SITE_VERSION_ROW = 1
 
 export /** A revision a transaction appended, as the change log records it. */
 interface LoggedChange {

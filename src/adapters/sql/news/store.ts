@@ -81,10 +81,15 @@ export interface SqlNewsStoreOptions {
  * The change signal: site_version holds one counter, raised by every transaction that wrote and
  * by the purge, as the last update before their commit. So the number and the data it stands
  * for become visible together, to every server on the database, and reading it is one primary-key
- * lookup. Raised last, its row lock is the last one a writer takes and is held only until the
- * commit: writers already serialise on SQLite's write lock, and on PostgreSQL they queue briefly
- * at the end instead of deadlocking. A transaction that only read (an idempotent repeat) leaves
- * it alone.
+ * lookup. Raised by the last statement, its row lock is held only until the commit: writers
+ * already serialise on SQLite's write lock. On PostgreSQL a transaction's writes and the raise
+ * are that one statement (SqlNewsTransaction; a create without a key is nothing else, and
+ * commits by itself), whose triggers then count the post in its sitemap block: every
+ * transaction of the store locks the post's row (its read), then the version, then the block,
+ * in that order, so that writers queue instead of deadlocking. (The purges delete posts before
+ * the raise, in statements of their own; should one meet a write on the same block, PostgreSQL
+ * ends one of them as a deadlock, and it runs again.) A transaction that only read (an
+ * idempotent repeat) leaves it alone.
  *
  * The change log (news_change) rides on it: a transaction that appended n revisions raises the
  * counter by n, reads back the version V it reached, and logs its changes as V-n+1 to V after
@@ -264,12 +269,15 @@ export class SqlNewsStore implements NewsStore, NewsChangeLog {
   transaction<T>(work: (tx: NewsStoreTransaction) => Promise<T>): Promise<T> {
     return guardStorage(
       () =>
-        this.run(async (db) => {
-          const tx = new SqlNewsTransaction(db, this.engine)
-          const result = await work(tx)
-          if (tx.wrote) await raiseVersion(db, tx.appended)
-          return result
-        }),
+        this.database.lateTransaction(
+          async (db, begin) => {
+            const tx = new SqlNewsTransaction(db, this.engine, begin)
+            const result = await work(tx)
+            if (tx.wrote) await tx.finish()
+            return result
+          },
+          { durable: true, attempts: this.attempts },
+        ),
       this.onError,
     )
   }
