@@ -2,20 +2,6 @@ import type { Kysely } from 'kysely'
 import type { NewsChange } from '@/domain/news-change.entity'
 import { isNewsId } from '@/domain/news-id'
 import type { NewsItem } from '@/domain/news-item.entity'
-import type {
-  ChangePage,
-  ChangesQuery,
-  NewsPage,
-  NewsPageQuery,
-  RevisionPage,
-  TrashPage,
-} from '@/domain/ports/news-repository.port'
-import type {
-  ChangeFilter,
-  NewsStore,
-  NewsStoreTransaction,
-  PurgeReport,
-} from '@/domain/ports/news-store.port'
 import type { ChangeLogBounds, NewsChangeLog } from '@/application/ports/change-log.port'
 import {
   liveItem,
@@ -45,17 +31,9 @@ import { SharedReads } from '@/adapters/sql/news/shared-reads'
 import { SqlNewsTransaction } from '@/adapters/sql/news/transaction'
 import type { QueryReader } from '@/adapters/sql/sqlite-search-thread'
 import { guardStorage, type StorageErrorListener } from '@/adapters/sql/storage-failure'
-import {
-  changePage,
-  clampHistoryPageSize,
-  clampPageSize,
-  decodeChangeCursor,
-  decodeCursor,
-  decodeRevisionCursor,
-  keysetPage,
-  revisionPage,
-} from '@/adapters/shared/keyset-cursor'
 import { decodeSearchCursor, tieredPage, type RankedItem } from '@/adapters/shared/search-cursor'
+import type * as Port from '@/domain/ports/news-store.port'
+import * as paging from '@/adapters/shared/keyset-cursor'
 
 type Db = Kysely<NewsWireSchema>
 
@@ -99,7 +77,7 @@ export interface SqlNewsStoreOptions {
  * `PRAGMA data_version`, which misses this connection's own writes, and over LISTEN/NOTIFY, which needs a connection of its own and a fallback while it is
  * down; one mechanism serves both engines.)
  */
-export class SqlNewsStore implements NewsStore, NewsChangeLog {
+export class SqlNewsStore implements Port.NewsStore, NewsChangeLog {
   private readonly db: Db
   private readonly engine: Engine
   private readonly database: SqlDatabase
@@ -146,18 +124,18 @@ export class SqlNewsStore implements NewsStore, NewsChangeLog {
     return this.log.version()
   }
 
-  list(query: NewsPageQuery): Promise<NewsPage> {
-    const limit = clampPageSize(query.limit)
+  list(query: Port.NewsPageQuery): Promise<Port.NewsPage> {
+    const limit = paging.clampPageSize(query.limit)
     return this.reads.share(`list ${limit} ${query.cursor ?? ''}`, () =>
       guardStorage(async () => {
-        const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor)
+        const after = query.cursor === undefined ? undefined : paging.decodeCursor(query.cursor)
         // One row more than asked tells whether another page follows.
         const read =
           after === undefined
             ? this.firstPageQuery([limit + 1])
             : this.pageAfterQuery([after.at, after.id, limit + 1])
         const { rows } = await this.db.executeQuery(read)
-        const page = keysetPage(rows.map(toStoredNews), limit, (item) => ({
+        const page = paging.keysetPage(rows.map(toStoredNews), limit, (item) => ({
           at: item.createdAt,
           id: item._id,
         }))
@@ -166,9 +144,9 @@ export class SqlNewsStore implements NewsStore, NewsChangeLog {
     )
   }
 
-  search(query: SearchQuery, page: NewsPageQuery): Promise<NewsPage> {
+  search(query: SearchQuery, page: Port.NewsPageQuery): Promise<Port.NewsPage> {
     return guardStorage(async () => {
-      const limit = clampPageSize(page.limit)
+      const limit = paging.clampPageSize(page.limit)
       const after = page.cursor === undefined ? undefined : decodeSearchCursor(page.cursor)
       if (query.terms.length === 0) return { items: [] }
       return tieredPage(
@@ -188,26 +166,27 @@ export class SqlNewsStore implements NewsStore, NewsChangeLog {
     }, this.onError)
   }
 
-  trash(query: NewsPageQuery): Promise<TrashPage> {
+  trash(query: Port.NewsPageQuery): Promise<Port.TrashPage> {
     return guardStorage(async () => {
-      const limit = clampPageSize(query.limit)
-      const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor)
+      const limit = paging.clampPageSize(query.limit)
+      const after = query.cursor === undefined ? undefined : paging.decodeCursor(query.cursor)
       const rows = await selectTrashPage(this.db, limit + 1, after).execute()
       const items = rows
         .map(toStoredNews)
         .flatMap((item) =>
           item.deletedAt === null ? [] : [trashedItem({ ...item, deletedAt: item.deletedAt })],
         )
-      return keysetPage(items, limit, (item) => ({ at: item.deletedAt, id: item._id }))
+      return paging.keysetPage(items, limit, (item) => ({ at: item.deletedAt, id: item._id }))
     }, this.onError)
   }
 
-  changes(query: ChangesQuery): Promise<ChangePage> {
+  changes(query: Port.ChangesQuery): Promise<Port.ChangePage> {
     return guardStorage(async () => {
-      const limit = clampPageSize(query.limit)
-      const before = query.cursor === undefined ? undefined : decodeChangeCursor(query.cursor)
+      const limit = paging.clampPageSize(query.limit)
+      const before =
+        query.cursor === undefined ? undefined : paging.decodeChangeCursor(query.cursor)
       const rows = await selectChangePage(this.db, limit + 1, before, query.editor).execute()
-      return changePage(rows.map(toRecentChange), limit)
+      return paging.changePage(rows.map(toRecentChange), limit)
     }, this.onError)
   }
 
@@ -222,24 +201,25 @@ export class SqlNewsStore implements NewsStore, NewsChangeLog {
     )
   }
 
-  revisions(newsId: string, query: NewsPageQuery): Promise<RevisionPage> {
+  revisions(newsId: string, query: Port.NewsPageQuery): Promise<Port.RevisionPage> {
     return guardStorage(async () => {
-      const limit = clampHistoryPageSize(query.limit)
-      const before = query.cursor === undefined ? undefined : decodeRevisionCursor(query.cursor)
+      const limit = paging.clampHistoryPageSize(query.limit)
+      const before =
+        query.cursor === undefined ? undefined : paging.decodeRevisionCursor(query.cursor)
       if (!isNewsId(newsId)) return { items: [] }
       const rows = await selectRevisionPage(this.db, newsId, limit + 1, before).execute()
-      return revisionPage(rows.map(toRevision), limit)
+      return paging.revisionPage(rows.map(toRevision), limit)
     }, this.onError)
   }
 
-  changedSince(instant: string, filter?: ChangeFilter): Promise<readonly string[]> {
+  changedSince(instant: string, filter?: Port.ChangeFilter): Promise<readonly string[]> {
     return guardStorage(async () => {
       const rows = await selectChangedSince(this.db, instant, filter).execute()
       return [...new Set(rows.map((row) => row.news_id))]
     }, this.onError)
   }
 
-  purge({ trashedBefore, keysBefore, changesBefore }: PurgeCutoffs): Promise<PurgeReport> {
+  purge({ trashedBefore, keysBefore, changesBefore }: PurgeCutoffs): Promise<Port.PurgeReport> {
     return guardStorage(
       () =>
         this.run(async (db) => {
@@ -266,7 +246,7 @@ export class SqlNewsStore implements NewsStore, NewsChangeLog {
     )
   }
 
-  transaction<T>(work: (tx: NewsStoreTransaction) => Promise<T>): Promise<T> {
+  transaction<T>(work: (tx: Port.NewsStoreTransaction) => Promise<T>): Promise<T> {
     return guardStorage(
       () =>
         this.database.lateTransaction(
