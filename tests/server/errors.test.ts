@@ -60,15 +60,11 @@ describe('malformed and unacceptable bodies', () => {
     expectProblem(response, 400, 'Bad Request', { detail: 'The body is not valid JSON.' })
   })
 
-  it('answers 400 for an empty JSON body', async () => {
-    const response = await post('')
-    expect(response.statusCode).toBe(400)
-    expect(response.json()).toMatchObject({ status: 400 })
-  })
-
-  it('answers 400 for a prototype-poisoning body', async () => {
-    const response = await post('{"title":"t","body":"b","author":"a","__proto__":{"x":1}}')
-    expect(response.statusCode).toBe(400)
+  it.each([
+    ['an empty JSON body', ''],
+    ['a prototype-poisoning body', '{"title":"t","body":"b","author":"a","__proto__":{"x":1}}'],
+  ])('answers 400 for %s', async (_what, body) => {
+    expectProblem(await post(body), 400, 'Bad Request')
   })
 
   it.each([
@@ -82,25 +78,17 @@ describe('malformed and unacceptable bodies', () => {
   })
 
   it.each([
-    ['text/plain', 'title=T'],
-    ['application/x-www-form-urlencoded', 'title=T&body=B&author=A'],
-    ['multipart/form-data; boundary=x', '--x--'],
-    ['application/jsonp', '{}'],
-  ])('POST answers 415 for %s', async (type, payload) => {
-    const response = await post(payload, { 'content-type': type })
+    ['POST', post, 'text/plain', 'title=T'],
+    ['POST', post, 'application/x-www-form-urlencoded', 'title=T&body=B&author=A'],
+    ['POST', post, 'multipart/form-data; boundary=x', '--x--'],
+    ['POST', post, 'application/jsonp', '{}'],
+    ['POST', post, undefined, 'x'],
+    ['PATCH', patch, 'text/plain', 'title=T'],
+  ] as const)('%s answers 415 for the content type %s', async (_method, send, type, payload) => {
+    const response = await send(payload, type === undefined ? {} : { 'content-type': type })
     expect(response.statusCode).toBe(415)
     expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
     expect(response.json()).toMatchObject({ status: 415, title: 'Unsupported Media Type' })
-  })
-
-  it('POST answers 415 without a content type', async () => {
-    const response = await app.inject({ method: 'POST', url: '/api/news', payload: 'x' })
-    expect(response.statusCode).toBe(415)
-  })
-
-  it('PATCH answers 415 for text', async () => {
-    const response = await patch('title=T', { 'content-type': 'text/plain' })
-    expect(response.statusCode).toBe(415)
   })
 
   it('accepts JSON with a charset', async () => {
@@ -113,9 +101,15 @@ describe('malformed and unacceptable bodies', () => {
 })
 
 describe('422 with the domain’s message for each field', () => {
-  it('names every missing field', async () => {
-    const response = await post({})
-    expectProblem(response, 422, 'Unprocessable Entity', {
+  it.each([
+    ['names every missing field', {}],
+    ['treats white space as missing', { title: '   ', body: '\n\t', author: ' ' }],
+    [
+      'treats a value that is not text as missing, never as text',
+      { title: 5, body: true, author: null },
+    ],
+  ])('%s', async (_behaviour, payload) => {
+    expectProblem(await post(payload), 422, 'Unprocessable Entity', {
       errors: {
         title: 'Sorry, title is required',
         body: 'Sorry, body is required',
@@ -124,33 +118,37 @@ describe('422 with the domain’s message for each field', () => {
     })
   })
 
-  it('treats white space as missing', async () => {
-    const response = await post({ title: '   ', body: '\n\t', author: ' ' })
-    expect(response.json().errors).toEqual({
-      title: 'Sorry, title is required',
-      body: 'Sorry, body is required',
-      author: 'Sorry, author is required',
-    })
-  })
-
-  it('words each length limit as the form does', async () => {
-    const response = await post({
-      title: 'x'.repeat(101),
-      body: 'x'.repeat(501),
-      author: 'x'.repeat(31),
-    })
+  const TITLE_TOO_LONG = 'Must be 100 characters or less'
+  const AUTHOR_TOO_LONG = 'Name must be less than 30 characters'
+  it.each([
+    [
+      'words each length limit as the form does',
+      post,
+      { title: 'x'.repeat(101), body: 'x'.repeat(501), author: 'x'.repeat(31) },
+      { title: TITLE_TOO_LONG, body: 'Must be 500 characters or less', author: AUTHOR_TOO_LONG },
+    ],
+    [
+      'gives the domain’s message even past the schema’s loose bound',
+      post,
+      { title: 'x'.repeat(2000), body: 'B', author: 'A' },
+      { title: TITLE_TOO_LONG },
+    ],
+    [
+      'checks only the fields a PATCH gives',
+      patch,
+      { title: '', author: 'x'.repeat(31) },
+      { title: 'Sorry, title is required', author: AUTHOR_TOO_LONG },
+    ],
+    [
+      'refuses a PATCH value that is not text',
+      patch,
+      { body: 7 },
+      { body: 'Sorry, body is required' },
+    ],
+  ] as const)('%s', async (_behaviour, send, payload, errors) => {
+    const response = await send(payload)
     expect(response.statusCode).toBe(422)
-    expect(response.json().errors).toEqual({
-      title: 'Must be 100 characters or less',
-      body: 'Must be 500 characters or less',
-      author: 'Name must be less than 30 characters',
-    })
-  })
-
-  it('gives the domain’s message even past the schema’s loose bound', async () => {
-    const response = await post({ title: 'x'.repeat(2000), body: 'B', author: 'A' })
-    expect(response.statusCode).toBe(422)
-    expect(response.json().errors).toEqual({ title: 'Must be 100 characters or less' })
+    expect(response.json().errors).toEqual(errors)
   })
 
   it('accepts each field at its limit', async () => {
@@ -162,16 +160,6 @@ describe('422 with the domain’s message for each field', () => {
     expect(response.statusCode).toBe(201)
   })
 
-  it('treats a value that is not text as missing, never as text', async () => {
-    const response = await post({ title: 5, body: true, author: null })
-    expect(response.statusCode).toBe(422)
-    expect(response.json().errors).toEqual({
-      title: 'Sorry, title is required',
-      body: 'Sorry, body is required',
-      author: 'Sorry, author is required',
-    })
-  })
-
   it.each([['[]'], ['"text"'], ['42'], ['null']])(
     'answers a body of %s like an empty post',
     async (body) => {
@@ -180,21 +168,6 @@ describe('422 with the domain’s message for each field', () => {
       expect(Object.keys(response.json().errors).sort()).toEqual(['author', 'body', 'title'])
     },
   )
-
-  it('PATCH checks only the fields given', async () => {
-    const response = await patch({ title: '', author: 'x'.repeat(31) })
-    expect(response.statusCode).toBe(422)
-    expect(response.json().errors).toEqual({
-      title: 'Sorry, title is required',
-      author: 'Name must be less than 30 characters',
-    })
-  })
-
-  it('PATCH refuses a value that is not text', async () => {
-    const response = await patch({ body: 7 })
-    expect(response.statusCode).toBe(422)
-    expect(response.json().errors).toEqual({ body: 'Sorry, body is required' })
-  })
 
   it.each([[{}], [{ _id: 'x', createdAt: '2000-01-01T00:00:00.000Z' }], [[]]])(
     'PATCH with nothing to change (%j) is 422 and changes nothing',
@@ -257,29 +230,19 @@ describe('server failures', () => {
   }
 
   it.each([
+    ['GET', '/api/news'],
     ['GET', '/api/trash'],
     ['GET', '/api/news/some-id/revisions'],
     ['POST', '/api/news/some-id/restore'],
     ['POST', '/api/news/some-id/revisions/2/restore'],
-  ] as const)('%s %s answers 503 without internals when the store fails', async (method, url) => {
+  ] as const)('%s %s answers 503 without internals when the store throws', async (method, url) => {
     const broken = await memoryApp({ useCases: memoryUseCases(new BrokenRepository()) })
     const response = await broken.inject({ method, url })
-    await broken.close()
-    expect(response.statusCode).toBe(503)
-    expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
-    expect(response.body).not.toContain('SQLITE')
-    expect(response.json()).toMatchObject({ status: 503, title: 'Service Unavailable' })
-  })
-
-  it('answers 503 without internals when the repository throws a raw Error', async () => {
-    const broken = await memoryApp({ useCases: memoryUseCases(new BrokenRepository()) })
-    const response = await broken.inject('/api/news')
     await broken.close()
     expectProblem(response, 503, 'Service Unavailable', {
       detail: 'The service is unavailable right now. Try again later.',
     })
-    expect(response.body).not.toContain('SQLITE')
-    expect(response.body).not.toContain('secret')
+    expect(response.body).not.toMatch(/SQLITE|secret/)
   })
 
   it('answers 500 without internals, and logs the error, when a route itself fails', async () => {
@@ -494,32 +457,14 @@ describeOnDatabases('hostile input answers the same on $name', (kind) => {
     api.inject({ method: 'POST', url: '/api/news', headers: JSON_HEADERS, payload })
 
   it.each([
-    [
-      'a NUL in the title',
-      { title: 'a\u0000b' },
-      { title: "Sorry, title can't contain control characters" },
-    ],
-    [
-      'a BEL in the title',
-      { title: 'a\u0007b' },
-      { title: "Sorry, title can't contain control characters" },
-    ],
-    [
-      'a line break in the author',
-      { author: 'Ada\nLovelace' },
-      { author: "Sorry, author can't contain control characters" },
-    ],
-    [
-      'a NUL in the body',
-      { body: 'one\u0000two' },
-      { body: "Sorry, body can't contain control characters" },
-    ],
-    [
-      'a C1 control in the body',
-      { body: 'one\u0085two' },
-      { body: "Sorry, body can't contain control characters" },
-    ],
-  ])('refuses %s with 422 and the field’s message, storing nothing', async (_, fields, errors) => {
+    ['a NUL in the title', 'title', 'a\u0000b'],
+    ['a BEL in the title', 'title', 'a\u0007b'],
+    ['a line break in the author', 'author', 'Ada\nLovelace'],
+    ['a NUL in the body', 'body', 'one\u0000two'],
+    ['a C1 control in the body', 'body', 'one\u0085two'],
+  ])('refuses %s with 422 and the field’s message, storing nothing', async (_, field, value) => {
+    const fields = { [field]: value }
+    const errors = { [field]: `Sorry, ${field} can't contain control characters` }
     const before = (await api.inject('/api/news?limit=100')).json<NewsItem[]>().length
     const response = await create({ title: 'T', body: 'B', author: 'A', ...fields })
     expect(response.statusCode).toBe(422)
