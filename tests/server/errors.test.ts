@@ -8,7 +8,6 @@ import { MemoryNewsStore } from '@/adapters/memory/memory-news.store'
 import { SqlOutboxMailer } from '@/adapters/outbox/sql-outbox.mailer'
 import { encodeCursor, encodeRevisionCursor } from '@/adapters/shared/keyset-cursor'
 import type { ComposedServer } from '@/composition/server/server.composition'
-import { OUTBOX_IDS } from '@/server/services/server-config'
 import { MALFORMED_FORM_DETAIL } from '@/server/plugins/error-handler'
 import {
   JSON_HEADERS,
@@ -23,18 +22,17 @@ import {
   memoryApp,
   expectProblem,
   PROBLEM_TYPE,
+  postNews,
+  contactForm,
+  SEND_FORM,
+  sendForm,
 } from './server-fixture'
 
 const { app } = useServer()
 let item: NewsItem
 
 beforeAll(async () => {
-  const response = await app.inject({
-    method: 'POST',
-    url: '/api/news',
-    headers: JSON_HEADERS,
-    payload: { title: 'Title', body: 'Body', author: 'Ada' },
-  })
+  const response = await postNews(app, { title: 'Title', body: 'Body', author: 'Ada' })
   item = response.json<NewsItem>()
 })
 
@@ -266,11 +264,10 @@ describe('server failures', () => {
 
   it('logs requests without their bodies', async () => {
     const { app: logged, log } = await appLoggingAt('info')
-    await logged.inject({
-      method: 'POST',
-      url: '/api/news',
-      headers: JSON_HEADERS,
-      payload: { title: 'Private title', body: 'Private body', author: 'Private author' },
+    await postNews(logged, {
+      title: 'Private title',
+      body: 'Private body',
+      author: 'Private author',
     })
     await logged.close()
     const text = log
@@ -301,20 +298,7 @@ describe('server faults in the outbox', () => {
     const secret = 'TypeError at /srv/outbox/mailer.ts line 7'
     vi.spyOn(useCases.sendContactMessage, 'execute').mockRejectedValue(new Error(secret))
     const { app: broken, log } = await appLoggingAt('error', useCases)
-    const { payload, headers } = await multipart({
-      service_id: OUTBOX_IDS.serviceId,
-      template_id: OUTBOX_IDS.templateId,
-      user_id: OUTBOX_IDS.publicKey,
-      name: 'Ada',
-      email: 'ada@example.com',
-      message: 'Hello',
-    })
-    const response = await broken.inject({
-      method: 'POST',
-      url: '/api/v1.0/email/send-form',
-      headers: { ...headers, origin: SITE_ORIGIN },
-      payload,
-    })
+    const response = await sendForm(broken, contactForm())
     await broken.close()
     expect([response.statusCode, response.headers['content-type']]).toEqual([500, PROBLEM_TYPE])
     expect(response.body).not.toContain(secret)
@@ -325,8 +309,6 @@ describe('server faults in the outbox', () => {
 })
 
 describe('malformed forms to the outbox', () => {
-  const SEND_FORM = '/api/v1.0/email/send-form'
-
   async function truncatedForm(): Promise<{ payload: Buffer; headers: Record<string, string> }> {
     const { payload, headers } = await multipart({ name: 'Ada', message: 'Hello' })
     return { payload: payload.subarray(0, Math.floor(payload.length / 2)), headers }
@@ -513,21 +495,8 @@ describeOnDatabases('hostile input answers the same on $name', (kind) => {
   it('refuses a control character in a contact message in words, storing nothing', async () => {
     const outbox = new SqlOutboxMailer(engine.database)
     const before = await outbox.count()
-    const { payload, headers } = await multipart({
-      name: 'Ada\u0007',
-      email: 'ada@example.com',
-      message: 'Hello\u0000there',
-      lib_version: '4.4.1',
-      service_id: OUTBOX_IDS.serviceId,
-      template_id: OUTBOX_IDS.templateId,
-      user_id: OUTBOX_IDS.publicKey,
-    })
-    const response = await api.inject({
-      method: 'POST',
-      url: '/api/v1.0/email/send-form',
-      headers: { ...headers, origin: SITE_ORIGIN },
-      payload,
-    })
+    const form = contactForm({ name: 'Ada\u0007', message: 'Hello\u0000there' })
+    const response = await sendForm(api, form)
     expect(response.statusCode).toBe(400)
     expect(response.body.split('\n').sort()).toEqual([
       "Sorry, message can't contain control characters",

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, InjectOptions } from 'fastify'
 import { JournaledNewsRepository } from '@/application/journaled-news.repository'
 import { useCasesFor, type UseCases } from '@/application/use-cases'
 import type { NewsItem } from '@/domain/news-item.entity'
@@ -18,7 +18,7 @@ import {
 } from '@/composition/server/server.composition'
 import { readConfig } from '@/composition/server/read-config'
 import { buildApp, type BuildAppOptions } from '@/server/app'
-import { type ServerConfig } from '@/server/services/server-config'
+import { OUTBOX_IDS, type ServerConfig } from '@/server/services/server-config'
 import {
   POSTGRES_SKIPPED,
   SHARED_STORE_KINDS,
@@ -339,18 +339,65 @@ export function editThroughApi(
   })
 }
 
+/** What a test may add to a request it does not otherwise shape. */
+type MoreOf = Omit<InjectOptions, 'method' | 'url' | 'payload' | 'headers'> & {
+  readonly headers?: Record<string, string | undefined>
+}
+
+/** POSTs `payload` (a minimal post unless given) to /api/news as JSON, as the site's form does. */
+export function postNews(
+  app: FastifyInstance,
+  payload: InjectOptions['payload'] = { title: 'T', body: 'B', author: 'A' },
+  { headers, ...more }: MoreOf = {},
+) {
+  return app.inject({
+    ...more,
+    method: 'POST',
+    url: '/api/news',
+    headers: { ...JSON_HEADERS, ...headers },
+    payload,
+  })
+}
+
+export const SEND_FORM = '/api/v1.0/email/send-form'
+
+/** What @emailjs/browser 4's sendForm posts for the contact form; a test overrides what it is about. */
+export function contactForm(fields: Record<string, string> = {}): Record<string, string> {
+  return {
+    name: 'Ada Lovelace',
+    email: 'ada@example.com',
+    message: 'Hello from the contact form.',
+    lib_version: '4.4.1',
+    service_id: OUTBOX_IDS.serviceId,
+    template_id: OUTBOX_IDS.templateId,
+    user_id: OUTBOX_IDS.publicKey,
+    ...fields,
+  }
+}
+
+/** Sends a contact form as the site's page does: from its origin, unless `headers` say else. */
+export async function sendForm(
+  app: FastifyInstance,
+  fields: Record<string, string>,
+  { headers = { origin: SITE_ORIGIN }, ...more }: MoreOf = {},
+) {
+  const form = await multipart(fields)
+  return app.inject({
+    ...more,
+    method: 'POST',
+    url: SEND_FORM,
+    headers: { ...form.headers, ...headers },
+    payload: form.payload,
+  })
+}
+
 /** Publishes a post through the API of a composed server, as a visitor's browser would. */
 export async function createPostThroughApi(
   server: { readonly app: FastifyInstance },
   title: string,
   { body = `About ${title}.`, author = 'Ada' }: { body?: string; author?: string } = {},
 ): Promise<NewsItem> {
-  const response = await server.app.inject({
-    method: 'POST',
-    url: '/api/news',
-    headers: JSON_HEADERS,
-    payload: { title, body, author },
-  })
+  const response = await postNews(server.app, { title, body, author })
   expect(response.statusCode).toBe(201)
   return response.json<NewsItem>()
 }

@@ -16,6 +16,7 @@ import {
   useServer,
   memoryApp,
   editThroughApi,
+  postNews,
 } from './server-fixture'
 
 /** A sitemap file's posts in these tests: a site of a few thousand posts has several files. */
@@ -57,11 +58,10 @@ describeOnDatabases('the feed, the sitemap and robots.txt on $name', (kind) => {
     fields: { body?: string; author?: string } = {},
     on: ComposedServer = server,
   ): Promise<NewsItem> {
-    const response = await on.app.inject({
-      method: 'POST',
-      url: '/api/news',
-      headers: JSON_HEADERS,
-      payload: { title, body: fields.body ?? `About ${title}.`, author: fields.author ?? 'Ada' },
+    const response = await postNews(on.app, {
+      title,
+      body: fields.body ?? `About ${title}.`,
+      author: fields.author ?? 'Ada',
     })
     expect(response.statusCode).toBe(201)
     // Posts are dated to the millisecond; a pause keeps 'newest first' unambiguous.
