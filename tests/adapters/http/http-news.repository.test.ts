@@ -120,14 +120,6 @@ describe('HttpNewsRepository over the API contract', () => {
     expect(await domainErrorOf(news.remove('news-99'))).toEqual(notFound())
   })
 
-  it('turns a 422 problem into the field messages the server gave', async () => {
-    const error = await domainErrorOf(news.create({ title: '', body: 'b', author: ' ' }))
-
-    expect(error).toEqual(
-      validationFailed({ title: 'Sorry, title is required', author: 'Sorry, author is required' }),
-    )
-  })
-
   it('keeps only string messages from a 422 problem, and without any it is Unavailable', async () => {
     api.override = (_request, response) =>
       sendJson(response, 422, { title: 'Invalid', status: 422, errors: { body: 'Too long', n: 4 } })
@@ -343,38 +335,13 @@ describe('HttpNewsRepository when the API misbehaves', () => {
   })
 })
 
-const stored = (id: string) => api.posts.find((post) => post._id === id)
-
 describe('HttpNewsRepository: idempotent create', () => {
   const draft = { title: 'Once', body: 'Only once.', author: 'Ann' }
-
-  it('sends the Idempotency-Key, and a repeat with it answers the first post and makes none', async () => {
-    const first = await news.create(draft, { idempotencyKey: 'submit-7f3a' })
-    const again = await news.create(draft, { idempotencyKey: 'submit-7f3a' })
-
-    expect(again).toEqual(first)
-    expect(api.posts.filter((post) => post.title === 'Once')).toHaveLength(1)
-    expect(api.received.map((r) => r.headers['idempotency-key'])).toEqual([
-      'submit-7f3a',
-      'submit-7f3a',
-    ])
-  })
 
   it('sends no Idempotency-Key when none is given', async () => {
     await news.create(draft)
 
     expect(api.received[0]?.headers).not.toHaveProperty('idempotency-key')
-  })
-
-  it('turns a reused key with another post into Conflict(KeyReused)', async () => {
-    await news.create(draft, { idempotencyKey: 'submit-1' })
-
-    const error = await domainErrorOf(
-      news.create({ ...draft, body: 'Something else.' }, { idempotencyKey: 'submit-1' }),
-    )
-
-    expect(error).toEqual(conflict('KeyReused'))
-    expect(api.posts.filter((post) => post.title === 'Once')).toHaveLength(1)
   })
 
   it('keeps a 422 with field messages as ValidationFailed, key or not', async () => {
@@ -404,26 +371,6 @@ describe('HttpNewsRepository: conditional edit and delete', () => {
     expect(error).toEqual(stale(current))
   })
 
-  it('turns a 412 into Stale carrying the stored post, and nothing changes', async () => {
-    const current = await news.update('news-3', { title: 'Theirs' })
-
-    const error = await domainErrorOf(news.update('news-3', { title: 'Mine' }, { ifRevision: [1] }))
-
-    expect(error).toEqual(stale(current))
-    expect(stored('news-3')).toMatchObject({ title: 'Theirs', revision: 2 })
-  })
-
-  it('deletes with a condition, and a stale delete is Stale and leaves the post live', async () => {
-    const current = await news.update('news-4', { title: 'Theirs' })
-
-    expect(await domainErrorOf(news.remove('news-4', { ifRevision: [1] }))).toEqual(stale(current))
-    expect(stored('news-4')?.deletedAt).toBeNull()
-
-    await news.remove('news-4', { ifRevision: [2] })
-    expect(api.received.at(-1)?.headers['if-match']).toBe('"rev-2"')
-    expect(stored('news-4')?.deletedAt).not.toBeNull()
-  })
-
   it('keeps only the contract fields of the current post, and none of the server’s words', async () => {
     api.override = (_request, response) =>
       sendJson(response, 412, {
@@ -440,23 +387,6 @@ describe('HttpNewsRepository: conditional edit and delete', () => {
 })
 
 describe('HttpNewsRepository: the trash', () => {
-  it('restores a trashed post under its id, as a new revision', async () => {
-    await news.remove('news-2')
-
-    const restored = await news.restore('news-2')
-
-    expect(restored).toMatchObject({
-      ...numberedNewsItem(2),
-      updatedAt: restored.updatedAt,
-      revision: 3,
-    })
-    expect(api.received.at(-1)).toMatchObject({
-      method: 'POST',
-      rawUrl: '/api/news/news-2/restore',
-    })
-    expect(await news.get('news-2')).toEqual(restored)
-  })
-
   it('turns a restore of a live post into Conflict(NotInTrash), and of an unknown one NotFound', async () => {
     expect(await domainErrorOf(news.restore('news-1'))).toEqual(conflict('NotInTrash'))
     expect(await domainErrorOf(news.restore('news-99'))).toEqual(notFound())
@@ -581,29 +511,6 @@ describe('HttpNewsRepository: revisions', () => {
     expect(await domainErrorOf(news.revisions('news-99', {}))).toEqual(notFound())
     const later = `${api.origin}/api/news/news-99/revisions?limit=1&cursor=1`
     expect(await domainErrorOf(news.revisions('news-99', { cursor: later }))).toEqual(notFound())
-  })
-
-  it('makes an old version current as a new revision that says where it came from', async () => {
-    await news.update('news-1', { title: 'Vandalised' })
-
-    const restored = await news.restoreRevision('news-1', 1)
-
-    expect(restored).toMatchObject({ title: 'Title 1', revision: 3 })
-    expect(api.received.at(-1)).toMatchObject({
-      method: 'POST',
-      rawUrl: '/api/news/news-1/revisions/1/restore',
-    })
-    expect((await news.revisions('news-1', {})).items[0]).toMatchObject({
-      revision: 3,
-      action: 'restore',
-      restoredFrom: 1,
-    })
-  })
-
-  it('turns a revision restore of a trashed post into Conflict(InTrash)', async () => {
-    await news.remove('news-1')
-
-    expect(await domainErrorOf(news.restoreRevision('news-1', 1))).toEqual(conflict('InTrash'))
   })
 
   it('turns an unknown revision into NotFound, asking only when the number could exist', async () => {
