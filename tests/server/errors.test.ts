@@ -43,6 +43,16 @@ async function appLoggingAt(level: 'info' | 'error', useCases = memoryUseCases()
   return { app: logged, log }
 }
 
+/** GET /api/news/some-id while reading a post rejects with `error`: the answer, and its log line. */
+async function failedRead(error: Error) {
+  const useCases = memoryUseCases()
+  vi.spyOn(useCases.getNewsItem, 'execute').mockRejectedValue(error)
+  const { app: broken, log } = await appLoggingAt('error', useCases)
+  const response = await broken.inject('/api/news/some-id')
+  await broken.close()
+  return { response, logged: log.lines().find((line) => line.msg === 'request failed') }
+}
+
 const post = (payload: string | object, headers: Record<string, string> = JSON_HEADERS) =>
   app.inject({ method: 'POST', url: '/api/news', headers, payload })
 
@@ -244,21 +254,11 @@ describe('server failures', () => {
   })
 
   it('answers 500 without internals, and logs the error, when a route itself fails', async () => {
-    const useCases = memoryUseCases()
-    vi.spyOn(useCases.getNewsItem, 'execute').mockRejectedValue(new Error(SECRET))
-    const { app: broken, log } = await appLoggingAt('error', useCases)
-    const response = await broken.inject('/api/news/some-id')
-    await broken.close()
-    expect(response.statusCode).toBe(500)
-    expect(response.body).not.toContain('SQLITE')
-    expect(response.body).not.toContain('stack')
-    expect(response.json()).toEqual({
-      type: 'about:blank',
-      title: 'Internal Server Error',
-      status: 500,
+    const { response, logged } = await failedRead(new Error(SECRET))
+    expectProblem(response, 500, 'Internal Server Error', {
       detail: 'Something went wrong on our side. Try again later.',
     })
-    const logged = log.lines().find((line) => line.msg === 'request failed')
+    expect(response.body).not.toMatch(/SQLITE|stack/)
     expect(JSON.stringify(logged)).toContain(SECRET)
   })
 
@@ -405,14 +405,10 @@ describe('a client that closes the connection before its answer', () => {
   })
 
   it('does not hide a failure with a connection’s error code while the client waits', async () => {
-    const useCases = memoryUseCases()
     const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })
-    vi.spyOn(useCases.getNewsItem, 'execute').mockRejectedValue(reset)
-    const { app: broken, log } = await appLoggingAt('error', useCases)
-    const response = await broken.inject('/api/news/some-id')
-    await broken.close()
+    const { response, logged } = await failedRead(reset)
     expect(response.statusCode).toBe(500)
-    expect(log.lines().find((line) => line.msg === 'request failed')).toMatchObject({ level: 50 })
+    expect(logged).toMatchObject({ level: 50 })
   })
 })
 

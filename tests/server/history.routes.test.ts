@@ -130,18 +130,14 @@ describeOnDatabases('the history API on $name', (kind) => {
       expect(await api.history(item._id)).toHaveLength(2)
     })
 
+    // Every form a header can take is read in tests/server/preconditions.test.ts; here, that
+    // the routes act on what it reads.
     it.each([
       ['garbage', 'garbage'],
       ['a weak tag', 'W/"rev-1"'],
-      ['an unquoted tag', 'rev-1'],
-      ['a tag of another form', '"1"'],
-      ['a padded number', '"rev-01"'],
       ['an empty value', ''],
-      ['a very long value', `"rev-${'9'.repeat(500)}"`],
       // OWS is only SP and HTAB: a no-break space makes the header malformed.
       ['a tag and a no-break space', '"rev-1"\u00a0'],
-      ['a no-break space and a tag', '\u00a0"rev-1"'],
-      ['* in a list (* is only valid alone)', '*, "rev-1"'],
       ['a list that also holds garbage', 'junk, "rev-1"'],
     ])('answers 412 to an If-Match of %s, which matches nothing', async (_what, ifMatch) => {
       const item = await api.create('Guarded')

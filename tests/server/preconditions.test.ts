@@ -48,6 +48,8 @@ describe('writeConditionOf', () => {
     '"rev-1"\u3000',
     '"rev-1" "rev-2"',
     '"rev-1"\n',
+    '"1"',
+    `"rev-${'9'.repeat(500)}"`,
     'junk, "rev-4"',
     '"rev-4", W/"rev-5", junk',
   ])('matches no version for the malformed or foreign %j, so that the write is stale', (header) => {
