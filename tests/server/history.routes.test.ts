@@ -17,6 +17,7 @@ import {
   PROBLEM_TYPE,
   followPages,
   editThroughApi,
+  createPostThroughApi,
 } from './server-fixture'
 
 /** The target of a `Link: <…>; rel="next"` header, if any. */
@@ -35,17 +36,7 @@ async function openApi(kind: TestDatabaseKind) {
   const app: FastifyInstance = server.app
   const send = (options: InjectOptions | string) => app.inject(options)
 
-  const create = async (title: string, headers: Record<string, string> = {}) => {
-    const response = await send({
-      method: 'POST',
-      url: '/api/news',
-      headers: { ...JSON_HEADERS, ...headers },
-      payload: { title, body: `About ${title}.`, author: 'Ada' },
-    })
-    expect(response.statusCode).toBe(201)
-    await tick()
-    return response.json<NewsItem>()
-  }
+  const create = (title: string) => createPostThroughApi(server, title)
   const get = (id: string) => send(`/api/news/${id}`)
   const edit = (id: string, payload: object, headers: Record<string, string> = {}) =>
     editThroughApi(server, id, payload, headers)

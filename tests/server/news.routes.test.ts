@@ -5,6 +5,7 @@ import {
   expectProblem,
   followPages,
   editThroughApi,
+  createPostThroughApi,
 } from './server-fixture'
 
 const { app } = useServer()
@@ -13,13 +14,7 @@ async function create(fields: Record<string, unknown>) {
   return app.inject({ method: 'POST', url: '/api/news', headers: JSON_HEADERS, payload: fields })
 }
 
-async function createValid(title: string): Promise<NewsItem> {
-  const response = await create({ title, body: `About ${title}.`, author: 'Ada' })
-  expect(response.statusCode).toBe(201)
-  // Posts are dated to the millisecond; a pause keeps 'newest first' unambiguous.
-  await new Promise((resolve) => setTimeout(resolve, 2))
-  return response.json<NewsItem>()
-}
+const createValid = (title: string) => createPostThroughApi({ app }, title)
 
 async function clearAll(): Promise<void> {
   for (;;) {

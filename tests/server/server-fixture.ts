@@ -391,7 +391,10 @@ export async function sendForm(
   })
 }
 
-/** Publishes a post through the API of a composed server, as a visitor's browser would. */
+/**
+ * Publishes a post through the API of a composed server, as a visitor's browser would, then
+ * pauses: posts are dated to the millisecond, and the pause keeps 'newest first' unambiguous.
+ */
 export async function createPostThroughApi(
   server: { readonly app: FastifyInstance },
   title: string,
@@ -399,5 +402,6 @@ export async function createPostThroughApi(
 ): Promise<NewsItem> {
   const response = await postNews(server.app, { title, body, author })
   expect(response.statusCode).toBe(201)
+  await new Promise((resolve) => setTimeout(resolve, 2))
   return response.json<NewsItem>()
 }
