@@ -302,33 +302,25 @@ describe('readConfig', () => {
 })
 
 describe('runtimeConfigOf', () => {
-  it('is the outbox on the same origin without an account', () => {
-    const config = readConfig({})
-    expect(usesOutbox(config)).toBe(true)
-    expect(runtimeConfigOf(config)).toEqual({
-      emailjs: {
+  it.each([
+    [
+      'the outbox on the same origin without an account',
+      {},
+      {
         origin: '',
         serviceId: 'newswire_outbox',
         templateId: 'contact_form',
         publicKey: 'newswire-outbox',
       },
-    })
-  })
-
-  it('is the account and the EmailJS origin with one', () => {
-    const config = readConfig({
-      EMAILJS_SERVICE_ID: 's',
-      EMAILJS_TEMPLATE_ID: 't',
-      EMAILJS_PUBLIC_KEY: 'k',
-    })
-    expect(usesOutbox(config)).toBe(false)
-    expect(runtimeConfigOf(config)).toEqual({
-      emailjs: {
-        origin: 'https://api.emailjs.com',
-        serviceId: 's',
-        templateId: 't',
-        publicKey: 'k',
-      },
-    })
+    ],
+    [
+      'the account and the EmailJS origin with one',
+      { EMAILJS_SERVICE_ID: 's', EMAILJS_TEMPLATE_ID: 't', EMAILJS_PUBLIC_KEY: 'k' },
+      { origin: 'https://api.emailjs.com', serviceId: 's', templateId: 't', publicKey: 'k' },
+    ],
+  ])('is %s', (_what, env: Record<string, string>, emailjs) => {
+    const config = readConfig(env)
+    expect(usesOutbox(config)).toBe(emailjs.origin === '')
+    expect(runtimeConfigOf(config)).toEqual({ emailjs })
   })
 })

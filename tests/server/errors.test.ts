@@ -23,6 +23,7 @@ import {
   expectProblem,
   PROBLEM_TYPE,
   postNews,
+  editThroughApi,
   contactForm,
   SEND_FORM,
   sendForm,
@@ -448,12 +449,7 @@ describeOnDatabases('hostile input answers the same on $name', (kind) => {
     expect(response.statusCode).toBe(422)
     expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
     expect(response.json().errors).toEqual(errors)
-    const edit = await api.inject({
-      method: 'PATCH',
-      url: `/api/news/${existing._id}`,
-      headers: JSON_HEADERS,
-      payload: fields,
-    })
+    const edit = await editThroughApi(engine, existing._id, fields)
     expect(edit.statusCode).toBe(422)
     expect(edit.json().errors).toEqual(errors)
     expect((await api.inject('/api/news?limit=100')).json()).toHaveLength(before)
