@@ -58,22 +58,15 @@ describe('GET /api/openapi.json', () => {
     const routes = Object.entries(spec.paths)
       .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method} ${path}`))
       .sort()
-    expect(routes).toEqual([
-      'delete /api/news/{id}',
-      'get /api/changes',
-      'get /api/config',
-      'get /api/events',
-      'get /api/health',
-      'get /api/news',
-      'get /api/news/{id}',
-      'get /api/news/{id}/revisions',
-      'get /api/trash',
-      'patch /api/news/{id}',
-      'post /api/news',
-      'post /api/news/{id}/restore',
-      'post /api/news/{id}/revisions/{revision}/restore',
-      'post /api/v1.0/email/send-form',
-    ])
+    // Every route whose statuses the table lists, and three more.
+    expect(routes).toEqual(
+      [
+        ...Object.keys(STATUSES),
+        'get /api/config',
+        'get /api/health',
+        'post /api/v1.0/email/send-form',
+      ].sort(),
+    )
   })
 
   it.each(Object.entries(STATUSES))('documents the answers of %s: %s', (route, expected) => {
