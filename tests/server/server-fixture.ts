@@ -19,13 +19,7 @@ import {
 import { readConfig } from '@/composition/server/read-config'
 import { buildApp, type BuildAppOptions } from '@/server/app'
 import { OUTBOX_IDS, type ServerConfig } from '@/server/services/server-config'
-import {
-  POSTGRES_SKIPPED,
-  SHARED_STORE_KINDS,
-  TEST_POSTGRES_URL,
-  type TestStore,
-  type TestStoreKind,
-} from '../support/test-databases'
+import { type TestStore, type TestStoreKind } from '../support/test-databases'
 
 /** Settings for a test: an in-memory SQLite database, no demo posts, no rate limits. */
 export function testConfig(env: Record<string, string> = {}): ServerConfig {
@@ -70,6 +64,7 @@ export function memoryUseCases(
 }
 
 export {
+  describeOnDatabases,
   SHARED_STORE_KINDS as TEST_DATABASES,
   TEST_POSTGRES_URL,
   type TestStore as TestDatabase,
@@ -79,20 +74,6 @@ export {
 // Every file that builds servers here gets its temporary folders removed after its tests, as
 // @testing-library/react cleans up after each test: vitest runs each file's modules afresh.
 afterAll(removeTempDirs)
-
-let postgresNoted = false
-
-/**
- * `describe.each` over the databases several servers can share; in a run without PostgreSQL,
- * a skipped test in the file's report says so, once.
- */
-export function describeOnDatabases(title: string, body: (kind: TestStoreKind) => void): void {
-  if (TEST_POSTGRES_URL === undefined && !postgresNoted) {
-    postgresNoted = true
-    it.skip(POSTGRES_SKIPPED)
-  }
-  describe.each(SHARED_STORE_KINDS)(title, body)
-}
 
 /**
  * What a suite's hooks make (again for each test when `perTest`), to read in its tests: a
