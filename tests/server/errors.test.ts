@@ -81,8 +81,7 @@ describe('malformed and unacceptable bodies', () => {
     ['PATCH', patch],
   ] as const)('%s answers 413 for a body over 16 KiB', async (_method, send) => {
     const response = await send({ title: 'T', body: 'x'.repeat(16 * 1024), author: 'A' })
-    expect(response.statusCode).toBe(413)
-    expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
+    expect([response.statusCode, response.headers['content-type']]).toEqual([413, PROBLEM_TYPE])
     expect(response.json()).toMatchObject({ status: 413, title: 'Payload Too Large' })
   })
 
@@ -95,8 +94,7 @@ describe('malformed and unacceptable bodies', () => {
     ['PATCH', patch, 'text/plain', 'title=T'],
   ] as const)('%s answers 415 for the content type %s', async (_method, send, type, payload) => {
     const response = await send(payload, type === undefined ? {} : { 'content-type': type })
-    expect(response.statusCode).toBe(415)
-    expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
+    expect([response.statusCode, response.headers['content-type']]).toEqual([415, PROBLEM_TYPE])
     expect(response.json()).toMatchObject({ status: 415, title: 'Unsupported Media Type' })
   })
 
@@ -446,8 +444,7 @@ describeOnDatabases('hostile input answers the same on $name', (kind) => {
     const errors = { [field]: `Sorry, ${field} can't contain control characters` }
     const before = (await api.inject('/api/news?limit=100')).json<NewsItem[]>().length
     const response = await create({ title: 'T', body: 'B', author: 'A', ...fields })
-    expect(response.statusCode).toBe(422)
-    expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
+    expect([response.statusCode, response.headers['content-type']]).toEqual([422, PROBLEM_TYPE])
     expect(response.json().errors).toEqual(errors)
     const edit = await editThroughApi(engine, existing._id, fields)
     expect(edit.statusCode).toBe(422)
@@ -504,8 +501,7 @@ describeOnDatabases('hostile input answers the same on $name', (kind) => {
     for (const at of ['0000-01-01T00:00:00.000Z', '1969-12-31T23:59:59.999Z']) {
       const cursor = encodeCursor({ at, id: 'abc' })
       const response = await api.inject(`${path}?cursor=${cursor}`)
-      expect(response.statusCode).toBe(400)
-      expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
+      expect([response.statusCode, response.headers['content-type']]).toEqual([400, PROBLEM_TYPE])
       expect(response.json().errors).toEqual({ cursor: 'Must be the cursor of a previous page' })
     }
     const latest = encodeCursor({ at: '9999-12-31T23:59:59.999Z', id: 'zzz' })
@@ -526,8 +522,7 @@ describeOnDatabases('hostile input answers the same on $name', (kind) => {
         method: 'POST',
         url: `/api/news/${existing._id}/revisions/${revision}/restore`,
       })
-      expect(response.statusCode).toBe(404)
-      expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
+      expect([response.statusCode, response.headers['content-type']]).toEqual([404, PROBLEM_TYPE])
     },
   )
 })
