@@ -170,14 +170,8 @@ describe('POST /api/news', () => {
   })
 
   it('never uses an _id or createdAt from the request', async () => {
-    const response = await create({
-      title: 'T',
-      body: 'B',
-      author: 'A',
-      _id: 'chosen-id',
-      createdAt: '1999-01-01T00:00:00.000Z',
-      extra: 'ignored',
-    })
+    const chosen = { _id: 'chosen-id', createdAt: '1999-01-01T00:00:00.000Z', extra: 'ignored' }
+    const response = await create({ title: 'T', body: 'B', author: 'A', ...chosen })
     expect(response.statusCode).toBe(201)
     const item = response.json<NewsItem>()
     expect(item._id).not.toBe('chosen-id')

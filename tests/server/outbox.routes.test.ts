@@ -3,6 +3,7 @@ import { SqlOutboxMailer } from '@/adapters/outbox/sql-outbox.mailer'
 import {
   composeTestServer,
   contactForm,
+  EMAILJS_ACCOUNT,
   SEND_FORM,
   sendForm,
   SITE_ORIGIN,
@@ -193,11 +194,7 @@ describe('the outbox’s origin check', () => {
 
 describe('with an EmailJS account', () => {
   it('has no outbox', async () => {
-    const withAccount = await composeTestServer({
-      EMAILJS_SERVICE_ID: 'service_real',
-      EMAILJS_TEMPLATE_ID: 'template_real',
-      EMAILJS_PUBLIC_KEY: 'public_real',
-    })
+    const withAccount = await composeTestServer(EMAILJS_ACCOUNT)
     try {
       const response = await sendForm(withAccount.app, validForm, { headers: {} })
       expect(response.statusCode).toBe(404)

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import {
+  EMAILJS_ACCOUNT,
   composeTestServer,
   editThroughApi,
   postNews,
@@ -59,9 +60,7 @@ describe('security headers', () => {
 
   it('lets the app reach the configured EmailJS origin when an account is set', async () => {
     const withAccount = await composeTestServer({
-      EMAILJS_SERVICE_ID: 's',
-      EMAILJS_TEMPLATE_ID: 't',
-      EMAILJS_PUBLIC_KEY: 'k',
+      ...EMAILJS_ACCOUNT,
       EMAILJS_ORIGIN: 'https://mail.example.org',
     })
     const csp = (await withAccount.app.inject('/api/config')).headers['content-security-policy']

@@ -302,6 +302,13 @@ export async function followPages<Item>(
 
 export const JSON_HEADERS = { 'content-type': 'application/json' } as const
 
+/** The settings of an EmailJS account, which replaces the built-in outbox. */
+export const EMAILJS_ACCOUNT = {
+  EMAILJS_SERVICE_ID: 'service_abc',
+  EMAILJS_TEMPLATE_ID: 'template_def',
+  EMAILJS_PUBLIC_KEY: 'pk_123',
+} as const
+
 /** The Origin a page of the site sends: inject's requests come to Host localhost:80. */
 export const SITE_ORIGIN = 'http://localhost'
 
