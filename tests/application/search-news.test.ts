@@ -5,7 +5,6 @@ import { MemoryNewsStore } from '@/adapters/memory/memory-news.store'
 import { unavailable, validationFailed } from '@/domain/domain-error'
 import { MAX_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import {
-  foldForSearch,
   parseSearchQuery,
   SEARCH_RULE,
   searchDocumentOf,
@@ -88,35 +87,10 @@ describe('search news', () => {
 })
 
 describe('the search rules', () => {
-  it.each([
-    ['Café', 'cafe'],
-    ['CAFÉ', 'cafe'],
-    ['Straße', 'strasse'],
-    ['ﬁnal', 'final'],
-    ['Ｔｏｋｙｏ', 'tokyo'],
-    ['x²', 'x2'],
-    ['ΣΟΦΟΣ', 'σοφος'],
-    ['İstanbul', 'istanbul'],
-    ['Ångström', 'angstrom'],
-  ])('folds %j to %j', (text, folded) => {
-    expect(foldForSearch(text)).toBe(folded)
-  })
-
   it('splits words at anything that is not a letter or digit, once each, in order', () => {
-    expect(termsOf(`L'été, c'est "l'été" — e-mail: x@y.z 3.5 東京都 👍`)).toEqual([
-      'l',
-      'ete',
-      'c',
-      'est',
-      'e',
-      'mail',
-      'x',
-      'y',
-      'z',
-      '3',
-      '5',
-      '東京都',
-    ])
+    expect(termsOf(`L'été, c'est "l'été" — e-mail: x@y.z 3.5 東京都 👍`)).toEqual(
+      'l ete c est e mail x y z 3 5 東京都'.split(' '),
+    )
   })
 
   it('cuts a word at 64 characters, on both sides alike', () => {

@@ -3,7 +3,6 @@ import { JournaledNewsRepository } from '@/application/journaled-news.repository
 import { openDatabase, sqlDatabase, type SqlDatabase } from '@/adapters/sql/database'
 import { parseDatabaseUrl } from '@/application/database-target'
 import { addDemoPostsIfEmpty } from '@/adapters/sql/demo-posts'
-import { migrateTo, migrateToLatest } from '@/adapters/sql/newswire.migrations'
 import {
   NEWS_LIST_INDEX,
   NEWS_REVISION_AT_INDEX,
@@ -22,8 +21,8 @@ import {
   explainNewsPage,
   explainRevisionPage,
   explainTrashPage,
+  databaseBefore,
   rawDatabase,
-  resetSchema,
 } from '../adapters/sql/sql-test-stores'
 import type { NewsStoreKind } from '../support/news-stores'
 import { runCleanups } from '../support/test-databases'
@@ -151,18 +150,13 @@ export function sqlDatabaseContract(kind: NewsStoreKind): void {
     )
 
     it('gives the posts of a database made before histories a first revision when it upgrades', async () => {
-      const { url } = await open()
-      const db = rawDatabase(url)
-      cleanups.push(() => db.destroy())
       // A database as the previous release left it: no history columns or tables yet.
-      const engine = kind.engine === 'postgres' ? 'postgres' : 'sqlite'
-      await resetSchema(db, engine)
-      await migrateTo(db, engine, '0002-outbox')
+      const { raw: db, url, upgrade } = await databaseBefore(kind, cleanups, '0002-outbox')
       await sql`insert into news (id, title, body, author, created_at)
                 values ('old-post', 'Old title', 'Old body', 'Old author', ${'2025-05-05T05:05:05.555Z'})`.execute(
         db,
       )
-      await migrateToLatest(db, kind.engine === 'postgres' ? 'postgres' : 'sqlite')
+      await upgrade()
 
       const store = new SqlNewsStore(asDatabase(db, kind, url))
       const repository = new JournaledNewsRepository(store)
@@ -191,14 +185,9 @@ export function sqlDatabaseContract(kind: NewsStoreKind): void {
     })
 
     it('begins the change log of an upgraded database at its version, so an older position cannot be replayed', async () => {
-      const { url } = await open()
-      const db = rawDatabase(url)
-      cleanups.push(() => db.destroy())
-      const engine = kind.engine === 'postgres' ? 'postgres' : 'sqlite'
-      await resetSchema(db, engine)
-      await migrateTo(db, engine, '0006-search')
+      const { raw: db, url, upgrade } = await databaseBefore(kind, cleanups, '0006-search')
       await sql`update site_version set version = 41`.execute(db)
-      await migrateToLatest(db, engine)
+      await upgrade()
 
       const store = new SqlNewsStore(asDatabase(db, kind, url))
       expect(await store.changeLogBounds()).toEqual({ version: 41, purgedThrough: 41 })

@@ -3,12 +3,23 @@ import { foldForSearch, termsOf } from '@/domain/rules/search-query.rules'
 import { highlightParts } from '@/domain/rules/search-highlight'
 import { latinFoldsFromLucene } from '../../scripts/latin-folds.table'
 
-describe('folding the Latin letters that have no decomposition', () => {
+describe('folding letters for search, those without a decomposition by Lucene’s table', () => {
   it('is Lucene’s ASCII folding table, as npm run latin-folds writes it', () => {
     expect(LATIN_FOLDS).toEqual(Object.fromEntries(latinFoldsFromLucene()))
   })
 
   it.each([
+    // Letters that decompose, compatibility forms and case: Unicode's own folds.
+    ['Café', 'cafe'],
+    ['CAFÉ', 'cafe'],
+    ['Straße', 'strasse'],
+    ['ﬁnal', 'final'],
+    ['Ｔｏｋｙｏ', 'tokyo'],
+    ['x²', 'x2'],
+    ['ΣΟΦΟΣ', 'σοφος'],
+    ['İstanbul', 'istanbul'],
+    ['Ångström', 'angstrom'],
+    // Letters that do not: the table's.
     ['Øresund', 'oresund'],
     ['Łódź', 'lodz'],
     ['œuvre', 'oeuvre'],

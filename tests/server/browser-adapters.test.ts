@@ -11,6 +11,8 @@ import { forbidden } from '@/domain/domain-error'
 import { OperatorTools } from '@/application/operator-tools'
 import { SqlModerationStore } from '@/adapters/sql/moderation.store'
 import type { NewsItem } from '@/domain/news-item.entity'
+import type { NewsRevision } from '@/domain/news-revision.entity'
+import { domainErrorOf } from '../support/domain-error-of'
 import { composeTestServer } from './server-fixture'
 
 // The browser's adapters against the real server: the two halves of the hexagon meet.
@@ -29,25 +31,15 @@ afterAll(async () => {
   await server.close()
 })
 
-async function rejectionOf(call: Promise<unknown>) {
-  try {
-    await call
-  } catch (thrown) {
-    return thrown
-  }
-  throw new Error('expected a rejection')
-}
-
 /** Every page a use case answers, following its `next` cursor until none is left. */
-async function everyPage(
+async function everyPage<Item = NewsItem>(
   pageAt: (
     cursor: string | undefined,
   ) => Promise<
-    | { ok: true; value: { items: readonly NewsItem[]; next?: string } }
-    | { ok: false; error: unknown }
+    { ok: true; value: { items: readonly Item[]; next?: string } } | { ok: false; error: unknown }
   >,
-): Promise<{ seen: NewsItem[]; pages: number }> {
-  const seen: NewsItem[] = []
+): Promise<{ seen: Item[]; pages: number }> {
+  const seen: Item[] = []
   let cursor: string | undefined
   let pages = 0
   do {
@@ -75,7 +67,7 @@ describe('the browser adapters against the real server', () => {
 
     await repository.remove(created._id)
     // Not found among the live posts; the answer names it in the trash, where it can come back.
-    expect(await rejectionOf(repository.get(created._id))).toEqual({
+    expect(await domainErrorOf(repository.get(created._id))).toEqual({
       code: 'NotFound',
       trashed: {
         ...edited,
@@ -84,7 +76,7 @@ describe('the browser adapters against the real server', () => {
         deletedAt: expect.any(String),
       },
     })
-    expect(await rejectionOf(repository.remove(created._id))).toEqual({ code: 'NotFound' })
+    expect(await domainErrorOf(repository.remove(created._id))).toEqual({ code: 'NotFound' })
   })
 
   it('page through the list by following the server’s Link header, newest first', async () => {
@@ -119,7 +111,7 @@ describe('the browser adapters against the real server', () => {
   })
 
   it('bring the server’s field messages back as the domain’s, word for word', async () => {
-    const refused = await rejectionOf(
+    const refused = await domainErrorOf(
       repository.create({ title: ' ', body: 'b'.repeat(501), author: 'A' }),
     )
     expect(refused).toEqual({
@@ -150,7 +142,7 @@ describe('the browser adapters against the real server', () => {
 
     const first = await repository.create(draft, { idempotencyKey: key })
     const again = await repository.create(draft, { idempotencyKey: key })
-    const reused = await rejectionOf(
+    const reused = await domainErrorOf(
       repository.create({ ...draft, body: 'Another post.' }, { idempotencyKey: key }),
     )
 
@@ -164,10 +156,10 @@ describe('the browser adapters against the real server', () => {
     const mine = await repository.create({ title: 'Draft', body: 'Body.', author: 'Ada' })
     const theirs = await repository.update(mine._id, { title: 'Theirs' }, { ifRevision: [1] })
 
-    const edit = await rejectionOf(
+    const edit = await domainErrorOf(
       repository.update(mine._id, { title: 'Mine' }, { ifRevision: [mine.revision] }),
     )
-    const removal = await rejectionOf(repository.remove(mine._id, { ifRevision: [1] }))
+    const removal = await domainErrorOf(repository.remove(mine._id, { ifRevision: [1] }))
 
     expect(edit).toEqual({ code: 'Stale', current: theirs })
     expect(removal).toEqual({ code: 'Stale', current: theirs })
@@ -188,11 +180,11 @@ describe('the browser adapters against the real server', () => {
     expect(Date.parse(items[0]?.deletedAt ?? '')).not.toBeNaN()
     expect(restored).toMatchObject({ _id: created._id, title: 'Binned', revision: 3 })
     expect(await repository.get(created._id)).toEqual(restored)
-    expect(await rejectionOf(repository.restore(created._id))).toEqual({
+    expect(await domainErrorOf(repository.restore(created._id))).toEqual({
       code: 'Conflict',
       reason: 'NotInTrash',
     })
-    expect(await rejectionOf(repository.restore('never-existed'))).toEqual({ code: 'NotFound' })
+    expect(await domainErrorOf(repository.restore('never-existed'))).toEqual({ code: 'NotFound' })
   })
 
   it('page through the trash by following its Link header, newest deletion first', async () => {
@@ -215,7 +207,9 @@ describe('the browser adapters against the real server', () => {
     const defaced = await repository.update(created._id, { title: 'Defaced' })
 
     expect(
-      await rejectionOf(repository.restoreRevision(created._id, 1, undefined, { ifRevision: [1] })),
+      await domainErrorOf(
+        repository.restoreRevision(created._id, 1, undefined, { ifRevision: [1] }),
+      ),
     ).toEqual({ code: 'Stale', current: defaced })
     const restored = await repository.restoreRevision(created._id, 1, undefined, {
       ifRevision: [2],
@@ -237,10 +231,10 @@ describe('the browser adapters against the real server', () => {
       [1, 'create', 'First', undefined],
     ])
     expect(next).toBeUndefined()
-    expect(await rejectionOf(repository.restoreRevision(created._id, 9))).toEqual({
+    expect(await domainErrorOf(repository.restoreRevision(created._id, 9))).toEqual({
       code: 'NotFound',
     })
-    expect(await rejectionOf(repository.revisions('never-existed', {}))).toEqual({
+    expect(await domainErrorOf(repository.revisions('never-existed', {}))).toEqual({
       code: 'NotFound',
     })
   })
@@ -252,7 +246,7 @@ describe('the browser adapters against the real server', () => {
     const { items: history } = await repository.revisions(created._id, {})
 
     expect(history.map((r) => r.action)).toEqual(['delete', 'create'])
-    expect(await rejectionOf(repository.restoreRevision(created._id, 1))).toEqual({
+    expect(await domainErrorOf(repository.restoreRevision(created._id, 1))).toEqual({
       code: 'Conflict',
       reason: 'InTrash',
     })
@@ -263,25 +257,17 @@ describe('the browser adapters against the real server', () => {
     for (let n = 1; n <= 6; n += 1) await repository.update(created._id, { title: `Draft ${n}` })
     await repository.remove(created._id)
     const list = new ListRevisions(repository)
+    const pageAt = (cursor: string | undefined) => list.execute(created._id, { limit: 3, cursor })
 
-    const titles: string[] = []
-    let cursor: string | undefined
-    let pages = 0
-    do {
-      const page = await list.execute(created._id, { limit: 3, cursor })
-      if (!page.ok) throw new Error('history failed')
-      if (pages === 0) {
-        expect(page.value.next?.startsWith(`${baseUrl}/api/news/${created._id}/revisions?`)).toBe(
-          true,
-        )
-      }
-      titles.push(...page.value.items.map((revision) => revision.title))
-      cursor = page.value.next
-      pages += 1
-    } while (cursor !== undefined)
+    const first = await pageAt(undefined)
+    const { seen, pages } = await everyPage<NewsRevision>(pageAt)
 
+    expect(first.ok && first.value.next).toMatch(`${baseUrl}/api/news/${created._id}/revisions?`)
     expect(pages).toBe(3)
-    expect(titles).toEqual(['Draft 6', ...[6, 5, 4, 3, 2, 1, 0].map((n) => `Draft ${n}`)])
+    expect(seen.map((revision) => revision.title)).toEqual([
+      'Draft 6',
+      ...[6, 5, 4, 3, 2, 1, 0].map((n) => `Draft ${n}`),
+    ])
   })
 
   it('read the outbox settings from /api/config when no EmailJS account is set', async () => {
@@ -313,7 +299,7 @@ describe('the browser adapters against the real server’s write limit', () => {
     const draft = { title: 'Busy', body: 'Body.', author: 'Ada' }
     await client.create(draft)
 
-    const refused = await rejectionOf(client.create(draft))
+    const refused = await domainErrorOf(client.create(draft))
 
     expect(refused).toMatchObject({ code: 'RateLimited' })
     const seconds = (refused as { retryAfterSeconds: number }).retryAfterSeconds
@@ -332,7 +318,7 @@ describe('the browser adapters against the operator’s blocks and protections',
       { forMs: 3_600_000, reason: 'spam wave' },
     )
     try {
-      expect(await rejectionOf(repository.create(draft))).toEqual(
+      expect(await domainErrorOf(repository.create(draft))).toEqual(
         forbidden({
           reason: 'blocked',
           note: 'spam wave',
@@ -351,10 +337,10 @@ describe('the browser adapters against the operator’s blocks and protections',
     await tools.protect(post._id, 'edit war')
 
     expect(await repository.get(post._id)).toMatchObject({ _id: post._id, protected: true })
-    expect(await rejectionOf(repository.update(post._id, { title: 'Spam' }))).toEqual(
+    expect(await domainErrorOf(repository.update(post._id, { title: 'Spam' }))).toEqual(
       forbidden({ reason: 'protected' }),
     )
-    expect(await rejectionOf(repository.remove(post._id))).toEqual(
+    expect(await domainErrorOf(repository.remove(post._id))).toEqual(
       forbidden({ reason: 'protected' }),
     )
   })

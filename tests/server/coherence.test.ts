@@ -1,7 +1,4 @@
-import { execFile } from 'node:child_process'
-import { join } from 'node:path'
 import { brotliDecompressSync } from 'node:zlib'
-import { promisify } from 'node:util'
 import type { NewsItem } from '@/domain/news-item.entity'
 import { composeOperator } from '@/composition/server/operator.composition'
 import type { ComposedServer } from '@/composition/server/server.composition'
@@ -16,11 +13,7 @@ import {
   editThroughApi,
 } from './server-fixture'
 import { VersionCheck } from '@/server/services/first-page.cache'
-import { REPO_ROOT } from './server-process'
-
-const run = promisify(execFile)
-// The CLI starts tsx in a new process: a second or more on a busy machine.
-const CLI_TIMEOUT = 60_000
+import { CLI_TIMEOUT, news } from './support/news-command'
 
 /**
  * Two servers on one database, each with its own first-page cache, as behind a load balancer:
@@ -97,11 +90,8 @@ describeOnDatabases('two servers on one $name database', (kind) => {
       const since = new Date()
       await a.app.inject({ method: 'DELETE', url: `/api/news/${item._id}` })
       expect(await titlesOn(b)).toEqual([])
-      await run(
-        join(REPO_ROOT, 'node_modules', '.bin', 'tsx'),
-        ['scripts/news.ts', 'restore', '--since', since.toISOString()],
-        { cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: database.url } },
-      )
+      const restored = await news(database.url, 'restore', '--since', since.toISOString())
+      expect(restored.code, restored.stderr).toBe(0)
       expect(await titlesOn(b)).toEqual(['Vandalised'])
     },
     CLI_TIMEOUT,

@@ -8,7 +8,6 @@ import { MemoryNewsStore } from '@/adapters/memory/memory-news.store'
 import { SqlOutboxMailer } from '@/adapters/outbox/sql-outbox.mailer'
 import { encodeCursor, encodeRevisionCursor } from '@/adapters/shared/keyset-cursor'
 import type { ComposedServer } from '@/composition/server/server.composition'
-import { OUTBOX_IDS } from '@/server/services/server-config'
 import { MALFORMED_FORM_DETAIL } from '@/server/plugins/error-handler'
 import {
   JSON_HEADERS,
@@ -23,18 +22,18 @@ import {
   memoryApp,
   expectProblem,
   PROBLEM_TYPE,
+  postNews,
+  editThroughApi,
+  contactForm,
+  SEND_FORM,
+  sendForm,
 } from './server-fixture'
 
 const { app } = useServer()
 let item: NewsItem
 
 beforeAll(async () => {
-  const response = await app.inject({
-    method: 'POST',
-    url: '/api/news',
-    headers: JSON_HEADERS,
-    payload: { title: 'Title', body: 'Body', author: 'Ada' },
-  })
+  const response = await postNews(app, { title: 'Title', body: 'Body', author: 'Ada' })
   item = response.json<NewsItem>()
 })
 
@@ -43,6 +42,16 @@ async function appLoggingAt(level: 'info' | 'error', useCases = memoryUseCases()
   const log = logCapture()
   const logged = await memoryApp({ useCases, logger: { level, stream: log.stream } })
   return { app: logged, log }
+}
+
+/** GET /api/news/some-id while reading a post rejects with `error`: the answer, and its log line. */
+async function failedRead(error: Error) {
+  const useCases = memoryUseCases()
+  vi.spyOn(useCases.getNewsItem, 'execute').mockRejectedValue(error)
+  const { app: broken, log } = await appLoggingAt('error', useCases)
+  const response = await broken.inject('/api/news/some-id')
+  await broken.close()
+  return { response, logged: log.lines().find((line) => line.msg === 'request failed') }
 }
 
 const post = (payload: string | object, headers: Record<string, string> = JSON_HEADERS) =>
@@ -60,15 +69,11 @@ describe('malformed and unacceptable bodies', () => {
     expectProblem(response, 400, 'Bad Request', { detail: 'The body is not valid JSON.' })
   })
 
-  it('answers 400 for an empty JSON body', async () => {
-    const response = await post('')
-    expect(response.statusCode).toBe(400)
-    expect(response.json()).toMatchObject({ status: 400 })
-  })
-
-  it('answers 400 for a prototype-poisoning body', async () => {
-    const response = await post('{"title":"t","body":"b","author":"a","__proto__":{"x":1}}')
-    expect(response.statusCode).toBe(400)
+  it.each([
+    ['an empty JSON body', ''],
+    ['a prototype-poisoning body', '{"title":"t","body":"b","author":"a","__proto__":{"x":1}}'],
+  ])('answers 400 for %s', async (_what, body) => {
+    expectProblem(await post(body), 400, 'Bad Request')
   })
 
   it.each([
@@ -76,31 +81,21 @@ describe('malformed and unacceptable bodies', () => {
     ['PATCH', patch],
   ] as const)('%s answers 413 for a body over 16 KiB', async (_method, send) => {
     const response = await send({ title: 'T', body: 'x'.repeat(16 * 1024), author: 'A' })
-    expect(response.statusCode).toBe(413)
-    expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
+    expect([response.statusCode, response.headers['content-type']]).toEqual([413, PROBLEM_TYPE])
     expect(response.json()).toMatchObject({ status: 413, title: 'Payload Too Large' })
   })
 
   it.each([
-    ['text/plain', 'title=T'],
-    ['application/x-www-form-urlencoded', 'title=T&body=B&author=A'],
-    ['multipart/form-data; boundary=x', '--x--'],
-    ['application/jsonp', '{}'],
-  ])('POST answers 415 for %s', async (type, payload) => {
-    const response = await post(payload, { 'content-type': type })
-    expect(response.statusCode).toBe(415)
-    expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
+    ['POST', post, 'text/plain', 'title=T'],
+    ['POST', post, 'application/x-www-form-urlencoded', 'title=T&body=B&author=A'],
+    ['POST', post, 'multipart/form-data; boundary=x', '--x--'],
+    ['POST', post, 'application/jsonp', '{}'],
+    ['POST', post, undefined, 'x'],
+    ['PATCH', patch, 'text/plain', 'title=T'],
+  ] as const)('%s answers 415 for the content type %s', async (_method, send, type, payload) => {
+    const response = await send(payload, type === undefined ? {} : { 'content-type': type })
+    expect([response.statusCode, response.headers['content-type']]).toEqual([415, PROBLEM_TYPE])
     expect(response.json()).toMatchObject({ status: 415, title: 'Unsupported Media Type' })
-  })
-
-  it('POST answers 415 without a content type', async () => {
-    const response = await app.inject({ method: 'POST', url: '/api/news', payload: 'x' })
-    expect(response.statusCode).toBe(415)
-  })
-
-  it('PATCH answers 415 for text', async () => {
-    const response = await patch('title=T', { 'content-type': 'text/plain' })
-    expect(response.statusCode).toBe(415)
   })
 
   it('accepts JSON with a charset', async () => {
@@ -113,9 +108,15 @@ describe('malformed and unacceptable bodies', () => {
 })
 
 describe('422 with the domain’s message for each field', () => {
-  it('names every missing field', async () => {
-    const response = await post({})
-    expectProblem(response, 422, 'Unprocessable Entity', {
+  it.each([
+    ['names every missing field', {}],
+    ['treats white space as missing', { title: '   ', body: '\n\t', author: ' ' }],
+    [
+      'treats a value that is not text as missing, never as text',
+      { title: 5, body: true, author: null },
+    ],
+  ])('%s', async (_behaviour, payload) => {
+    expectProblem(await post(payload), 422, 'Unprocessable Entity', {
       errors: {
         title: 'Sorry, title is required',
         body: 'Sorry, body is required',
@@ -124,33 +125,37 @@ describe('422 with the domain’s message for each field', () => {
     })
   })
 
-  it('treats white space as missing', async () => {
-    const response = await post({ title: '   ', body: '\n\t', author: ' ' })
-    expect(response.json().errors).toEqual({
-      title: 'Sorry, title is required',
-      body: 'Sorry, body is required',
-      author: 'Sorry, author is required',
-    })
-  })
-
-  it('words each length limit as the form does', async () => {
-    const response = await post({
-      title: 'x'.repeat(101),
-      body: 'x'.repeat(501),
-      author: 'x'.repeat(31),
-    })
+  const TITLE_TOO_LONG = 'Must be 100 characters or less'
+  const AUTHOR_TOO_LONG = 'Name must be less than 30 characters'
+  it.each([
+    [
+      'words each length limit as the form does',
+      post,
+      { title: 'x'.repeat(101), body: 'x'.repeat(501), author: 'x'.repeat(31) },
+      { title: TITLE_TOO_LONG, body: 'Must be 500 characters or less', author: AUTHOR_TOO_LONG },
+    ],
+    [
+      'gives the domain’s message even past the schema’s loose bound',
+      post,
+      { title: 'x'.repeat(2000), body: 'B', author: 'A' },
+      { title: TITLE_TOO_LONG },
+    ],
+    [
+      'checks only the fields a PATCH gives',
+      patch,
+      { title: '', author: 'x'.repeat(31) },
+      { title: 'Sorry, title is required', author: AUTHOR_TOO_LONG },
+    ],
+    [
+      'refuses a PATCH value that is not text',
+      patch,
+      { body: 7 },
+      { body: 'Sorry, body is required' },
+    ],
+  ] as const)('%s', async (_behaviour, send, payload, errors) => {
+    const response = await send(payload)
     expect(response.statusCode).toBe(422)
-    expect(response.json().errors).toEqual({
-      title: 'Must be 100 characters or less',
-      body: 'Must be 500 characters or less',
-      author: 'Name must be less than 30 characters',
-    })
-  })
-
-  it('gives the domain’s message even past the schema’s loose bound', async () => {
-    const response = await post({ title: 'x'.repeat(2000), body: 'B', author: 'A' })
-    expect(response.statusCode).toBe(422)
-    expect(response.json().errors).toEqual({ title: 'Must be 100 characters or less' })
+    expect(response.json().errors).toEqual(errors)
   })
 
   it('accepts each field at its limit', async () => {
@@ -162,16 +167,6 @@ describe('422 with the domain’s message for each field', () => {
     expect(response.statusCode).toBe(201)
   })
 
-  it('treats a value that is not text as missing, never as text', async () => {
-    const response = await post({ title: 5, body: true, author: null })
-    expect(response.statusCode).toBe(422)
-    expect(response.json().errors).toEqual({
-      title: 'Sorry, title is required',
-      body: 'Sorry, body is required',
-      author: 'Sorry, author is required',
-    })
-  })
-
   it.each([['[]'], ['"text"'], ['42'], ['null']])(
     'answers a body of %s like an empty post',
     async (body) => {
@@ -180,21 +175,6 @@ describe('422 with the domain’s message for each field', () => {
       expect(Object.keys(response.json().errors).sort()).toEqual(['author', 'body', 'title'])
     },
   )
-
-  it('PATCH checks only the fields given', async () => {
-    const response = await patch({ title: '', author: 'x'.repeat(31) })
-    expect(response.statusCode).toBe(422)
-    expect(response.json().errors).toEqual({
-      title: 'Sorry, title is required',
-      author: 'Name must be less than 30 characters',
-    })
-  })
-
-  it('PATCH refuses a value that is not text', async () => {
-    const response = await patch({ body: 7 })
-    expect(response.statusCode).toBe(422)
-    expect(response.json().errors).toEqual({ body: 'Sorry, body is required' })
-  })
 
   it.each([[{}], [{ _id: 'x', createdAt: '2000-01-01T00:00:00.000Z' }], [[]]])(
     'PATCH with nothing to change (%j) is 422 and changes nothing',
@@ -257,57 +237,36 @@ describe('server failures', () => {
   }
 
   it.each([
+    ['GET', '/api/news'],
     ['GET', '/api/trash'],
     ['GET', '/api/news/some-id/revisions'],
     ['POST', '/api/news/some-id/restore'],
     ['POST', '/api/news/some-id/revisions/2/restore'],
-  ] as const)('%s %s answers 503 without internals when the store fails', async (method, url) => {
+  ] as const)('%s %s answers 503 without internals when the store throws', async (method, url) => {
     const broken = await memoryApp({ useCases: memoryUseCases(new BrokenRepository()) })
     const response = await broken.inject({ method, url })
-    await broken.close()
-    expect(response.statusCode).toBe(503)
-    expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
-    expect(response.body).not.toContain('SQLITE')
-    expect(response.json()).toMatchObject({ status: 503, title: 'Service Unavailable' })
-  })
-
-  it('answers 503 without internals when the repository throws a raw Error', async () => {
-    const broken = await memoryApp({ useCases: memoryUseCases(new BrokenRepository()) })
-    const response = await broken.inject('/api/news')
     await broken.close()
     expectProblem(response, 503, 'Service Unavailable', {
       detail: 'The service is unavailable right now. Try again later.',
     })
-    expect(response.body).not.toContain('SQLITE')
-    expect(response.body).not.toContain('secret')
+    expect(response.body).not.toMatch(/SQLITE|secret/)
   })
 
   it('answers 500 without internals, and logs the error, when a route itself fails', async () => {
-    const useCases = memoryUseCases()
-    vi.spyOn(useCases.getNewsItem, 'execute').mockRejectedValue(new Error(SECRET))
-    const { app: broken, log } = await appLoggingAt('error', useCases)
-    const response = await broken.inject('/api/news/some-id')
-    await broken.close()
-    expect(response.statusCode).toBe(500)
-    expect(response.body).not.toContain('SQLITE')
-    expect(response.body).not.toContain('stack')
-    expect(response.json()).toEqual({
-      type: 'about:blank',
-      title: 'Internal Server Error',
-      status: 500,
+    const { response, logged } = await failedRead(new Error(SECRET))
+    expectProblem(response, 500, 'Internal Server Error', {
       detail: 'Something went wrong on our side. Try again later.',
     })
-    const logged = log.lines().find((line) => line.msg === 'request failed')
+    expect(response.body).not.toMatch(/SQLITE|stack/)
     expect(JSON.stringify(logged)).toContain(SECRET)
   })
 
   it('logs requests without their bodies', async () => {
     const { app: logged, log } = await appLoggingAt('info')
-    await logged.inject({
-      method: 'POST',
-      url: '/api/news',
-      headers: JSON_HEADERS,
-      payload: { title: 'Private title', body: 'Private body', author: 'Private author' },
+    await postNews(logged, {
+      title: 'Private title',
+      body: 'Private body',
+      author: 'Private author',
     })
     await logged.close()
     const text = log
@@ -338,20 +297,7 @@ describe('server faults in the outbox', () => {
     const secret = 'TypeError at /srv/outbox/mailer.ts line 7'
     vi.spyOn(useCases.sendContactMessage, 'execute').mockRejectedValue(new Error(secret))
     const { app: broken, log } = await appLoggingAt('error', useCases)
-    const { payload, headers } = await multipart({
-      service_id: OUTBOX_IDS.serviceId,
-      template_id: OUTBOX_IDS.templateId,
-      user_id: OUTBOX_IDS.publicKey,
-      name: 'Ada',
-      email: 'ada@example.com',
-      message: 'Hello',
-    })
-    const response = await broken.inject({
-      method: 'POST',
-      url: '/api/v1.0/email/send-form',
-      headers: { ...headers, origin: SITE_ORIGIN },
-      payload,
-    })
+    const response = await sendForm(broken, contactForm())
     await broken.close()
     expect([response.statusCode, response.headers['content-type']]).toEqual([500, PROBLEM_TYPE])
     expect(response.body).not.toContain(secret)
@@ -362,8 +308,6 @@ describe('server faults in the outbox', () => {
 })
 
 describe('malformed forms to the outbox', () => {
-  const SEND_FORM = '/api/v1.0/email/send-form'
-
   async function truncatedForm(): Promise<{ payload: Buffer; headers: Record<string, string> }> {
     const { payload, headers } = await multipart({ name: 'Ada', message: 'Hello' })
     return { payload: payload.subarray(0, Math.floor(payload.length / 2)), headers }
@@ -460,14 +404,10 @@ describe('a client that closes the connection before its answer', () => {
   })
 
   it('does not hide a failure with a connection’s error code while the client waits', async () => {
-    const useCases = memoryUseCases()
     const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })
-    vi.spyOn(useCases.getNewsItem, 'execute').mockRejectedValue(reset)
-    const { app: broken, log } = await appLoggingAt('error', useCases)
-    const response = await broken.inject('/api/news/some-id')
-    await broken.close()
+    const { response, logged } = await failedRead(reset)
     expect(response.statusCode).toBe(500)
-    expect(log.lines().find((line) => line.msg === 'request failed')).toMatchObject({ level: 50 })
+    expect(logged).toMatchObject({ level: 50 })
   })
 })
 
@@ -494,43 +434,19 @@ describeOnDatabases('hostile input answers the same on $name', (kind) => {
     api.inject({ method: 'POST', url: '/api/news', headers: JSON_HEADERS, payload })
 
   it.each([
-    [
-      'a NUL in the title',
-      { title: 'a\u0000b' },
-      { title: "Sorry, title can't contain control characters" },
-    ],
-    [
-      'a BEL in the title',
-      { title: 'a\u0007b' },
-      { title: "Sorry, title can't contain control characters" },
-    ],
-    [
-      'a line break in the author',
-      { author: 'Ada\nLovelace' },
-      { author: "Sorry, author can't contain control characters" },
-    ],
-    [
-      'a NUL in the body',
-      { body: 'one\u0000two' },
-      { body: "Sorry, body can't contain control characters" },
-    ],
-    [
-      'a C1 control in the body',
-      { body: 'one\u0085two' },
-      { body: "Sorry, body can't contain control characters" },
-    ],
-  ])('refuses %s with 422 and the field’s message, storing nothing', async (_, fields, errors) => {
+    ['a NUL in the title', 'title', 'a\u0000b'],
+    ['a BEL in the title', 'title', 'a\u0007b'],
+    ['a line break in the author', 'author', 'Ada\nLovelace'],
+    ['a NUL in the body', 'body', 'one\u0000two'],
+    ['a C1 control in the body', 'body', 'one\u0085two'],
+  ])('refuses %s with 422 and the field’s message, storing nothing', async (_, field, value) => {
+    const fields = { [field]: value }
+    const errors = { [field]: `Sorry, ${field} can't contain control characters` }
     const before = (await api.inject('/api/news?limit=100')).json<NewsItem[]>().length
     const response = await create({ title: 'T', body: 'B', author: 'A', ...fields })
-    expect(response.statusCode).toBe(422)
-    expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
+    expect([response.statusCode, response.headers['content-type']]).toEqual([422, PROBLEM_TYPE])
     expect(response.json().errors).toEqual(errors)
-    const edit = await api.inject({
-      method: 'PATCH',
-      url: `/api/news/${existing._id}`,
-      headers: JSON_HEADERS,
-      payload: fields,
-    })
+    const edit = await editThroughApi(engine, existing._id, fields)
     expect(edit.statusCode).toBe(422)
     expect(edit.json().errors).toEqual(errors)
     expect((await api.inject('/api/news?limit=100')).json()).toHaveLength(before)
@@ -568,21 +484,8 @@ describeOnDatabases('hostile input answers the same on $name', (kind) => {
   it('refuses a control character in a contact message in words, storing nothing', async () => {
     const outbox = new SqlOutboxMailer(engine.database)
     const before = await outbox.count()
-    const { payload, headers } = await multipart({
-      name: 'Ada\u0007',
-      email: 'ada@example.com',
-      message: 'Hello\u0000there',
-      lib_version: '4.4.1',
-      service_id: OUTBOX_IDS.serviceId,
-      template_id: OUTBOX_IDS.templateId,
-      user_id: OUTBOX_IDS.publicKey,
-    })
-    const response = await api.inject({
-      method: 'POST',
-      url: '/api/v1.0/email/send-form',
-      headers: { ...headers, origin: SITE_ORIGIN },
-      payload,
-    })
+    const form = contactForm({ name: 'Ada\u0007', message: 'Hello\u0000there' })
+    const response = await sendForm(api, form)
     expect(response.statusCode).toBe(400)
     expect(response.body.split('\n').sort()).toEqual([
       "Sorry, message can't contain control characters",
@@ -598,8 +501,7 @@ describeOnDatabases('hostile input answers the same on $name', (kind) => {
     for (const at of ['0000-01-01T00:00:00.000Z', '1969-12-31T23:59:59.999Z']) {
       const cursor = encodeCursor({ at, id: 'abc' })
       const response = await api.inject(`${path}?cursor=${cursor}`)
-      expect(response.statusCode).toBe(400)
-      expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
+      expect([response.statusCode, response.headers['content-type']]).toEqual([400, PROBLEM_TYPE])
       expect(response.json().errors).toEqual({ cursor: 'Must be the cursor of a previous page' })
     }
     const latest = encodeCursor({ at: '9999-12-31T23:59:59.999Z', id: 'zzz' })
@@ -620,8 +522,7 @@ describeOnDatabases('hostile input answers the same on $name', (kind) => {
         method: 'POST',
         url: `/api/news/${existing._id}/revisions/${revision}/restore`,
       })
-      expect(response.statusCode).toBe(404)
-      expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
+      expect([response.statusCode, response.headers['content-type']]).toEqual([404, PROBLEM_TYPE])
     },
   )
 })

@@ -16,6 +16,8 @@ import {
   expectProblem,
   PROBLEM_TYPE,
   followPages,
+  editThroughApi,
+  createPostThroughApi,
 } from './server-fixture'
 
 /** The target of a `Link: <…>; rel="next"` header, if any. */
@@ -32,30 +34,15 @@ async function openApi(kind: TestDatabaseKind) {
   const database: TestDatabase = await kind.create()
   const server: ComposedServer = await composeTestServer({ DATABASE_URL: database.url })
   const app: FastifyInstance = server.app
-  const send = (options: InjectOptions) => app.inject(options)
+  const send = (options: InjectOptions | string) => app.inject(options)
 
-  const create = async (title: string, headers: Record<string, string> = {}) => {
-    const response = await send({
-      method: 'POST',
-      url: '/api/news',
-      headers: { ...JSON_HEADERS, ...headers },
-      payload: { title, body: `About ${title}.`, author: 'Ada' },
-    })
-    expect(response.statusCode).toBe(201)
-    await tick()
-    return response.json<NewsItem>()
-  }
-  const get = (id: string) => send({ method: 'GET', url: `/api/news/${id}` })
+  const create = (title: string) => createPostThroughApi(server, title)
+  const get = (id: string) => send(`/api/news/${id}`)
   const edit = (id: string, payload: object, headers: Record<string, string> = {}) =>
-    send({
-      method: 'PATCH',
-      url: `/api/news/${id}`,
-      headers: { ...JSON_HEADERS, ...headers },
-      payload,
-    })
+    editThroughApi(server, id, payload, headers)
   const remove = (id: string, headers: Record<string, string> = {}) =>
     send({ method: 'DELETE', url: `/api/news/${id}`, headers })
-  const revisions = (id: string) => send({ method: 'GET', url: `/api/news/${id}/revisions` })
+  const revisions = (id: string) => send(`/api/news/${id}/revisions`)
   const history = async (id: string) => {
     const response = await revisions(id)
     expect(response.statusCode).toBe(200)
@@ -66,7 +53,7 @@ async function openApi(kind: TestDatabaseKind) {
   const restoreRevision = (id: string, revision: string | number) =>
     send({ method: 'POST', url: `/api/news/${id}/revisions/${revision}/restore` })
   const listIds = async (url = '/api/news?limit=100') =>
-    (await send({ method: 'GET', url })).json<NewsItem[]>().map((item) => item._id)
+    (await send(url)).json<NewsItem[]>().map((item) => item._id)
 
   return {
     app,
@@ -134,18 +121,14 @@ describeOnDatabases('the history API on $name', (kind) => {
       expect(await api.history(item._id)).toHaveLength(2)
     })
 
+    // Every form a header can take is read in tests/server/preconditions.test.ts; here, that
+    // the routes act on what it reads.
     it.each([
       ['garbage', 'garbage'],
       ['a weak tag', 'W/"rev-1"'],
-      ['an unquoted tag', 'rev-1'],
-      ['a tag of another form', '"1"'],
-      ['a padded number', '"rev-01"'],
       ['an empty value', ''],
-      ['a very long value', `"rev-${'9'.repeat(500)}"`],
       // OWS is only SP and HTAB: a no-break space makes the header malformed.
       ['a tag and a no-break space', '"rev-1"\u00a0'],
-      ['a no-break space and a tag', '\u00a0"rev-1"'],
-      ['* in a list (* is only valid alone)', '*, "rev-1"'],
       ['a list that also holds garbage', 'junk, "rev-1"'],
     ])('answers 412 to an If-Match of %s, which matches nothing', async (_what, ifMatch) => {
       const item = await api.create('Guarded')
@@ -230,8 +213,7 @@ describeOnDatabases('the history API on $name', (kind) => {
       expect((await post(key)).statusCode).toBe(201)
       const before = await api.listIds()
       const other = await post(key, { ...draft, body: 'A different post.' })
-      expect(other.statusCode).toBe(422)
-      expect(other.headers['content-type']).toBe(PROBLEM_TYPE)
+      expect([other.statusCode, other.headers['content-type']]).toEqual([422, PROBLEM_TYPE])
       expect(other.json()).toMatchObject({ status: 422, detail: expect.stringMatching(/key/i) })
       expect(await api.listIds()).toEqual(before)
     })
@@ -261,8 +243,7 @@ describeOnDatabases('the history API on $name', (kind) => {
     ])('answers 400 for a key %s, and creates nothing', async (_what, key) => {
       const before = await api.listIds()
       const response = await post(key)
-      expect(response.statusCode).toBe(400)
-      expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
+      expect([response.statusCode, response.headers['content-type']]).toEqual([400, PROBLEM_TYPE])
       expect(response.json()).toMatchObject({ status: 400, detail: expect.stringMatching(/255/) })
       expect(await api.listIds()).toEqual(before)
     })
@@ -317,62 +298,39 @@ describeOnDatabases('the history API on $name', (kind) => {
         new RegExp(`^/api/news/${item._id}/revisions\\?limit=${DEFAULT_HISTORY_PAGE_SIZE}&cursor=`),
       )
 
-      const seen = first.json<NewsRevision[]>().map((revision) => revision.revision)
-      let next = link
-      while (next !== undefined) {
-        const page = await api.send({ method: 'GET', url: next })
-        expect(page.statusCode).toBe(200)
-        seen.push(...page.json<NewsRevision[]>().map((revision) => revision.revision))
-        next = linkOf(page.headers.link)
-      }
+      const { items } = await followPages<NewsRevision>(api.send, `/api/news/${item._id}/revisions`)
       const total = edits + 1
-      expect(seen).toEqual(Array.from({ length: total }, (_, index) => total - index))
+      expect(items.map(({ revision }) => revision)).toEqual(
+        Array.from({ length: total }, (_, index) => total - index),
+      )
 
-      const small = await api.send({
-        method: 'GET',
-        url: `/api/news/${item._id}/revisions?limit=7`,
-      })
+      const small = await api.send(`/api/news/${item._id}/revisions?limit=7`)
       expect(small.json<NewsRevision[]>()).toHaveLength(7)
       expect(linkOf(small.headers.link)).toMatch(/\?limit=7&cursor=/)
-      const largest = await api.send({
-        method: 'GET',
-        url: `/api/news/${item._id}/revisions?limit=${MAX_HISTORY_PAGE_SIZE}`,
-      })
+      const largest = await api.send(
+        `/api/news/${item._id}/revisions?limit=${MAX_HISTORY_PAGE_SIZE}`,
+      )
       expect(largest.json<NewsRevision[]>()).toHaveLength(total)
       expect(largest.headers.link).toBeUndefined()
     })
 
-    it.each([
-      ['limit=0'],
-      ['limit=101'],
-      ['limit=ten'],
-      ['cursor=garbage'],
-      ['cursor='],
-      [`cursor=${'A'.repeat(5000)}`],
-    ])('answers 400 problem+json for a bad query (%s)', async (query) => {
-      const item = await api.create('Queried')
-      const response = await api.send({
-        method: 'GET',
-        url: `/api/news/${item._id}/revisions?${query}`,
-      })
-      expect(response.statusCode).toBe(400)
-      expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
-    })
+    it.each(['limit=0', 'limit=101', 'limit=ten', 'cursor=garbage', 'cursor=', 'cursor=AAAA…'])(
+      'answers 400 problem+json for a bad query (%s)',
+      async (query) => {
+        const item = await api.create('Queried')
+        const url = `/api/news/${item._id}/revisions?${query.replace('AAAA…', 'A'.repeat(5000))}`
+        const response = await api.send(url)
+        expect([response.statusCode, response.headers['content-type']]).toEqual([400, PROBLEM_TYPE])
+      },
+    )
 
     it('answers 404 when paging the history of a post that never existed', async () => {
       const item = await api.create('Paged')
       await api.edit(item._id, { title: 'Paged again' })
-      const first = await api.send({
-        method: 'GET',
-        url: `/api/news/${item._id}/revisions?limit=1`,
-      })
+      const first = await api.send(`/api/news/${item._id}/revisions?limit=1`)
       const next = linkOf(first.headers.link)
-      const cursor = new URL(next ?? '', 'http://x').searchParams.get('cursor')
-      expect(cursor).not.toBeNull()
-      const response = await api.send({
-        method: 'GET',
-        url: `/api/news/never-existed/revisions?limit=1&cursor=${encodeURIComponent(cursor ?? '')}`,
-      })
+      expect(next).toMatch(/cursor=/)
+      const response = await api.send(next?.replace(item._id, 'never-existed') ?? '')
       expect(response.statusCode).toBe(404)
     })
 
@@ -380,8 +338,7 @@ describeOnDatabases('the history API on $name', (kind) => {
       'answers 404 for an id that never existed (%s)',
       async (id) => {
         const response = await api.revisions(id)
-        expect(response.statusCode).toBe(404)
-        expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
+        expect([response.statusCode, response.headers['content-type']]).toEqual([404, PROBLEM_TYPE])
       },
     )
   })
@@ -390,7 +347,7 @@ describeOnDatabases('the history API on $name', (kind) => {
     it('makes an old version current as a new revision, with no body', async () => {
       const item = await api.create('Original')
       await api.edit(item._id, { title: 'Vandalised', body: 'Nonsense.' })
-      await api.send({ method: 'GET', url: '/api/news' })
+      await api.send('/api/news')
 
       const response = await api.restoreRevision(item._id, 1)
       expect(response.statusCode).toBe(200)
@@ -407,7 +364,7 @@ describeOnDatabases('the history API on $name', (kind) => {
       const [latest] = await api.history(item._id)
       expect(latest).toMatchObject({ revision: 3, action: 'restore', restoredFrom: 1 })
       // The cached first page shows it at once.
-      const first = (await api.send({ method: 'GET', url: '/api/news' })).json<NewsItem[]>()
+      const first = (await api.send('/api/news')).json<NewsItem[]>()
       expect(first.find((post) => post._id === item._id)).toEqual(restored)
     })
 
@@ -416,8 +373,7 @@ describeOnDatabases('the history API on $name', (kind) => {
       async (revision) => {
         const item = await api.create('Numbered')
         const response = await api.restoreRevision(item._id, revision)
-        expect(response.statusCode).toBe(404)
-        expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
+        expect([response.statusCode, response.headers['content-type']]).toEqual([404, PROBLEM_TYPE])
         expect(await api.history(item._id)).toHaveLength(1)
       },
     )
@@ -437,16 +393,16 @@ describeOnDatabases('the history API on $name', (kind) => {
   })
 
   describe('the trash', () => {
-    it('leaves a deleted post out of the list and GET; a second DELETE answers 404', async () => {
+    it('answers a DELETE 204 without a body, leaves the post out of the list and GET, and answers a second DELETE 404', async () => {
       const item = await api.create('Trashed')
       expect(await api.listIds('/api/news')).toContain(item._id)
-      expect((await api.remove(item._id)).statusCode).toBe(204)
+      const removed = await api.remove(item._id)
+      expect([removed.statusCode, removed.body]).toEqual([204, ''])
       expect(await api.listIds('/api/news')).not.toContain(item._id)
       expect(await api.listIds()).not.toContain(item._id)
       expect((await api.get(item._id)).statusCode).toBe(404)
       const again = await api.remove(item._id)
-      expect(again.statusCode).toBe(404)
-      expect(again.headers['content-type']).toBe(PROBLEM_TYPE)
+      expect([again.statusCode, again.headers['content-type']]).toEqual([404, PROBLEM_TYPE])
     })
 
     it('brings a post back under the same id with its history, and then answers 409', async () => {
@@ -469,8 +425,7 @@ describeOnDatabases('the history API on $name', (kind) => {
 
     it('answers 404 to a restore of a post that never existed', async () => {
       const response = await api.restore('never-existed')
-      expect(response.statusCode).toBe(404)
-      expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
+      expect([response.statusCode, response.headers['content-type']]).toEqual([404, PROBLEM_TYPE])
     })
 
     it.each([
@@ -488,7 +443,7 @@ describeOnDatabases('the history API on $name', (kind) => {
     it('pages the trash newest deletion first, with Link rel="next" like the list', async () => {
       const own = await openApi(kind)
       try {
-        expect((await own.send({ method: 'GET', url: '/api/trash' })).json()).toEqual([])
+        expect((await own.send('/api/trash')).json()).toEqual([])
         const deleted: NewsItem[] = []
         for (const title of ['A', 'B', 'C', 'D', 'E']) deleted.unshift(await own.create(title))
         await own.create('Kept')
@@ -498,7 +453,7 @@ describeOnDatabases('the history API on $name', (kind) => {
         }
 
         const { items: seen, links } = await followPages<TrashedNewsItem>(
-          (url) => own.send({ method: 'GET', url }),
+          own.send,
           '/api/trash?limit=2',
         )
         expect(seen.map((item) => item._id)).toEqual(deleted.map((item) => item._id))
@@ -526,9 +481,8 @@ describeOnDatabases('the history API on $name', (kind) => {
     it.each(['limit=0', 'limit=101', 'limit=abc', 'cursor=abc', `cursor=${'x'.repeat(300)}`])(
       'answers 400 for a trash page with %s',
       async (query) => {
-        const response = await api.send({ method: 'GET', url: `/api/trash?${query}` })
-        expect(response.statusCode).toBe(400)
-        expect(response.headers['content-type']).toBe(PROBLEM_TYPE)
+        const response = await api.send(`/api/trash?${query}`)
+        expect([response.statusCode, response.headers['content-type']]).toEqual([400, PROBLEM_TYPE])
       },
     )
   })

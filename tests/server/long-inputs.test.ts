@@ -2,15 +2,14 @@ import type { FastifyInstance } from 'fastify'
 import { CONTACT_RULES } from '@/domain/rules/contact-message.rules'
 import { NEWS_RULES } from '@/domain/rules/news-item.rules'
 import { SEARCH_RULE } from '@/domain/rules/search-query.rules'
-import { OUTBOX_IDS } from '@/server/services/server-config'
 import { segmenterWork } from '../domain/segmenter-work'
 import {
   createPostThroughApi,
-  JSON_HEADERS,
-  multipart,
-  SITE_ORIGIN,
   useServer,
   editThroughApi,
+  postNews,
+  contactForm,
+  sendForm,
 } from './server-fixture'
 
 /**
@@ -38,12 +37,7 @@ describe('long inputs are refused at once, in the domain’s words', () => {
     const body = longText(16_000)
     let response: Awaited<ReturnType<FastifyInstance['inject']>> | undefined
     const work = await segmenterWork(async () => {
-      response = await app.inject({
-        method: 'POST',
-        url: '/api/news',
-        headers: JSON_HEADERS,
-        payload: { title: 'Long', author: 'Ada', body },
-      })
+      response = await postNews(app, { title: 'Long', author: 'Ada', body })
     })
     expect(response?.statusCode).toBe(422)
     expect(response?.json()).toMatchObject({ errors: { body: NEWS_RULES.body.maxLength.message } })
@@ -64,23 +58,10 @@ describe('long inputs are refused at once, in the domain’s words', () => {
   })
 
   it('the outbox answers a 16 KiB message 400 with the message’s length text', async () => {
-    const { payload, headers } = await multipart({
-      lib_version: '4.4.1',
-      service_id: OUTBOX_IDS.serviceId,
-      template_id: OUTBOX_IDS.templateId,
-      user_id: OUTBOX_IDS.publicKey,
-      name: 'Ada',
-      email: 'ada@example.com',
-      message: longText(16 * 1024),
-    })
+    const form = contactForm({ message: longText(16 * 1024) })
     let response: Awaited<ReturnType<FastifyInstance['inject']>> | undefined
     const work = await segmenterWork(async () => {
-      response = await app.inject({
-        method: 'POST',
-        url: '/api/v1.0/email/send-form',
-        payload,
-        headers: { ...headers, origin: SITE_ORIGIN },
-      })
+      response = await sendForm(app, form)
     })
     expect(response?.statusCode).toBe(400)
     expect(response?.body).toBe(CONTACT_RULES.message.maxLength.message)

@@ -1,20 +1,16 @@
 import type { FastifyInstance } from 'fastify'
 import { SqlOutboxMailer } from '@/adapters/outbox/sql-outbox.mailer'
-import { OUTBOX_IDS } from '@/server/services/server-config'
-import { composeTestServer, multipart, SITE_ORIGIN, useServer } from './server-fixture'
+import {
+  composeTestServer,
+  contactForm,
+  EMAILJS_ACCOUNT,
+  SEND_FORM,
+  sendForm,
+  SITE_ORIGIN,
+  useServer,
+} from './server-fixture'
 
-const SEND_FORM = '/api/v1.0/email/send-form'
-
-/** What @emailjs/browser 4's sendForm posts for the contact form. */
-const validForm = {
-  name: 'Ada Lovelace',
-  email: 'ada@example.com',
-  message: 'Hello from the contact form.',
-  lib_version: '4.4.1',
-  service_id: OUTBOX_IDS.serviceId,
-  template_id: OUTBOX_IDS.templateId,
-  user_id: OUTBOX_IDS.publicKey,
-}
+const validForm = contactForm()
 
 const { server, app } = useServer()
 let outbox: SqlOutboxMailer
@@ -23,24 +19,16 @@ beforeAll(() => {
   outbox = new SqlOutboxMailer(server.database)
 })
 
-async function sendForm(
+const send = (
   fields: Record<string, string>,
-  extraHeaders: Record<string, string | undefined> = { origin: SITE_ORIGIN },
+  headers?: Record<string, string | undefined>,
   to: FastifyInstance = app,
-) {
-  const { payload, headers } = await multipart(fields)
-  return to.inject({
-    method: 'POST',
-    url: SEND_FORM,
-    payload,
-    headers: { ...headers, ...extraHeaders },
-  })
-}
+) => sendForm(to, fields, { headers })
 
 describe('the built-in outbox', () => {
   it('stores a valid message and answers OK as text', async () => {
     const before = await outbox.count()
-    const response = await sendForm(validForm)
+    const response = await send(validForm)
     expect(response.statusCode).toBe(200)
     expect(response.headers['content-type']).toBe('text/plain; charset=utf-8')
     expect(response.body).toBe('OK')
@@ -61,7 +49,7 @@ describe('the built-in outbox', () => {
     const form: Record<string, string> = { ...validForm }
     delete form[field]
     const before = await outbox.count()
-    const response = await sendForm(form)
+    const response = await send(form)
     expect(response.statusCode).toBe(400)
     expect(response.headers['content-type']).toBe('text/plain; charset=utf-8')
     expect(response.body).toBe(text)
@@ -74,7 +62,7 @@ describe('the built-in outbox', () => {
     ['user_id', 'The public key is invalid'],
   ])('answers 400 in EmailJS’s words when %s is wrong', async (field, text) => {
     const before = await outbox.count()
-    const response = await sendForm({ ...validForm, [field]: 'someone_else' })
+    const response = await send({ ...validForm, [field]: 'someone_else' })
     expect(response.statusCode).toBe(400)
     expect(response.body).toBe(text)
     expect(await outbox.count()).toBe(before)
@@ -82,7 +70,7 @@ describe('the built-in outbox', () => {
 
   it('refuses an invalid message with the domain’s messages and stores nothing', async () => {
     const before = await outbox.count()
-    const response = await sendForm({
+    const response = await send({
       ...validForm,
       name: '',
       email: 'not-an-address',
@@ -123,7 +111,7 @@ describe('the built-in outbox', () => {
   })
 
   it('never shows stored messages over HTTP', async () => {
-    await sendForm({ ...validForm, email: 'private@example.com' })
+    await send({ ...validForm, email: 'private@example.com' })
     for (const url of [SEND_FORM, '/api/outbox', '/api/v1.0/email', '/api/messages']) {
       const response = await app.inject(url)
       expect(response.statusCode).toBe(404)
@@ -146,7 +134,7 @@ describe('the outbox’s origin check', () => {
     ['no Origin header at all', {}],
   ])('refuses a post from %s with a 403 problem and stores nothing', async (_, origin) => {
     const before = await outbox.count()
-    const response = await sendForm(validForm, origin)
+    const response = await send(validForm, origin)
     expect(response.statusCode).toBe(403)
     expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8')
     expect(response.json()).toMatchObject({ status: 403, title: 'Forbidden' })
@@ -154,7 +142,7 @@ describe('the outbox’s origin check', () => {
   })
 
   it('takes the site’s origin from the Host the page was served from', async () => {
-    const response = await sendForm(validForm, {
+    const response = await send(validForm, {
       host: 'news.example.com:8443',
       origin: 'http://news.example.com:8443',
     })
@@ -162,7 +150,7 @@ describe('the outbox’s origin check', () => {
   })
 
   it('ignores X-Forwarded-Host and X-Forwarded-Proto while TRUST_PROXY is off', async () => {
-    const response = await sendForm(validForm, {
+    const response = await send(validForm, {
       'x-forwarded-host': 'evil.example',
       'x-forwarded-proto': 'https',
       origin: 'https://evil.example',
@@ -174,13 +162,13 @@ describe('the outbox’s origin check', () => {
     const behindProxy = await composeTestServer({ TRUST_PROXY: '127.0.0.1' })
     try {
       const forwarded = { 'x-forwarded-host': 'news.example.com', 'x-forwarded-proto': 'https' }
-      const fromSite = await sendForm(
+      const fromSite = await send(
         validForm,
         { ...forwarded, origin: 'https://news.example.com' },
         behindProxy.app,
       )
       expect(fromSite.statusCode).toBe(200)
-      const fromProxyHost = await sendForm(
+      const fromProxyHost = await send(
         validForm,
         { ...forwarded, origin: SITE_ORIGIN },
         behindProxy.app,
@@ -194,13 +182,9 @@ describe('the outbox’s origin check', () => {
   it('accepts only PUBLIC_URL’s origin once it is set, whatever the Host', async () => {
     const published = await composeTestServer({ PUBLIC_URL: 'https://news.example.com/' })
     try {
-      const fromSite = await sendForm(
-        validForm,
-        { origin: 'https://news.example.com' },
-        published.app,
-      )
+      const fromSite = await send(validForm, { origin: 'https://news.example.com' }, published.app)
       expect(fromSite.statusCode).toBe(200)
-      const fromHost = await sendForm(validForm, { origin: SITE_ORIGIN }, published.app)
+      const fromHost = await send(validForm, { origin: SITE_ORIGIN }, published.app)
       expect(fromHost.statusCode).toBe(403)
     } finally {
       await published.close()
@@ -210,19 +194,9 @@ describe('the outbox’s origin check', () => {
 
 describe('with an EmailJS account', () => {
   it('has no outbox', async () => {
-    const withAccount = await composeTestServer({
-      EMAILJS_SERVICE_ID: 'service_real',
-      EMAILJS_TEMPLATE_ID: 'template_real',
-      EMAILJS_PUBLIC_KEY: 'public_real',
-    })
+    const withAccount = await composeTestServer(EMAILJS_ACCOUNT)
     try {
-      const { payload, headers } = await multipart(validForm)
-      const response = await withAccount.app.inject({
-        method: 'POST',
-        url: SEND_FORM,
-        payload,
-        headers,
-      })
+      const response = await sendForm(withAccount.app, validForm, { headers: {} })
       expect(response.statusCode).toBe(404)
       expect(await new SqlOutboxMailer(withAccount.database).count()).toBe(0)
     } finally {

@@ -5,7 +5,7 @@ import {
   type ComposeOptions,
 } from '@/composition/server/server.composition'
 import {
-  JSON_HEADERS,
+  postNews,
   composeTestServer,
   logCapture,
   describeOnDatabases,
@@ -44,15 +44,14 @@ describeOnDatabases('purging on $name', (kind) => {
     return server
   }
 
-  async function create(server: ComposedServer, title: string, key?: string) {
-    const response = await server.app.inject({
-      method: 'POST',
-      url: '/api/news',
-      headers: key === undefined ? JSON_HEADERS : { ...JSON_HEADERS, 'idempotency-key': key },
-      payload: { title, body: `About ${title}.`, author: 'Ada' },
-    })
-    return response
-  }
+  const create = (server: ComposedServer, title: string, key?: string) =>
+    postNews(
+      server.app,
+      { title, body: `About ${title}.`, author: 'Ada' },
+      {
+        headers: key === undefined ? {} : { 'idempotency-key': key },
+      },
+    )
 
   async function trashed(server: ComposedServer, title: string): Promise<NewsItem> {
     const item = (await create(server, title)).json<NewsItem>()

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, InjectOptions } from 'fastify'
 import { JournaledNewsRepository } from '@/application/journaled-news.repository'
 import { useCasesFor, type UseCases } from '@/application/use-cases'
 import type { NewsItem } from '@/domain/news-item.entity'
@@ -18,14 +18,8 @@ import {
 } from '@/composition/server/server.composition'
 import { readConfig } from '@/composition/server/read-config'
 import { buildApp, type BuildAppOptions } from '@/server/app'
-import { type ServerConfig } from '@/server/services/server-config'
-import {
-  POSTGRES_SKIPPED,
-  SHARED_STORE_KINDS,
-  TEST_POSTGRES_URL,
-  type TestStore,
-  type TestStoreKind,
-} from '../support/test-databases'
+import { OUTBOX_IDS, type ServerConfig } from '@/server/services/server-config'
+import { type TestStore, type TestStoreKind } from '../support/test-databases'
 
 /** Settings for a test: an in-memory SQLite database, no demo posts, no rate limits. */
 export function testConfig(env: Record<string, string> = {}): ServerConfig {
@@ -70,6 +64,7 @@ export function memoryUseCases(
 }
 
 export {
+  describeOnDatabases,
   SHARED_STORE_KINDS as TEST_DATABASES,
   TEST_POSTGRES_URL,
   type TestStore as TestDatabase,
@@ -79,20 +74,6 @@ export {
 // Every file that builds servers here gets its temporary folders removed after its tests, as
 // @testing-library/react cleans up after each test: vitest runs each file's modules afresh.
 afterAll(removeTempDirs)
-
-let postgresNoted = false
-
-/**
- * `describe.each` over the databases several servers can share; in a run without PostgreSQL,
- * a skipped test in the file's report says so, once.
- */
-export function describeOnDatabases(title: string, body: (kind: TestStoreKind) => void): void {
-  if (TEST_POSTGRES_URL === undefined && !postgresNoted) {
-    postgresNoted = true
-    it.skip(POSTGRES_SKIPPED)
-  }
-  describe.each(SHARED_STORE_KINDS)(title, body)
-}
 
 /**
  * What a suite's hooks make (again for each test when `perTest`), to read in its tests: a
@@ -321,6 +302,13 @@ export async function followPages<Item>(
 
 export const JSON_HEADERS = { 'content-type': 'application/json' } as const
 
+/** The settings of an EmailJS account, which replaces the built-in outbox. */
+export const EMAILJS_ACCOUNT = {
+  EMAILJS_SERVICE_ID: 'service_abc',
+  EMAILJS_TEMPLATE_ID: 'template_def',
+  EMAILJS_PUBLIC_KEY: 'pk_123',
+} as const
+
 /** The Origin a page of the site sends: inject's requests come to Host localhost:80. */
 export const SITE_ORIGIN = 'http://localhost'
 
@@ -339,18 +327,69 @@ export function editThroughApi(
   })
 }
 
-/** Publishes a post through the API of a composed server, as a visitor's browser would. */
+/** What a test may add to a request it does not otherwise shape. */
+type MoreOf = Omit<InjectOptions, 'method' | 'url' | 'payload' | 'headers'> & {
+  readonly headers?: Record<string, string | undefined>
+}
+
+/** POSTs `payload` (a minimal post unless given) to /api/news as JSON, as the site's form does. */
+export function postNews(
+  app: FastifyInstance,
+  payload: InjectOptions['payload'] = { title: 'T', body: 'B', author: 'A' },
+  { headers, ...more }: MoreOf = {},
+) {
+  return app.inject({
+    ...more,
+    method: 'POST',
+    url: '/api/news',
+    headers: { ...JSON_HEADERS, ...headers },
+    payload,
+  })
+}
+
+export const SEND_FORM = '/api/v1.0/email/send-form'
+
+/** What @emailjs/browser 4's sendForm posts for the contact form; a test overrides what it is about. */
+export function contactForm(fields: Record<string, string> = {}): Record<string, string> {
+  return {
+    name: 'Ada Lovelace',
+    email: 'ada@example.com',
+    message: 'Hello from the contact form.',
+    lib_version: '4.4.1',
+    service_id: OUTBOX_IDS.serviceId,
+    template_id: OUTBOX_IDS.templateId,
+    user_id: OUTBOX_IDS.publicKey,
+    ...fields,
+  }
+}
+
+/** Sends a contact form as the site's page does: from its origin, unless `headers` say else. */
+export async function sendForm(
+  app: FastifyInstance,
+  fields: Record<string, string>,
+  { headers = { origin: SITE_ORIGIN }, ...more }: MoreOf = {},
+) {
+  const form = await multipart(fields)
+  return app.inject({
+    ...more,
+    method: 'POST',
+    url: SEND_FORM,
+    headers: { ...form.headers, ...headers },
+    payload: form.payload,
+  })
+}
+
+/**
+ * Publishes a post through the API of a composed server, as a visitor's browser would, then
+ * pauses: posts are dated to the millisecond, and the pause keeps 'newest first' unambiguous.
+ */
 export async function createPostThroughApi(
   server: { readonly app: FastifyInstance },
   title: string,
   { body = `About ${title}.`, author = 'Ada' }: { body?: string; author?: string } = {},
 ): Promise<NewsItem> {
-  const response = await server.app.inject({
-    method: 'POST',
-    url: '/api/news',
-    headers: JSON_HEADERS,
-    payload: { title, body, author },
-  })
+  const response = await postNews(server.app, { title, body, author })
   expect(response.statusCode).toBe(201)
+  await new Promise((resolve) => setTimeout(resolve, 2))
   return response.json<NewsItem>()
 }

@@ -13,19 +13,22 @@ export interface ServerProcess {
   readonly exited: Promise<number | string>
 }
 
-/** The server from its sources, in one node process, so that a signal reaches it directly. */
-const FROM_SOURCES = [process.execPath, '--import', 'tsx', 'src/composition/server/main.ts']
+/**
+ * The compiled server (tests/global-setup.ts built it from the sources), run by node alone in
+ * one process, so that a signal reaches it directly: no TypeScript compiled at each start.
+ */
+export const COMPILED_SERVER = [process.execPath, 'dist-node/server.js']
 
 /** What an operator runs: npm, which runs the compiled server (tests/global-setup.ts built it). */
 export const NPM_START = ['npm', '--silent', 'start', '--', '--no-build']
 
 /**
- * Starts the server (from its sources unless `command` says otherwise) and waits until it says
+ * Starts the server (the compiled one unless `command` says otherwise) and waits until it says
  * where it listens.
  */
 export function startServerProcess(
   env: Record<string, string>,
-  command: readonly string[] = FROM_SOURCES,
+  command: readonly string[] = COMPILED_SERVER,
 ): Promise<ServerProcess> {
   const [program = '', ...args] = command
   const child = spawn(program, args, {

@@ -1,27 +1,21 @@
 import { sql } from 'kysely'
 import type { ComposedServer } from '@/composition/server/server.composition'
-import { OUTBOX_IDS } from '@/server/services/server-config'
-import { OUTBOX_PATH } from '@/server/routes/outbox.routes'
 import {
   composeTestServer,
   JSON_HEADERS,
   logCapture,
-  multipart,
-  SITE_ORIGIN,
   testConfig,
   type TestDatabaseKind,
   describeOnDatabases,
   useTwoServers,
   memoryApp,
+  postNews,
+  contactForm,
+  sendForm,
 } from './server-fixture'
 
 function createPost(server: ComposedServer, headers: Record<string, string> = {}) {
-  return server.app.inject({
-    method: 'POST',
-    url: '/api/news',
-    headers: { ...JSON_HEADERS, ...headers },
-    payload: { title: 'T', body: 'B', author: 'A' },
-  })
+  return postNews(server.app, undefined, { headers })
 }
 
 async function statusesOf(
@@ -31,11 +25,8 @@ async function statusesOf(
 ): Promise<number[]> {
   const statuses: number[] = []
   for (const address of forwardedFor) {
-    const response = await server.app.inject({
-      method: 'POST',
-      url: '/api/news',
-      headers: { ...JSON_HEADERS, 'x-forwarded-for': address },
-      payload: { title: 'T', body: 'B', author: 'A' },
+    const response = await postNews(server.app, undefined, {
+      headers: { 'x-forwarded-for': address },
       remoteAddress,
     })
     statuses.push(response.statusCode)
@@ -92,29 +83,12 @@ describeOnDatabases('the write limit shared by two servers on $name', (kind) => 
       remoteAddress,
     })
     expect(restore.statusCode).toBe(429)
-    const { payload, headers } = await multipart({
-      name: 'N',
-      email: 'n@example.com',
-      message: 'M',
-    })
-    const mail = await servers.first.app.inject({
-      method: 'POST',
-      url: OUTBOX_PATH,
-      payload,
-      headers: { ...headers, origin: SITE_ORIGIN },
-      remoteAddress,
-    })
+    const mail = await sendForm(servers.first.app, contactForm(), { remoteAddress })
     expect(mail.statusCode).toBe(429)
   })
 
   it('keeps another client’s budget apart on every server', async () => {
-    const other = await servers.first.app.inject({
-      method: 'POST',
-      url: '/api/news',
-      headers: JSON_HEADERS,
-      payload: { title: 'T', body: 'B', author: 'A' },
-      remoteAddress: '192.0.2.7',
-    })
+    const other = await postNews(servers.first.app, undefined, { remoteAddress: '192.0.2.7' })
     expect(other.statusCode).toBe(201)
     expect(other.headers['x-ratelimit-remaining']).toBe('2')
   })
@@ -184,21 +158,7 @@ describeOnDatabases('which writes count against the limit, on $name', (kind) => 
   it('counts a contact message the outbox stored, not one it refused', async () => {
     const address = newClient()
     const mail = async (message: string) => {
-      const form = await multipart({
-        service_id: OUTBOX_IDS.serviceId,
-        template_id: OUTBOX_IDS.templateId,
-        user_id: OUTBOX_IDS.publicKey,
-        name: 'N',
-        email: 'n@example.com',
-        message,
-      })
-      return servers.first.app.inject({
-        method: 'POST',
-        url: OUTBOX_PATH,
-        payload: form.payload,
-        headers: { ...form.headers, origin: SITE_ORIGIN },
-        remoteAddress: address,
-      })
+      return sendForm(servers.first.app, contactForm({ message }), { remoteAddress: address })
     }
     const refused = await mail('')
     expect(refused.statusCode).toBe(400)

@@ -16,6 +16,7 @@ import {
   useServer,
   memoryApp,
   editThroughApi,
+  createPostThroughApi,
 } from './server-fixture'
 
 /** A sitemap file's posts in these tests: a site of a few thousand posts has several files. */
@@ -52,22 +53,11 @@ describeOnDatabases('the feed, the sitemap and robots.txt on $name', (kind) => {
   const database = useDatabase(kind, { perTest: true })
   const { server } = useServer({ database, perTest: true })
 
-  async function publish(
+  const publish = (
     title: string,
     fields: { body?: string; author?: string } = {},
     on: ComposedServer = server,
-  ): Promise<NewsItem> {
-    const response = await on.app.inject({
-      method: 'POST',
-      url: '/api/news',
-      headers: JSON_HEADERS,
-      payload: { title, body: fields.body ?? `About ${title}.`, author: fields.author ?? 'Ada' },
-    })
-    expect(response.statusCode).toBe(201)
-    // Posts are dated to the millisecond; a pause keeps 'newest first' unambiguous.
-    await new Promise((resolve) => setTimeout(resolve, 2))
-    return response.json<NewsItem>()
-  }
+  ) => createPostThroughApi(on, title, fields)
 
   async function remove(item: NewsItem): Promise<void> {
     const response = await server.app.inject({ method: 'DELETE', url: `/api/news/${item._id}` })

@@ -4,7 +4,7 @@ import { createServer, type AddressInfo, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describeStartupFailure } from '@/composition/server/startup-errors'
-import { PROCESS_ENV, REPO_ROOT } from './server-process'
+import { COMPILED_SERVER, PROCESS_ENV, REPO_ROOT } from './server-process'
 
 /** A fault must be reported and the process gone well within this. */
 const EXIT_WITHIN_MS = 10_000
@@ -26,14 +26,13 @@ const runsAsRoot = process.getuid?.() === 0
 const PAST_FILE_MODES = '-dac_override,-dac_read_search'
 
 /**
- * Runs the real server (or `npm start`'s script) until it ends. `unprivileged` makes it obey
- * file modes: as root, without the capabilities that override them.
+ * Runs the compiled server (or `npm start`'s script) with node until it ends. `unprivileged`
+ * makes it obey file modes: as root, without the capabilities that override them.
  */
 function startServer(
   env: Record<string, string>,
-  { script = 'src/composition/server/main.ts', args = [] as string[], unprivileged = false } = {},
+  { node = COMPILED_SERVER, unprivileged = false } = {},
 ): Promise<Ended> {
-  const node = [process.execPath, '--import', 'tsx', script, ...args]
   const [command, ...rest] =
     unprivileged && runsAsRoot
       ? ['setpriv', `--bounding-set=${PAST_FILE_MODES}`, '--', ...node]
@@ -120,7 +119,7 @@ describe('a start-up fault', { timeout: EXIT_WITHIN_MS * 3 }, () => {
       const port = (taken.address() as AddressInfo).port
       const ended = await startServer(
         { PORT: String(port) },
-        { script: 'scripts/start.mjs', args: ['--no-build'] },
+        { node: [process.execPath, 'scripts/start.mjs', '--no-build'] },
       )
       expectClearFailure(ended, new RegExp(`port ${port} .*already in use`))
     } finally {

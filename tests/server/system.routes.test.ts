@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { sql } from 'kysely'
 import { migrationNames } from '@/adapters/sql/newswire.migrations'
-import { composeTestServer, TEST_DATABASES, TEST_POSTGRES_URL, memoryApp } from './server-fixture'
+import {
+  composeTestServer,
+  EMAILJS_ACCOUNT,
+  TEST_DATABASES,
+  TEST_POSTGRES_URL,
+  memoryApp,
+} from './server-fixture'
 
 if (TEST_POSTGRES_URL === undefined) {
   it.skip('PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh)')
@@ -29,9 +35,7 @@ describe('GET /api/config', () => {
 
   it('hands over the EmailJS account and origin when one is set', async () => {
     const server = await composeTestServer({
-      EMAILJS_SERVICE_ID: 'service_abc',
-      EMAILJS_TEMPLATE_ID: 'template_def',
-      EMAILJS_PUBLIC_KEY: 'pk_123',
+      ...EMAILJS_ACCOUNT,
       EMAILJS_ORIGIN: 'https://api.eu.emailjs.com/',
     })
     const response = await server.app.inject('/api/config')

@@ -89,6 +89,20 @@ export const SHARED_STORE_KINDS: readonly TestStoreKind[] = [
   ...(TEST_POSTGRES_URL === undefined ? [] : [postgresSchema(TEST_POSTGRES_URL)]),
 ]
 
+let postgresNoted = false
+
+/**
+ * `describe.each` over the databases several servers can share; in a run without PostgreSQL,
+ * a skipped test in the file's report says so, once.
+ */
+export function describeOnDatabases(title: string, body: (kind: TestStoreKind) => void): void {
+  if (TEST_POSTGRES_URL === undefined && !postgresNoted) {
+    postgresNoted = true
+    it.skip(POSTGRES_SKIPPED)
+  }
+  describe.each(SHARED_STORE_KINDS)(title, body)
+}
+
 /** Runs every cleanup, the last opened first. */
 export async function runCleanups(cleanups: Array<() => Promise<void>>): Promise<void> {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()

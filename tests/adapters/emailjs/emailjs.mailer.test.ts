@@ -81,6 +81,11 @@ function settings(overrides: Partial<EmailJsSettings> = {}): EmailJsSettings {
   }
 }
 
+/** A mailer whose settings differ from the stand-in's account by `overrides`. */
+function mailerWith(overrides: Partial<EmailJsSettings>, timeoutMs?: number): EmailJsMailer {
+  return new EmailJsMailer({ loadSettings: async () => settings(overrides), timeoutMs })
+}
+
 beforeAll(async () => {
   // The SDK posts `new FormData(form)`; under jsdom that is jsdom's FormData, which Node's fetch
   // sends as multipart only while undici accepts look-alikes (Node 20; undici 7 checks the brand).
@@ -195,38 +200,22 @@ describe('EmailJsMailer with the real @emailjs/browser SDK', () => {
     ['service id', { serviceId: '' }],
     ['template id', { templateId: '' }],
   ])('fails as Unavailable without a %s and sends nothing', async (_name, missing) => {
-    const mailer = new EmailJsMailer({ loadSettings: async () => settings(missing) })
-
-    expect(await domainErrorOf(mailer.send(message))).toEqual(unavailable())
+    expect(await domainErrorOf(mailerWith(missing).send(message))).toEqual(unavailable())
     expect(received).toHaveLength(0)
   })
 
-  it('fails as Unavailable when EmailJS answers 400', async () => {
-    const mailer = new EmailJsMailer({
-      loadSettings: async () => settings({ serviceId: 'service_unknown' }),
-    })
-
-    expect(await domainErrorOf(mailer.send(message))).toEqual(unavailable())
-    expect(received.map((r) => r.answer)).toEqual([[400, 'The service ID is invalid']])
+  it.each([
+    ['answers 400', 'service_unknown', [400, 'The service ID is invalid']],
+    ["answers neither status 200 nor 'OK'", 'service_queue', [202, 'Queued']],
+  ])('fails as Unavailable when EmailJS %s', async (_what, serviceId, answer) => {
+    expect(await domainErrorOf(mailerWith({ serviceId }).send(message))).toEqual(unavailable())
+    expect(received.map((r) => r.answer)).toEqual([answer])
   })
 
   it('fails as Forbidden with the reason and end of the block when the outbox refuses a blocked client', async () => {
-    const mailer = new EmailJsMailer({
-      loadSettings: async () => settings({ serviceId: 'service_blocked' }),
-    })
-
-    expect(await domainErrorOf(mailer.send(message))).toEqual(
+    expect(await domainErrorOf(mailerWith({ serviceId: 'service_blocked' }).send(message))).toEqual(
       forbidden({ reason: 'blocked', note: 'spam wave', until: '2026-12-01T10:00:00.000Z' }),
     )
-  })
-
-  it("fails as Unavailable when the answer is neither status 200 nor 'OK'", async () => {
-    const mailer = new EmailJsMailer({
-      loadSettings: async () => settings({ serviceId: 'service_queue' }),
-    })
-
-    expect(await domainErrorOf(mailer.send(message))).toEqual(unavailable())
-    expect(received.map((r) => r.answer)).toEqual([[202, 'Queued']])
   })
 
   it('fails as Unavailable and sends nothing when /api/config fails', async () => {
@@ -242,10 +231,7 @@ describe('EmailJsMailer with the real @emailjs/browser SDK', () => {
   })
 
   it('fails as Unavailable after timeoutMs when EmailJS never answers', async () => {
-    const mailer = new EmailJsMailer({
-      loadSettings: async () => settings({ serviceId: 'service_silent' }),
-      timeoutMs: 200,
-    })
+    const mailer = mailerWith({ serviceId: 'service_silent' }, 200)
 
     expect(await domainErrorOf(mailer.send(message))).toEqual(unavailable())
     expect(silent).toHaveLength(1)

@@ -9,9 +9,6 @@ import {
   assertWritable,
   created,
   edited,
-  fingerprintOf,
-  firstVersion,
-  isIdempotencyKey,
   liveItem,
   reverted,
   trashed,
@@ -102,8 +99,6 @@ export interface NewsApiStandIn extends LocalServer {
   readonly posts: StoredNews[]
   /** Each post's revisions, oldest first. */
   readonly histories: Map<string, NewsRevision[]>
-  /** Idempotency keys: the create's fingerprint and the post it made. */
-  readonly keys: Map<string, { readonly fingerprint: string; readonly id: string }>
   /** Replaces everything stored with these live posts, each with a history of one create. */
   seed(items: readonly NewsItem[]): void
   /** When set, answers every request instead of the contract implementation. */
@@ -121,13 +116,13 @@ const ITEM_ROUTE = /^\/api\/news\/([^/]+)(?:\/(restore|revisions)(?:\/([^/]+)\/(
 /**
  * A small implementation of the API contract over arrays, enough to talk to over the network:
  * newest-first pages of posts and of the trash with `Link` headers, items with `ETag`,
- * conditional edits and deletes (`If-Match`, 412 with `current`), idempotent creates, the
- * trash with restore, and paged revisions. The history rules are the domain's own.
+ * conditional edits and deletes (`If-Match`, 412 with `current`), the trash with restore,
+ * and paged revisions. The history rules are the domain's own. Idempotent creates are left to
+ * the real server (tests/server/browser-adapters.test.ts).
  */
 export async function startNewsApi(): Promise<NewsApiStandIn> {
   const posts: StoredNews[] = []
   const histories = new Map<string, NewsRevision[]>()
-  const keys = new Map<string, { fingerprint: string; id: string }>()
   let sequence = 0
   let ticks = 0
   // Every change happens one second after the one before, so orders never tie.
@@ -161,10 +156,6 @@ export async function startNewsApi(): Promise<NewsApiStandIn> {
       return sendPageOf(response, url, sorted.map(trashedItem))
     }
     if (url.pathname === '/api/news' && method === 'POST') {
-      const key = request.headers['idempotency-key']
-      if (key !== undefined && (typeof key !== 'string' || !isIdempotencyKey(key))) {
-        return sendProblem(response, 400, 'Bad Request')
-      }
       const draft = jsonOf(request)
       const errors = fieldErrors(draft, ['title', 'body', 'author'])
       if (Object.keys(errors).length > 0) {
@@ -175,18 +166,8 @@ export async function startNewsApi(): Promise<NewsApiStandIn> {
         body: String(draft.body),
         author: String(draft.author),
       }
-      const remembered = key === undefined ? undefined : keys.get(key)
-      if (remembered !== undefined) {
-        if (remembered.fingerprint !== fingerprintOf(values)) {
-          return sendProblem(response, 422, 'Unprocessable Content')
-        }
-        const stored = find(remembered.id) as StoredNews
-        const first = histories.get(remembered.id)?.[0] as NewsRevision
-        return sendJson(response, 201, firstVersion(stored, first))
-      }
       sequence += 1
       const item = write(created(`created-${sequence}`, values, stamp()))
-      if (key !== undefined) keys.set(key, { fingerprint: fingerprintOf(values), id: item._id })
       return sendJson(response, 201, liveItem(item), { Location: `/api/news/${item._id}` })
     }
 
@@ -269,12 +250,10 @@ export async function startNewsApi(): Promise<NewsApiStandIn> {
     ...server,
     posts,
     histories,
-    keys,
     override: undefined,
     seed(items) {
       posts.splice(0, posts.length, ...items.map((item) => ({ ...item, deletedAt: null })))
       histories.clear()
-      keys.clear()
       for (const item of items) {
         const { title, body, author, revision, updatedAt: at } = item
         histories.set(item._id, [

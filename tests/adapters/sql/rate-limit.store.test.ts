@@ -1,19 +1,13 @@
 import { unavailable } from '@/domain/domain-error'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
 import { SqlRateLimitStore } from '@/adapters/sql/sql-rate-limit.store'
-import {
-  POSTGRES_SKIPPED,
-  SHARED_STORE_KINDS,
-  TEST_POSTGRES_URL,
-} from '../../support/test-databases'
-
-if (TEST_POSTGRES_URL === undefined) console.warn(POSTGRES_SKIPPED)
+import { describeOnDatabases } from '../../support/test-databases'
 
 const MINUTE = 60_000
 /** When the tests' clock starts: a whole minute, so that a window clock-aligned would show. */
 const WINDOW_START = 28_333_334 * MINUTE
 
-describe.each(SHARED_STORE_KINDS)('SqlRateLimitStore on $name', (kind) => {
+describeOnDatabases('SqlRateLimitStore on $name', (kind) => {
   let dispose: () => Promise<void>
   let url: string
   let database: SqlDatabase

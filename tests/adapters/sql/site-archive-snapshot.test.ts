@@ -2,15 +2,9 @@ import { sql } from 'kysely'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
 import { CARRIED_TABLES } from '@/adapters/sql/site-archive/archive-tables'
 import { inSnapshot, siteRows } from '@/adapters/sql/site-archive/site-rows'
-import {
-  POSTGRES_SKIPPED,
-  SHARED_STORE_KINDS,
-  TEST_POSTGRES_URL,
-} from '../../support/test-databases'
+import { describeOnDatabases } from '../../support/test-databases'
 
-if (TEST_POSTGRES_URL === undefined) console.warn(POSTGRES_SKIPPED)
-
-describe.each(SHARED_STORE_KINDS)('reading a site for an archive on $name', (kind) => {
+describeOnDatabases('reading a site for an archive on $name', (kind) => {
   let reader: SqlDatabase
   let writer: SqlDatabase
   let dispose: () => Promise<void>

@@ -3,13 +3,7 @@ import type { Engine } from '@/application/database-target'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
 import { SQLITE_SEARCH_TABLE } from '@/adapters/sql/news-search.sql'
 import { ARCHIVE_TABLES, CARRIED_TABLES } from '@/adapters/sql/site-archive/archive-tables'
-import {
-  POSTGRES_SKIPPED,
-  SHARED_STORE_KINDS,
-  TEST_POSTGRES_URL,
-} from '../../support/test-databases'
-
-if (TEST_POSTGRES_URL === undefined) console.warn(POSTGRES_SKIPPED)
+import { describeOnDatabases } from '../../support/test-databases'
 
 /**
  * The tables the catalogue lists: SQLite's own tables and the FTS5 index's shadow tables
@@ -41,7 +35,7 @@ async function schemaColumns<DB>(db: Kysely<DB>, engine: Engine, table: string) 
   return rows.map((row) => row.name).sort()
 }
 
-describe.each(SHARED_STORE_KINDS)('the site archive’s list of tables on $name', (kind) => {
+describeOnDatabases('the site archive’s list of tables on $name', (kind) => {
   let database: SqlDatabase
   let dispose: () => Promise<void>
 

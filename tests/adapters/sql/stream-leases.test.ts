@@ -10,14 +10,8 @@ import {
   SqlStreamLeases,
   STREAM_LEASE_TERM_MS,
 } from '@/adapters/sql/sql-stream-leases'
-import {
-  POSTGRES_SKIPPED,
-  SHARED_STORE_KINDS,
-  TEST_POSTGRES_URL,
-} from '../../support/test-databases'
+import { describeOnDatabases } from '../../support/test-databases'
 import { useTempFolder } from '../../support/temp-folder'
-
-if (TEST_POSTGRES_URL === undefined) console.warn(POSTGRES_SKIPPED)
 
 const CLIENT = '192.0.2.1'
 const OTHER = '198.51.100.7'
@@ -28,7 +22,7 @@ const cap = (open: number): StreamLeaseLimits => ({ open, reconnectsPerMinute: 1
 /** The lease's id, or undefined when it was refused. */
 const idOf = (answer: LeaseAnswer): string | undefined => (answer.taken ? answer.id : undefined)
 
-describe.each(SHARED_STORE_KINDS)('SqlStreamLeases on $name', (kind) => {
+describeOnDatabases('SqlStreamLeases on $name', (kind) => {
   let dispose: () => Promise<void>
   let databases: SqlDatabase[]
   let now: number
