@@ -175,7 +175,18 @@ describe('readConfig', () => {
     ...refusals(
       'TRUST_PROXY',
       'off, a hop count from 1 to 10, or comma-separated proxy addresses or CIDRs (e.g. 10.0.0.0/8,::1)',
-      'true yes 11 -1 1.5 10.0.0.0/33 ::1/129 10.0.0.1, 10.0.0.1/8/8 proxy.internal'.split(' '),
+      [
+        'true',
+        'yes',
+        '11',
+        '-1',
+        '1.5',
+        '10.0.0.0/33',
+        '::1/129',
+        '10.0.0.1,',
+        '10.0.0.1/8/8',
+        'proxy.internal',
+      ],
     ),
   ])('refuses %o in one line: %s', (env, problem) => {
     expect(problemsOf(env)).toEqual([problem])
