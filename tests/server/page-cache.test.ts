@@ -1,66 +1,20 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
-import type { ComposedServer } from '@/composition/server/server.composition'
-import type { PageRenderer } from '@/server/services/page-renderer'
-import * as serverRender from '@/ui/app/server-render'
-import {
-  composeTestServer,
-  createPostThroughApi,
-  distWithPageTemplate,
-  describeOnDatabases,
-  useDatabase,
-} from './server-fixture'
+import { createPostThroughApi, describeOnDatabases, useDatabase } from './server-fixture'
+import { get, siteOn, useTwoSites, type RenderingSite } from './support/rendering-sites'
 
-const PUBLIC_URL = 'https://news.example.com'
 const KEPT_PAGE = 'public, max-age=0, s-maxage=5, stale-while-revalidate=60'
-
-/** The app's own renderer, which notes each page it renders. */
-function countingRenderer(): { readonly renderer: PageRenderer; readonly renders: string[] } {
-  const renders: string[] = []
-  const renderer: PageRenderer = {
-    ...serverRender,
-    renderPage: (request) => {
-      renders.push(request.url)
-      return serverRender.renderPage(request)
-    },
-  }
-  return { renderer, renders }
-}
-
-async function siteOn(url: string, env: Record<string, string> = {}) {
-  const { renderer, renders } = countingRenderer()
-  const server = await composeTestServer(
-    { DATABASE_URL: url, PUBLIC_URL, ...env },
-    { distDir: distWithPageTemplate(), renderer },
-  )
-  return { server, renders }
-}
-
-function get(server: ComposedServer, url: string, headers: Record<string, string> = {}) {
-  return server.app.inject({ url, headers })
-}
 
 describeOnDatabases('the page cache on $name', (kind) => {
   const database = useDatabase(kind, { perTest: true })
-  let a: Awaited<ReturnType<typeof siteOn>>
-  let b: Awaited<ReturnType<typeof siteOn>>
-
-  beforeEach(async () => {
-    a = await siteOn(database.url)
-    b = await siteOn(database.url)
-  })
-
-  afterEach(async () => {
-    await a.server.close()
-    await b.server.close()
-  })
+  const sites = useTwoSites(database)
 
   it('renders the list once, and serves it again, compressed, with an ETag, until a write', async () => {
-    await createPostThroughApi(a.server, 'Harbour opens')
-    const first = await get(a.server, '/')
-    const again = await get(a.server, '/', { 'accept-encoding': 'br' })
-    const gzipped = await get(a.server, '/', { 'accept-encoding': 'gzip' })
+    await createPostThroughApi(sites.a.server, 'Harbour opens')
+    const first = await get(sites.a.server, '/')
+    const again = await get(sites.a.server, '/', { 'accept-encoding': 'br' })
+    const gzipped = await get(sites.a.server, '/', { 'accept-encoding': 'gzip' })
 
-    expect(a.renders).toEqual(['/'])
+    expect(sites.a.renders).toEqual(['/'])
     expect(first.statusCode).toBe(200)
     expect(first.headers['cache-control']).toBe(KEPT_PAGE)
     expect(first.headers.etag).toMatch(/^W\/"page-\d+-[\w-]+"$/)
@@ -72,48 +26,50 @@ describeOnDatabases('the page cache on $name', (kind) => {
   })
 
   it('answers 304 to the ETag it gave, without rendering, and a fresh page after a write', async () => {
-    const post = await createPostThroughApi(a.server, 'Harbour opens')
-    const first = await get(a.server, `/news/${post._id}`)
+    const post = await createPostThroughApi(sites.a.server, 'Harbour opens')
+    const first = await get(sites.a.server, `/news/${post._id}`)
     const etag = String(first.headers.etag)
 
-    const notModified = await get(a.server, `/news/${post._id}`, { 'if-none-match': etag })
+    const notModified = await get(sites.a.server, `/news/${post._id}`, { 'if-none-match': etag })
     expect(notModified.statusCode).toBe(304)
     expect(notModified.headers['cache-control']).toBe(KEPT_PAGE)
-    expect(a.renders).toHaveLength(1)
+    expect(sites.a.renders).toHaveLength(1)
 
-    await createPostThroughApi(a.server, 'Ferry delayed')
-    const changed = await get(a.server, `/news/${post._id}`, { 'if-none-match': etag })
+    await createPostThroughApi(sites.a.server, 'Ferry delayed')
+    const changed = await get(sites.a.server, `/news/${post._id}`, { 'if-none-match': etag })
     expect(changed.statusCode).toBe(200)
     expect(changed.headers.etag).not.toBe(etag)
-    expect(a.renders).toHaveLength(2)
+    expect(sites.a.renders).toHaveLength(2)
   })
 
   it('shows a write made on another server at the next read, on every server', async () => {
-    await createPostThroughApi(a.server, 'Harbour opens')
-    expect((await get(a.server, '/')).body).toContain('Harbour opens')
-    expect((await get(b.server, '/')).body).toContain('Harbour opens')
+    await createPostThroughApi(sites.a.server, 'Harbour opens')
+    expect((await get(sites.a.server, '/')).body).toContain('Harbour opens')
+    expect((await get(sites.b.server, '/')).body).toContain('Harbour opens')
 
-    await createPostThroughApi(b.server, 'Ferry delayed')
+    await createPostThroughApi(sites.b.server, 'Ferry delayed')
 
-    expect((await get(a.server, '/')).body).toContain('Ferry delayed')
-    expect((await get(b.server, '/')).body).toContain('Ferry delayed')
-    expect(a.renders).toEqual(['/', '/'])
+    expect((await get(sites.a.server, '/')).body).toContain('Ferry delayed')
+    expect((await get(sites.b.server, '/')).body).toContain('Ferry delayed')
+    expect(sites.a.renders).toEqual(['/', '/'])
   })
 
   it('keeps the feed and the sitemap until a write on either server, and revalidates them without a read', async () => {
-    await createPostThroughApi(a.server, 'Harbour opens')
-    const { sitemapFiles } = a.server.app
+    await createPostThroughApi(sites.a.server, 'Harbour opens')
+    const { sitemapFiles } = sites.a.server.app
     if (sitemapFiles === undefined) throw new Error('A database’s app has sitemap files')
     // The feed reads the list; the sitemap reads its file's posts.
     const readsOf = {
-      '/feed.xml': vi.spyOn(a.server.app.useCases.listNews, 'execute'),
+      '/feed.xml': vi.spyOn(sites.a.server.app.useCases.listNews, 'execute'),
       '/sitemap.xml': vi.spyOn(sitemapFiles, 'file'),
     }
     for (const path of ['/feed.xml', '/sitemap.xml'] as const) {
       const reads = readsOf[path]
-      const first = await get(a.server, path)
-      const again = await get(a.server, path, { 'accept-encoding': 'gzip' })
-      const revalidated = await get(a.server, path, { 'if-none-match': String(first.headers.etag) })
+      const first = await get(sites.a.server, path)
+      const again = await get(sites.a.server, path, { 'accept-encoding': 'gzip' })
+      const revalidated = await get(sites.a.server, path, {
+        'if-none-match': String(first.headers.etag),
+      })
 
       expect(first.statusCode).toBe(200)
       expect(first.body).toContain('https://news.example.com/news/')
@@ -122,28 +78,28 @@ describeOnDatabases('the page cache on $name', (kind) => {
       expect(revalidated.statusCode).toBe(304)
       expect(reads.mock.calls.length, path).toBeGreaterThan(0)
       const built = reads.mock.calls.length
-      await get(a.server, path)
+      await get(sites.a.server, path)
       expect(reads.mock.calls.length, `${path} read again while nothing changed`).toBe(built)
 
-      await createPostThroughApi(b.server, `Ferry returns ${path}`)
-      const after = await get(a.server, path)
+      await createPostThroughApi(sites.b.server, `Ferry returns ${path}`)
+      const after = await get(sites.a.server, path)
       expect(after.headers.etag).not.toBe(first.headers.etag)
       if (path === '/feed.xml') expect(after.body).toContain(`Ferry returns ${path}`)
     }
   })
 
   it('renders once for reads of one page that arrive together', async () => {
-    await createPostThroughApi(a.server, 'Harbour opens')
-    const answers = await Promise.all(Array.from({ length: 8 }, () => get(a.server, '/')))
+    await createPostThroughApi(sites.a.server, 'Harbour opens')
+    const answers = await Promise.all(Array.from({ length: 8 }, () => get(sites.a.server, '/')))
 
     expect(answers.map((answer) => answer.statusCode)).toEqual(Array(8).fill(200))
     expect(new Set(answers.map((answer) => answer.body)).size).toBe(1)
-    expect(a.renders).toEqual(['/'])
+    expect(sites.a.renders).toEqual(['/'])
   })
 })
 
 describe('pages the cache never keeps', () => {
-  let site: Awaited<ReturnType<typeof siteOn>>
+  let site: RenderingSite
   let id: string
   beforeAll(async () => {
     site = await siteOn('sqlite::memory:')

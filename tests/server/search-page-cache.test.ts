@@ -2,69 +2,22 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { unavailable } from '@/domain/domain-error'
 import { DEFAULT_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import { fail } from '@/domain/result'
-import type { ComposedServer } from '@/composition/server/server.composition'
-import type { PageRenderer } from '@/server/services/page-renderer'
-import * as serverRender from '@/ui/app/server-render'
-import {
-  composeTestServer,
-  createPostThroughApi,
-  describeOnDatabases,
-  distWithPageTemplate,
-  useDatabase,
-} from './server-fixture'
-
-const PUBLIC_URL = 'https://news.example.com'
-
-/** The app's own renderer, which notes each page it renders. */
-function countingRenderer(): { readonly renderer: PageRenderer; readonly renders: string[] } {
-  const renders: string[] = []
-  const renderer: PageRenderer = {
-    ...serverRender,
-    renderPage: (request) => {
-      renders.push(request.url)
-      return serverRender.renderPage(request)
-    },
-  }
-  return { renderer, renders }
-}
-
-async function siteOn(url: string, env: Record<string, string> = {}) {
-  const { renderer, renders } = countingRenderer()
-  const server = await composeTestServer(
-    { DATABASE_URL: url, PUBLIC_URL, ...env },
-    { distDir: distWithPageTemplate(), renderer },
-  )
-  return { server, renders }
-}
-
-function get(server: ComposedServer, url: string, headers: Record<string, string> = {}) {
-  return server.app.inject({ url, headers })
-}
+import { createPostThroughApi, describeOnDatabases, useDatabase } from './server-fixture'
+import { get, siteOn, useTwoSites, type RenderingSite } from './support/rendering-sites'
 
 describeOnDatabases('search pages kept by the site’s version on $name', (kind) => {
   const database = useDatabase(kind, { perTest: true })
-  let a: Awaited<ReturnType<typeof siteOn>>
-  let b: Awaited<ReturnType<typeof siteOn>>
-
-  beforeEach(async () => {
-    a = await siteOn(database.url)
-    b = await siteOn(database.url)
-  })
-
-  afterEach(async () => {
-    await a.server.close()
-    await b.server.close()
-  })
+  const sites = useTwoSites(database)
 
   it('renders a search once and answers it again, compressed, with an ETag, until a write', async () => {
-    await createPostThroughApi(a.server, 'Harbour opens')
-    const first = await get(a.server, '/search?q=harbour')
-    const again = await get(a.server, '/search?q=harbour', { 'accept-encoding': 'br' })
-    const revalidated = await get(a.server, '/search?q=harbour', {
+    await createPostThroughApi(sites.a.server, 'Harbour opens')
+    const first = await get(sites.a.server, '/search?q=harbour')
+    const again = await get(sites.a.server, '/search?q=harbour', { 'accept-encoding': 'br' })
+    const revalidated = await get(sites.a.server, '/search?q=harbour', {
       'if-none-match': String(first.headers.etag),
     })
 
-    expect(a.renders).toEqual(['/search?q=harbour'])
+    expect(sites.a.renders).toEqual(['/search?q=harbour'])
     expect(first.statusCode).toBe(200)
     expect(first.body).toContain('Harbour opens')
     expect(first.headers.etag).toMatch(/^W\/"page-\d+-[\w-]+"$/)
@@ -72,65 +25,65 @@ describeOnDatabases('search pages kept by the site’s version on $name', (kind)
     expect(first.headers['cache-control']).toBe('no-cache')
     expect(brotliDecompressSync(again.rawPayload).toString()).toBe(first.body)
     expect(revalidated.statusCode).toBe(304)
-    expect(a.renders).toHaveLength(1)
+    expect(sites.a.renders).toHaveLength(1)
   })
 
   it('shows a post written on another server at the next search, on every server', async () => {
-    await createPostThroughApi(a.server, 'Harbour opens')
-    expect((await get(a.server, '/search?q=harbour')).body).not.toContain('Harbour ferry')
-    expect((await get(b.server, '/search?q=harbour')).body).not.toContain('Harbour ferry')
+    await createPostThroughApi(sites.a.server, 'Harbour opens')
+    expect((await get(sites.a.server, '/search?q=harbour')).body).not.toContain('Harbour ferry')
+    expect((await get(sites.b.server, '/search?q=harbour')).body).not.toContain('Harbour ferry')
 
-    await createPostThroughApi(b.server, 'Harbour ferry returns')
+    await createPostThroughApi(sites.b.server, 'Harbour ferry returns')
 
-    expect((await get(a.server, '/search?q=harbour')).body).toContain('Harbour ferry returns')
-    expect((await get(b.server, '/search?q=harbour')).body).toContain('Harbour ferry returns')
-    expect(a.renders).toEqual(['/search?q=harbour', '/search?q=harbour'])
+    expect((await get(sites.a.server, '/search?q=harbour')).body).toContain('Harbour ferry returns')
+    expect((await get(sites.b.server, '/search?q=harbour')).body).toContain('Harbour ferry returns')
+    expect(sites.a.renders).toEqual(['/search?q=harbour', '/search?q=harbour'])
   })
 
   it('keeps each query apart, its case too, as each shows its own heading', async () => {
-    await createPostThroughApi(a.server, 'Harbour opens', { body: 'The ferry docks.' })
-    const harbour = await get(a.server, '/search?q=harbour')
-    const ferry = await get(a.server, '/search?q=ferry')
-    const shouted = await get(a.server, '/search?q=HARBOUR')
+    await createPostThroughApi(sites.a.server, 'Harbour opens', { body: 'The ferry docks.' })
+    const harbour = await get(sites.a.server, '/search?q=harbour')
+    const ferry = await get(sites.a.server, '/search?q=ferry')
+    const shouted = await get(sites.a.server, '/search?q=HARBOUR')
 
     expect(harbour.body).toContain('Results for “<bdi>harbour</bdi>”')
     expect(ferry.body).toContain('Results for “<bdi>ferry</bdi>”')
     expect(shouted.body).toContain('Results for “<bdi>HARBOUR</bdi>”')
-    expect(a.renders).toHaveLength(3)
+    expect(sites.a.renders).toHaveLength(3)
   })
 
   it('keeps a later page of results under its cursor, apart from the first', async () => {
     for (let n = 0; n <= DEFAULT_PAGE_SIZE; n += 1)
-      await createPostThroughApi(a.server, `Harbour ${n}`)
-    const first = await get(a.server, '/search?q=harbour')
+      await createPostThroughApi(sites.a.server, `Harbour ${n}`)
+    const first = await get(sites.a.server, '/search?q=harbour')
     const next = /href="(\/search\?q=harbour&amp;cursor=[^"]+)" rel="next"/.exec(first.body)?.[1]
     if (next === undefined) throw new Error('the first page links no next page')
     const later = next.replaceAll('&amp;', '&')
 
-    const once = await get(a.server, later)
-    const again = await get(a.server, later)
+    const once = await get(sites.a.server, later)
+    const again = await get(sites.a.server, later)
 
     expect(once.statusCode).toBe(200)
     expect(once.headers.etag).toBeDefined()
     expect(again.body).toBe(once.body)
     expect(once.body).toContain('Harbour 0')
     expect(first.body).not.toContain('Harbour 0<')
-    expect(a.renders).toEqual(['/search?q=harbour', later])
+    expect(sites.a.renders).toEqual(['/search?q=harbour', later])
   })
 
   it('renders once for reads of one search that arrive together', async () => {
-    await createPostThroughApi(a.server, 'Harbour opens')
+    await createPostThroughApi(sites.a.server, 'Harbour opens')
     const answers = await Promise.all(
-      Array.from({ length: 8 }, () => get(a.server, '/search?q=harbour')),
+      Array.from({ length: 8 }, () => get(sites.a.server, '/search?q=harbour')),
     )
 
     expect(new Set(answers.map((answer) => answer.body)).size).toBe(1)
-    expect(a.renders).toEqual(['/search?q=harbour'])
+    expect(sites.a.renders).toEqual(['/search?q=harbour'])
   })
 })
 
 describe('search pages the cache never keeps', () => {
-  let site: Awaited<ReturnType<typeof siteOn>>
+  let site: RenderingSite
   beforeAll(async () => {
     site = await siteOn('sqlite::memory:')
     await createPostThroughApi(site.server, 'Harbour opens')
