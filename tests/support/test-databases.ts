@@ -47,6 +47,15 @@ export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL?.trim() || undefi
 export const POSTGRES_SKIPPED =
   'PostgreSQL: SKIPPED because TEST_POSTGRES_URL is not set (start one with scripts/ci-postgres.sh)'
 
+/**
+ * A suite that needs PostgreSQL, given TEST_POSTGRES_URL's database: skipped without one, and
+ * said so, never quietly.
+ */
+export function describeOnPostgres(title: string, body: (url: string) => void): void {
+  if (TEST_POSTGRES_URL === undefined) console.warn(POSTGRES_SKIPPED)
+  describe.skipIf(TEST_POSTGRES_URL === undefined)(title, () => body(TEST_POSTGRES_URL ?? ''))
+}
+
 /** Each test gets a fresh schema in TEST_POSTGRES_URL's database, first on its search_path. */
 export function postgresSchema(baseUrl: string): TestStoreKind {
   const admin = async <T>(work: (client: Client) => Promise<T>): Promise<T> => {

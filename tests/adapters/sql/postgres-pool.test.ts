@@ -2,19 +2,11 @@ import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
 import { terminateBackends, withApplicationName } from '../../../scripts/bench/throwaway-postgres'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
-import {
-  POSTGRES_SKIPPED,
-  postgresSchema,
-  runCleanups,
-  TEST_POSTGRES_URL,
-} from '../../support/test-databases'
-
-if (TEST_POSTGRES_URL === undefined) console.warn(POSTGRES_SKIPPED)
+import { describeOnPostgres, postgresSchema, runCleanups } from '../../support/test-databases'
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-describe.skipIf(TEST_POSTGRES_URL === undefined)('PostgreSQL connections the server drops', () => {
-  const adminUrl = TEST_POSTGRES_URL ?? ''
+describeOnPostgres('PostgreSQL connections the server drops', (adminUrl) => {
   const cleanups: Array<() => Promise<void>> = []
   let database: SqlDatabase
   let name: string

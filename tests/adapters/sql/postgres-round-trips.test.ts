@@ -3,14 +3,7 @@ import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
 import { SqlNewsStore } from '@/adapters/sql/news/store'
 import { SqlRateLimitStore } from '@/adapters/sql/sql-rate-limit.store'
 import { JournaledNewsRepository } from '@/application/journaled-news.repository'
-import {
-  POSTGRES_SKIPPED,
-  postgresSchema,
-  runCleanups,
-  TEST_POSTGRES_URL,
-} from '../../support/test-databases'
-
-if (TEST_POSTGRES_URL === undefined) console.warn(POSTGRES_SKIPPED)
+import { describeOnPostgres, postgresSchema, runCleanups } from '../../support/test-databases'
 
 const MINUTE = 60_000
 
@@ -22,7 +15,7 @@ const DRAFT = { title: 'One statement', author: 'Ada', body: 'Written in one rou
  * transaction only when a read must come first; the write budget reads its window and takes its
  * unit in one statement.
  */
-describe.skipIf(TEST_POSTGRES_URL === undefined)('PostgreSQL writes in few round trips', () => {
+describeOnPostgres('PostgreSQL writes in few round trips', (postgresUrl) => {
   const cleanups: Array<() => Promise<void>> = []
   let database: SqlDatabase
   let store: SqlNewsStore
@@ -31,7 +24,7 @@ describe.skipIf(TEST_POSTGRES_URL === undefined)('PostgreSQL writes in few round
   let statements: string[]
 
   beforeEach(async () => {
-    const place = await postgresSchema(TEST_POSTGRES_URL ?? '').create()
+    const place = await postgresSchema(postgresUrl).create()
     cleanups.push(() => place.dispose())
     statements = []
     database = await openDatabase(place.url, {
