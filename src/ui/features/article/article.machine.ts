@@ -2,14 +2,6 @@ import { assign, setup } from 'xstate'
 import type { TrashedNewsItem } from '@/domain/news-item.entity'
 import type { WriteCondition } from '@/domain/rules/news-history.rules'
 import {
-  itemImplementations,
-  loadStates,
-  restoreImplementations,
-  restoreState,
-  storeRestored,
-  submitState,
-} from '@/ui/shared/item-machine.fragment'
-import {
   failureToast,
   isStale,
   staleCurrent,
@@ -18,6 +10,7 @@ import {
 } from '@/ui/shared/machine-effects'
 import { NOTICES, TOAST_ACTIONS } from '@/ui/shared/notices'
 import { paths } from '@/ui/shared/paths'
+import * as fragment from '@/ui/shared/item-machine.fragment'
 
 export interface ArticleContext {
   readonly id: string
@@ -63,12 +56,12 @@ export const articleMachine = setup({
     input: {} as { readonly id: string },
   },
   actors: {
-    ...itemImplementations.actors,
-    ...restoreImplementations.actors,
+    ...fragment.itemImplementations.actors,
+    ...fragment.restoreImplementations.actors,
     deleteNews: stubUseCase<void, DeleteRequest>(),
   },
   actions: {
-    ...itemImplementations.actions,
+    ...fragment.itemImplementations.actions,
     /** Tells the news store the item is gone. */
     forgetItem: (_, _id: string): void => undefined,
     /** Tells the news store that the post was deleted elsewhere (a load found it gone). */
@@ -77,8 +70,8 @@ export const articleMachine = setup({
     forgetTrashed: assign({ trashed: undefined }),
   },
   guards: {
-    ...itemImplementations.guards,
-    ...restoreImplementations.guards,
+    ...fragment.itemImplementations.guards,
+    ...fragment.restoreImplementations.guards,
     isStale: ({ event }) => 'error' in event && isStale(event.error),
     isInTrash: ({ event }) => 'error' in event && trashedOf(event.error) !== undefined,
   },
@@ -87,7 +80,7 @@ export const articleMachine = setup({
   context: ({ input }) => ({ id: input.id, revision: undefined }),
   initial: 'loading',
   states: {
-    ...loadStates('viewing', 'article.retry', [
+    ...fragment.loadStates('viewing', 'article.retry', [
       {
         guard: 'isInTrash',
         target: 'inTrash',
@@ -97,11 +90,11 @@ export const articleMachine = setup({
     inTrash: {
       on: { 'article.restore': { target: 'restoring' } },
     },
-    restoring: restoreState({
+    restoring: fragment.restoreState({
       input: ({ context }: Step) => context.id,
       restored: {
         target: 'viewing',
-        actions: [storeRestored, 'forgetTrashed'],
+        actions: [fragment.storeRestored, 'forgetTrashed'],
       },
       backAlready: { target: 'loading', actions: ['forgetTrashed'] },
       purged: {
@@ -140,7 +133,7 @@ export const articleMachine = setup({
         ],
       },
     },
-    deleting: submitState({
+    deleting: fragment.submitState({
       src: 'deleteNews',
       input: ({ context }: Step): DeleteRequest =>
         context.revision === undefined

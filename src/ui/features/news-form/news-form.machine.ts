@@ -3,18 +3,10 @@ import type { NewsChanges, NewsDraft, NewsItem } from '@/domain/news-item.entity
 import { checkFields, hasErrors, type FieldErrors } from '@/domain/rules/field-rule'
 import type { WriteCondition } from '@/domain/rules/news-history.rules'
 import { NEWS_RULES } from '@/domain/rules/news-item.rules'
-import {
-  itemImplementations,
-  loadStates,
-  restoreImplementations,
-  restoreState,
-  storeRestored,
-  submitState,
-  type RestoredStep,
-} from '@/ui/shared/item-machine.fragment'
 import { fieldErrorsOf, stubUseCase } from '@/ui/shared/machine-effects'
 import { NOTICES } from '@/ui/shared/notices'
 import { paths } from '@/ui/shared/paths'
+import * as fragment from '@/ui/shared/item-machine.fragment'
 
 export interface NewsFormInput {
   /** Present when editing an existing post. */
@@ -87,12 +79,12 @@ export const newsFormMachine = setup({
     input: {} as NewsFormInput,
   },
   actors: {
-    ...itemImplementations.actors,
-    ...restoreImplementations.actors,
+    ...fragment.itemImplementations.actors,
+    ...fragment.restoreImplementations.actors,
     createNews: stubUseCase<NewsItem, CreateRequest>(),
   },
   actions: {
-    ...itemImplementations.actions,
+    ...fragment.itemImplementations.actions,
     /** Hands an edit to the news store, which saves it and reports the outcome. */
     requestEdit: (_, _params: EditParams): void => undefined,
     resetForm: (): void => undefined,
@@ -100,7 +92,7 @@ export const newsFormMachine = setup({
     clearDraft: (): void => undefined,
   },
   guards: {
-    ...itemImplementations.guards,
+    ...fragment.itemImplementations.guards,
     isEditing: ({ context }) => context.id !== undefined,
     isValid: ({ event }) => {
       assertEvent(event, ['form.submit', 'form.restoreAndSave', 'form.saveAsNew'])
@@ -120,7 +112,7 @@ export const newsFormMachine = setup({
     opening: {
       always: [{ guard: 'isEditing', target: 'loading' }, { target: 'editing' }],
     },
-    ...loadStates('editing', 'form.retry'),
+    ...fragment.loadStates('editing', 'form.retry'),
     editing: {
       on: {
         'form.submit': [
@@ -184,15 +176,15 @@ export const newsFormMachine = setup({
     },
     // The post comes back from the trash first; the edit is then saved onto the version the
     // restore made, as any edit is.
-    restoring: restoreState({
+    restoring: fragment.restoreState({
       input: ({ context }: Step) => context.id ?? '',
       restored: {
         target: 'submitted',
         actions: [
-          storeRestored,
+          fragment.storeRestored,
           {
             type: 'requestEdit',
-            params: ({ context, event }: Step & RestoredStep) => ({
+            params: ({ context, event }: Step & fragment.RestoredStep) => ({
               id: event.output._id,
               changes: context.draft,
               condition: { ifRevision: [event.output.revision] },
@@ -200,7 +192,7 @@ export const newsFormMachine = setup({
           },
           {
             type: 'navigate',
-            params: ({ event }: RestoredStep) => ({ to: paths.article(event.output._id) }),
+            params: ({ event }: fragment.RestoredStep) => ({ to: paths.article(event.output._id) }),
           },
         ],
       },
@@ -208,7 +200,7 @@ export const newsFormMachine = setup({
       announce: false,
       failed: { target: 'editing' },
     }),
-    submitting: submitState({
+    submitting: fragment.submitState({
       src: 'createNews',
       input: ({ context }: Step): CreateRequest =>
         context.idempotencyKey === undefined
