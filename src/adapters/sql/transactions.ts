@@ -57,7 +57,7 @@ export async function runTransaction<DB, T>(
  * one transaction with a statement after it. Work that never calls it runs at most one
  * statement, alone, and PostgreSQL commits a statement alone by itself, all or nothing and
  * durably: one round trip instead of three (begin, the statement, commit). A transaction that
- * begun is committed when `work` resolves and rolled back when it rejects. On SQLite the
+ * has begun is committed when `work` resolves and rolled back when it rejects. On SQLite the
  * transaction begins at once, where beginning costs no round trip, and `begin` does nothing.
  */
 export function runLateTransaction<DB, T>(
