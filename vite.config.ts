@@ -187,7 +187,8 @@ export default defineConfig({
           name: 'integration',
           include: ['tests/**/*.test.{ts,tsx}'],
           exclude: [...CORE_TESTS, ...SCREEN_TESTS, ...BUILD_TESTS, 'tests/e2e/**'],
-          // The operator's commands run as built (dist-node/), as `npm run news` runs them.
+          // The server and the operator's commands also run as built (dist-node/), as `npm start`
+          // and `npm run news` run them.
           globalSetup: ['tests/global-setup.ts'],
         },
       },

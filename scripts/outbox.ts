@@ -10,7 +10,13 @@ import {
   MAX_OUTBOX_LIST_SIZE,
   SqlOutboxMailer,
 } from '@/adapters/outbox/sql-outbox.mailer'
-import { parseCommandLine, readOperatorConfig, runCommand, UsageError } from './cli/command-line'
+import {
+  parseCommandLine,
+  readOperatorConfig,
+  runProgram,
+  UsageError,
+  type CommandIo,
+} from './cli/command-line'
 
 const USAGE = `Usage: npm run outbox -- [command]
 
@@ -69,23 +75,23 @@ function parseCommand(args: readonly string[]): Command {
   throw new UsageError(`unknown command ${JSON.stringify(name)}: use list or delete`)
 }
 
-async function main(args: readonly string[]): Promise<number> {
+async function main(args: readonly string[], { env, stdout }: CommandIo): Promise<number> {
   const command = parseCommand(args)
   if (command.name === 'help') {
-    process.stdout.write(USAGE)
+    stdout.write(USAGE)
     return 0
   }
-  const { database: target } = await readOperatorConfig()
+  const { database: target } = await readOperatorConfig(env)
   const { openDatabase } = await import('@/adapters/sql/database')
   const database = await openDatabase(target)
   try {
     const outbox = new SqlOutboxMailer(database)
     if (command.name === 'list') {
       const [messages, total] = await Promise.all([outbox.list(command.limit), outbox.count()])
-      process.stdout.write(formatOutbox(messages, total))
+      stdout.write(formatOutbox(messages, total))
     } else {
       const deleted = await outbox.delete(command)
-      process.stdout.write(`Deleted ${deleted} ${deleted === 1 ? 'message' : 'messages'}.\n`)
+      stdout.write(`Deleted ${deleted} ${deleted === 1 ? 'message' : 'messages'}.\n`)
     }
     return 0
   } finally {
@@ -93,4 +99,4 @@ async function main(args: readonly string[]): Promise<number> {
   }
 }
 
-runCommand('outbox', main)
+runProgram('outbox', main)

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
+import type { Writable } from 'node:stream'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import type { DatabaseTarget } from '@/application/database-target'
 import type { ServerConfig } from '@/server/services/server-config'
@@ -13,6 +14,19 @@ import { ConfigError } from '@/server/services/config-error'
 
 /** A failure the operator can fix: printed as one line, exit status 1. */
 export class UsageError extends Error {}
+
+/**
+ * Where a command reads its settings and writes its answers: the process's own when it runs as
+ * a program, buffers when a test runs it in its own process.
+ */
+export interface CommandIo {
+  readonly env: NodeJS.ProcessEnv
+  readonly stdout: Writable
+  readonly stderr: Writable
+}
+
+/** A command's work over its arguments; its answer is the exit status. */
+export type CommandMain = (args: readonly string[], io: CommandIo) => Promise<number>
 
 /** A post id that begins with a dash: 22 base64url characters. */
 const POST_ID_LIKE = /^-[A-Za-z0-9_-]{21}$/
@@ -49,11 +63,12 @@ export function parseCommandLine<Options extends NonNullable<ParseArgsConfig['op
  * `--help` and a usage error answer at once), once DATABASE_URL is known to name a database;
  * `creates`: a command that fills a new database (import) may name one that does not exist yet.
  */
-export async function readOperatorConfig({
-  creates = false,
-}: { readonly creates?: boolean } = {}): Promise<ServerConfig> {
+export async function readOperatorConfig(
+  env: NodeJS.ProcessEnv,
+  { creates = false }: { readonly creates?: boolean } = {},
+): Promise<ServerConfig> {
   const { readConfig } = await import('@/composition/server/read-config')
-  const config = readConfig(process.env)
+  const config = readConfig(env)
   if (!creates) refuseMissingDatabase(config.database)
   return config
 }
@@ -70,19 +85,29 @@ function refuseMissingDatabase(target: DatabaseTarget): void {
 }
 
 /**
- * Runs a command's `main` on the process's arguments: its answer is the exit status; a failure
- * is one line on standard error, `NAME: …`, and status 1.
+ * Runs a command's `main`: its answer is the exit status; a failure is one line on standard
+ * error, `NAME: …`, and status 1.
  */
-export function runCommand(name: string, main: (args: readonly string[]) => Promise<number>): void {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code
-    },
-    (error: unknown) => {
-      process.stderr.write(`${name}: ${describeFailure(name, error)}\n`)
-      process.exitCode = 1
-    },
-  )
+export async function runCommand(
+  name: string,
+  main: CommandMain,
+  args: readonly string[],
+  io: CommandIo,
+): Promise<number> {
+  try {
+    return await main(args, io)
+  } catch (error) {
+    io.stderr.write(`${name}: ${describeFailure(name, error)}\n`)
+    return 1
+  }
+}
+
+/** Runs a command as the program: on the process's arguments, environment and streams. */
+export function runProgram(name: string, main: CommandMain): void {
+  const io = { env: process.env, stdout: process.stdout, stderr: process.stderr }
+  void runCommand(name, main, process.argv.slice(2), io).then((code) => {
+    process.exitCode = code
+  })
 }
 
 function describeFailure(name: string, error: unknown): string {

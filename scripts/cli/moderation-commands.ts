@@ -6,7 +6,7 @@ import { isEditor, isPseudonym } from '@/domain/editor'
 import type { ClientBlock } from '@/domain/moderation.entity'
 import type { Result } from '@/domain/result'
 import { parseRange } from '@/adapters/sql/moderation.store'
-import { UsageError } from './command-line'
+import { UsageError, type CommandIo } from './command-line'
 import { countSteps, formatStep, quoted } from './undo-report'
 
 /**
@@ -101,10 +101,6 @@ export function durationMs(text: string): number {
   return Number(match[1]) * unit
 }
 
-function out(line: string): void {
-  process.stdout.write(`${line}\n`)
-}
-
 function valueOf<T>(result: Result<T>, notFound: string): T {
   if (result.ok) return result.value
   throw new UsageError(describe(result.error, notFound))
@@ -129,7 +125,9 @@ function formatBlock(block: ClientBlock): string {
 export async function runModeration(
   operator: ComposedOperator,
   args: ModerationArgs,
+  { stdout }: CommandIo,
 ): Promise<number> {
+  const out = (line: string) => stdout.write(`${line}\n`)
   const { tools } = operator
   const [first = '', second = ''] = args.positionals
   const missingPost = `no post has the id ${quoted(first)} (or it was purged)`

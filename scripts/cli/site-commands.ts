@@ -20,7 +20,7 @@ import {
 } from '@/adapters/sql/site-archive/site-digest'
 import { loadSite } from '@/adapters/sql/site-archive/site-loader'
 import { backupSqlite } from '@/adapters/sql/site-archive/sqlite-backup'
-import { UsageError } from './command-line'
+import { UsageError, type CommandIo } from './command-line'
 
 /**
  * `npm run news -- export | import | copy | backup`: moving a site between databases, and
@@ -30,6 +30,7 @@ import { UsageError } from './command-line'
 /** `export [FILE] [--with-outbox]`: the site as an archive, to FILE or standard output. */
 export async function exportSite(
   config: ServerConfig,
+  { stdout, stderr }: CommandIo,
   file: string | undefined,
   withOutbox: boolean,
 ): Promise<number> {
@@ -37,14 +38,14 @@ export async function exportSite(
   try {
     const toFile = file !== undefined && file !== '-'
     if (toFile) mkdirSync(dirname(resolve(file)), { recursive: true })
-    const out = toFile ? createWriteStream(resolve(file)) : process.stdout
+    const out = toFile ? createWriteStream(resolve(file)) : stdout
     const digests = await writeArchive(database.db, database.engine, out, { withOutbox })
     if (toFile) {
       out.end()
       await finished(out)
     }
     // The archive may be on standard output: the report goes beside it, not into it.
-    const report = toFile ? process.stdout : process.stderr
+    const report = toFile ? stdout : stderr
     report.write(
       `Exported ${database.description} to ${toFile ? file : 'standard output'}` +
         `${withOutbox ? ', contact messages included' : ''}:\n${digestLines(digests)}`,
@@ -56,7 +57,11 @@ export async function exportSite(
 }
 
 /** `import FILE`: the archive into DATABASE_URL's database, which must be empty. */
-export async function importSite(config: ServerConfig, file: string): Promise<number> {
+export async function importSite(
+  config: ServerConfig,
+  io: CommandIo,
+  file: string,
+): Promise<number> {
   if (!existsSync(file)) throw new UsageError(`there is no file ${file}`)
   // The header is checked before the database is opened, let alone created.
   const archive = await openArchive(createReadStream(file))
@@ -68,15 +73,19 @@ export async function importSite(config: ServerConfig, file: string): Promise<nu
       database.engine,
       carriedTables(archive.header.outbox),
     )
-    process.stdout.write(`Imported ${file} into ${database.description}:\n${digestLines(loaded)}`)
-    return verdict(differingTables(archive.digests, loaded), 'the archive')
+    io.stdout.write(`Imported ${file} into ${database.description}:\n${digestLines(loaded)}`)
+    return verdict(io, differingTables(archive.digests, loaded), 'the archive')
   } finally {
     await database.close()
   }
 }
 
 /** `copy --to URL`: DATABASE_URL's database into another, empty one, then both digested. */
-export async function copyToDatabase(config: ServerConfig, to: string): Promise<number> {
+export async function copyToDatabase(
+  config: ServerConfig,
+  io: CommandIo,
+  to: string,
+): Promise<number> {
   const target = copyTarget(to)
   if (describeDatabase(target) === describeDatabase(config.database)) {
     throw new UsageError('--to names the database DATABASE_URL names: copy it somewhere else')
@@ -86,11 +95,11 @@ export async function copyToDatabase(config: ServerConfig, to: string): Promise<
     const copy = await openDatabase(target)
     try {
       const report = await partlyFilling(copy, () => copySite(source, copy))
-      process.stdout.write(
+      io.stdout.write(
         `Copied ${source.description} into ${copy.description}.\n` +
           `source:\n${digestLines(report.source)}copy:\n${digestLines(report.target)}`,
       )
-      return verdict(report.differing, 'the source')
+      return verdict(io, report.differing, 'the source')
     } finally {
       await copy.close()
     }
@@ -100,11 +109,15 @@ export async function copyToDatabase(config: ServerConfig, to: string): Promise<
 }
 
 /** `backup FILE`: an online backup of a SQLite database; PostgreSQL has its own tools. */
-export async function backup(config: ServerConfig, file: string): Promise<number> {
+export async function backup(
+  config: ServerConfig,
+  { stdout, stderr }: CommandIo,
+  file: string,
+): Promise<number> {
   const { database } = config
   if (database.engine === 'postgres') {
     // Exit 1: a script that expected a backup file must not go on as if it had one.
-    process.stderr.write(
+    stderr.write(
       'news: backup copies a SQLite file; this database is PostgreSQL: use pg_dump, for example\n' +
         '  pg_dump --format=custom --file=newswire.dump "$DATABASE_URL"\n' +
         '(docs/operations.md, Backups)\n',
@@ -116,7 +129,7 @@ export async function backup(config: ServerConfig, file: string): Promise<number
     throw new UsageError('the backup would overwrite the database itself: name another file')
   }
   const pages = await backupSqlite(database.path, file)
-  process.stdout.write(`Backed up ${describeDatabase(database)} to ${file} (${pages} pages).\n`)
+  stdout.write(`Backed up ${describeDatabase(database)} to ${file} (${pages} pages).\n`)
   return 0
 }
 
@@ -157,12 +170,16 @@ function digestLines(digests: readonly TableDigest[]): string {
     .join('')
 }
 
-function verdict(differing: readonly string[], original: string): number {
+function verdict(
+  { stdout, stderr }: CommandIo,
+  differing: readonly string[],
+  original: string,
+): number {
   if (differing.length === 0) {
-    process.stdout.write(`Verified: the same rows and digests as ${original}.\n`)
+    stdout.write(`Verified: the same rows and digests as ${original}.\n`)
     return 0
   }
-  process.stderr.write(
+  stderr.write(
     `news: the copy differs from ${original} in ${differing.join(', ')}: do not switch to it\n`,
   )
   return 1

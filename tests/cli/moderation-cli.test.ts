@@ -9,7 +9,7 @@ import {
   type TestStore,
   type TestStoreKind,
 } from '../support/test-databases'
-import { CLI_TIMEOUT, news } from '../server/support/news-command'
+import { CLI_TIMEOUT, news, newsProgram } from '../server/support/news-command'
 
 const KINDS: readonly TestStoreKind[] = [
   sqliteFile,
@@ -153,9 +153,11 @@ describe.each(KINDS)('npm run news moderation on $name', { timeout: CLI_TIMEOUT 
     expect(log[3]).toContain('reason: "illegal"')
   })
 
-  it('refuses a rollback without an editor, and a bad duration', async () => {
-    expect((await news(place.url, 'rollback')).stderr).toContain('rollback needs --editor E')
-    expect((await news(place.url, 'block', VANDAL, '--for', 'ever')).stderr).toContain(
+  it('refuses a rollback without an editor, and a bad duration, as the compiled program', async () => {
+    const rollback = await newsProgram(place.url, 'rollback')
+    expect(rollback.code).toBe(1)
+    expect(rollback.stderr).toContain('rollback needs --editor E')
+    expect((await newsProgram(place.url, 'block', VANDAL, '--for', 'ever')).stderr).toContain(
       '--for must be like 30m, 24h or 7d',
     )
   })

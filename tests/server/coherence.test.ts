@@ -13,7 +13,7 @@ import {
   editThroughApi,
 } from './server-fixture'
 import { VersionCheck } from '@/server/services/first-page.cache'
-import { CLI_TIMEOUT, news } from './support/news-command'
+import { CLI_TIMEOUT, newsProgram } from './support/news-command'
 
 /**
  * Two servers on one database, each with its own first-page cache, as behind a load balancer:
@@ -90,7 +90,7 @@ describeOnDatabases('two servers on one $name database', (kind) => {
       const since = new Date()
       await a.app.inject({ method: 'DELETE', url: `/api/news/${item._id}` })
       expect(await titlesOn(b)).toEqual([])
-      const restored = await news(database.url, 'restore', '--since', since.toISOString())
+      const restored = await newsProgram(database.url, 'restore', '--since', since.toISOString())
       expect(restored.code, restored.stderr).toBe(0)
       expect(await titlesOn(b)).toEqual(['Vandalised'])
     },

@@ -6,7 +6,7 @@ import { MAX_HISTORY_PAGE_SIZE } from '@/domain/ports/news-repository.port'
 import type { ComposedServer } from '@/composition/server/server.composition'
 import { TOKENS } from '@/composition/server/server.tokens'
 import { composeTestServer, createPostThroughApi, tempDir, editThroughApi } from './server-fixture'
-import { CLI_TIMEOUT, news } from './support/news-command'
+import { CLI_TIMEOUT, news, newsProgram } from './support/news-command'
 
 const pause = () => new Promise((resolve) => setTimeout(resolve, 5))
 
@@ -157,8 +157,8 @@ describe('npm run news', { timeout: CLI_TIMEOUT }, () => {
     )
   })
 
-  it('prints its usage for --help', async () => {
-    const { code, stdout, stderr } = await news('sqlite::memory:', '--help')
+  it('prints its usage for --help, as the compiled program', async () => {
+    const { code, stdout, stderr } = await newsProgram('sqlite::memory:', '--help')
     expect(code, stderr).toBe(0)
     expect(stdout).toMatch(/^Usage: npm run news -- <command>/)
     expect(stdout).toContain('restore --since <ISO time>')
@@ -194,11 +194,11 @@ describe('npm run news', { timeout: CLI_TIMEOUT }, () => {
     expect(stderr.trimEnd().split('\n')).toHaveLength(1)
   })
 
-  it('exits 1, creating nothing, when DATABASE_URL names no database', async () => {
+  it('exits 1, creating nothing, when DATABASE_URL names no database, as the compiled program', async () => {
     const path = join(tempDir('newswire-cli-'), 'missing', 'news.db')
-    const { code, stderr } = await news(`sqlite:${path}`, 'history', 'some-id')
+    const { code, stderr } = await newsProgram(`sqlite:${path}`, 'history', 'some-id')
     expect(code).toBe(1)
-    expect(stderr).toMatch(/there is no database at/)
+    expect(stderr).toMatch(/^news: there is no database at .* \(npm run news -- --help\)\n$/)
     expect(existsSync(path)).toBe(false)
   })
 })

@@ -14,7 +14,7 @@ import {
   type TestDatabase,
 } from './server-fixture'
 import { startServerProcess, type ServerProcess } from './server-process'
-import { CLI_TIMEOUT, news } from './support/news-command'
+import { CLI_TIMEOUT, news, newsProgram } from './support/news-command'
 import { closeReaders, openStream } from './support/stream-reader'
 import { POSTGRES_SKIPPED } from '../adapters/sql/sql-test-stores'
 
@@ -249,7 +249,7 @@ describe('npm run news -- export and import', { timeout: 4 * CLI_TIMEOUT }, () =
         expect(lines[0], table).toBe(lines[1])
       }
 
-      const exported = await news(postgres, 'export')
+      const exported = await newsProgram(postgres, 'export')
       expect(exported.code, exported.stderr).toBe(0)
       expect(exported.stderr).toContain('to standard output')
       const file = join(tempDir('newswire-move-'), 'from-postgres.jsonl')
