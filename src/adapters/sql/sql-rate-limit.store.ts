@@ -5,14 +5,9 @@ import type {
 } from '@/application/ports/rate-limit-counter.port'
 import type { SqlDatabase } from '@/adapters/sql/database'
 import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
-import { guardStorage, type StorageErrorListener } from '@/adapters/sql/storage-failure'
+import { TableUpkeep, type ServerTableOptions } from '@/adapters/sql/storage-failure'
 
-export interface SqlRateLimitStoreOptions {
-  /** Told about each database failure before it is reported as Unavailable. */
-  readonly onError?: StorageErrorListener
-  /** The clock in milliseconds since the epoch; Date.now unless given, so tests can move it. */
-  readonly now?: () => number
-}
+export type SqlRateLimitStoreOptions = ServerTableOptions
 
 /**
  * The budgets' units in the `rate_limit` table, so that every server on the database draws on
@@ -22,22 +17,18 @@ export interface SqlRateLimitStoreOptions {
  * the window a unit goes back to. A key is meant to be counted with one window length.
  */
 export class SqlRateLimitStore implements RateLimitCounter {
-  private readonly now: () => number
-  private readonly onError: StorageErrorListener | undefined
-  /** Before this instant this process does not sweep again: once a window is plenty. */
-  private nextSweepAt = 0
+  private readonly upkeep: TableUpkeep
 
   constructor(
     private readonly database: SqlDatabase,
     options: SqlRateLimitStoreOptions = {},
   ) {
-    this.now = options.now ?? Date.now
-    this.onError = options.onError
+    this.upkeep = new TableUpkeep(options)
   }
 
   reserve(key: string, windowMs: number, max: number): Promise<RateLimitReservation> {
-    return guardStorage(async () => {
-      const now = this.now()
+    return this.upkeep.guard(async () => {
+      const now = this.upkeep.now()
       const { held, taken } =
         this.database.engine === 'postgres'
           ? await this.readAndTake(key, now, windowMs, max)
@@ -52,7 +43,7 @@ export class SqlRateLimitStore implements RateLimitCounter {
         granted: false,
         ...(window ?? { count: max, resetInMs: windowMs, windowEnd: now + windowMs }),
       }
-    }, this.onError)
+    })
   }
 
   /**
@@ -109,7 +100,7 @@ export class SqlRateLimitStore implements RateLimitCounter {
   }
 
   giveBack(key: string, windowEnd: number): Promise<void> {
-    return guardStorage(async () => {
+    return this.upkeep.guard(async () => {
       await this.withoutFlush((db) =>
         db
           .updateTable('rate_limit')
@@ -119,7 +110,7 @@ export class SqlRateLimitStore implements RateLimitCounter {
           .where('count', '>', 0)
           .execute(),
       )
-    }, this.onError)
+    })
   }
 
   /**
@@ -188,13 +179,13 @@ export class SqlRateLimitStore implements RateLimitCounter {
    * on the index of the windows' ends. A failed sweep waits for the next.
    */
   private async sweepEndedWindows(now: number, windowMs: number): Promise<void> {
-    if (now < this.nextSweepAt) return
-    this.nextSweepAt = now + windowMs
+    // Once a window is plenty.
+    if (!this.upkeep.sweepDue(now, windowMs)) return
     await this.database.db
       .deleteFrom('rate_limit')
       .where('window_end', '<=', now)
       .execute()
-      .catch((error: unknown) => this.onError?.(error))
+      .catch((error: unknown) => this.upkeep.onError?.(error))
   }
 }
 

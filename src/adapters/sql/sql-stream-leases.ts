@@ -7,7 +7,7 @@ import type {
 } from '@/application/ports/stream-leases.port'
 import type { SqlDatabase } from '@/adapters/sql/database'
 import type { NewsWireSchema } from '@/adapters/sql/newswire.schema'
-import { guardStorage, type StorageErrorListener } from '@/adapters/sql/storage-failure'
+import { TableUpkeep, type ServerTableOptions } from '@/adapters/sql/storage-failure'
 
 /** How long a lease counts without being renewed: a crashed server's streams stop counting then. */
 export const STREAM_LEASE_TERM_MS = 60_000
@@ -27,11 +27,7 @@ const RELEASED = ''
  */
 const LEASE_LOCK_CLASS = 0x4e576573
 
-export interface SqlStreamLeasesOptions {
-  /** Told about each database failure before it is reported as Unavailable. */
-  readonly onError?: StorageErrorListener
-  /** The clock in milliseconds since the epoch; Date.now unless given, so tests can move it. */
-  readonly now?: () => number
+export interface SqlStreamLeasesOptions extends ServerTableOptions {
   /** STREAM_LEASE_TERM_MS unless given. */
   readonly termMs?: number
 }
@@ -59,24 +55,20 @@ type Db = Kysely<NewsWireSchema>
  */
 export class SqlStreamLeases implements StreamLeases {
   private readonly holder = randomBytes(12).toString('base64url')
-  private readonly now: () => number
   private readonly termMs: number
-  private readonly onError: StorageErrorListener | undefined
-  /** Before this instant this process does not sweep expired leases again. */
-  private nextSweepAt = 0
+  private readonly upkeep: TableUpkeep
 
   constructor(
     private readonly database: SqlDatabase,
     options: SqlStreamLeasesOptions = {},
   ) {
-    this.now = options.now ?? Date.now
     this.termMs = options.termMs ?? STREAM_LEASE_TERM_MS
-    this.onError = options.onError
+    this.upkeep = new TableUpkeep(options)
   }
 
   acquire(client: string, limits: StreamLeaseLimits): Promise<LeaseAnswer> {
-    return guardStorage(async () => {
-      const now = this.now()
+    return this.upkeep.guard(async () => {
+      const now = this.upkeep.now()
       const id = randomBytes(16).toString('base64url')
       return this.lockingClient(client, async (db): Promise<LeaseAnswer> => {
         await db
@@ -106,12 +98,12 @@ export class SqlStreamLeases implements StreamLeases {
           .execute()
         return { taken: true, id }
       })
-    }, this.onError)
+    })
   }
 
   renew(): Promise<void> {
-    return guardStorage(async () => {
-      const now = this.now()
+    return this.upkeep.guard(async () => {
+      const now = this.upkeep.now()
       await this.unsynced(async (db) => {
         await db
           .updateTable('event_stream_lease')
@@ -120,12 +112,12 @@ export class SqlStreamLeases implements StreamLeases {
           .execute()
         await this.sweep(db, now)
       })
-    }, this.onError)
+    })
   }
 
   release(id: string): Promise<void> {
-    return guardStorage(async () => {
-      const now = this.now()
+    return this.upkeep.guard(async () => {
+      const now = this.upkeep.now()
       await this.unsynced((db) =>
         db
           .updateTable('event_stream_lease')
@@ -134,7 +126,7 @@ export class SqlStreamLeases implements StreamLeases {
           .where('holder', '=', this.holder)
           .execute(),
       )
-    }, this.onError)
+    })
   }
 
   /**
@@ -143,8 +135,7 @@ export class SqlStreamLeases implements StreamLeases {
    * expiries.
    */
   private async sweep(db: Db, now: number): Promise<void> {
-    if (now < this.nextSweepAt) return
-    this.nextSweepAt = now + this.termMs
+    if (!this.upkeep.sweepDue(now, this.termMs)) return
     await db.deleteFrom('event_stream_lease').where('expires_at', '<=', now).execute()
   }
 

@@ -1,6 +1,7 @@
 import type { Kysely, Migration } from 'kysely'
 import type { ColumnTypes } from '@/adapters/sql/migrations/column-types'
 import { NEWS_LIST_INDEX } from '@/adapters/sql/migrations/index-names'
+import { createIndexes } from '@/adapters/sql/migrations/create-indexes'
 
 export function migrationNews({ instant, idType }: ColumnTypes): Migration {
   return {
@@ -13,11 +14,9 @@ export function migrationNews({ instant, idType }: ColumnTypes): Migration {
         .addColumn('author', 'text', (column) => column.notNull())
         .addColumn('created_at', instant, (column) => column.notNull())
         .execute()
-      await db.schema
-        .createIndex(NEWS_LIST_INDEX)
-        .on('news')
-        .columns(['created_at desc', 'id desc'])
-        .execute()
+      await createIndexes(db, 'news', {
+        [NEWS_LIST_INDEX]: ['created_at desc', 'id desc'],
+      })
     },
   }
 }

@@ -6,6 +6,7 @@ import {
   NEWS_REVISION_AT_INDEX,
   IDEMPOTENCY_KEY_CREATED_AT_INDEX,
 } from '@/adapters/sql/migrations/index-names'
+import { createIndexes } from '@/adapters/sql/migrations/create-indexes'
 
 export function migrationHistory({ postgres, instant, idType }: ColumnTypes): Migration {
   return {
@@ -57,7 +58,9 @@ export function migrationHistory({ postgres, instant, idType }: ColumnTypes): Mi
           sql`action in ('create', 'edit', 'delete', 'restore')`,
         )
         .execute()
-      await db.schema.createIndex(NEWS_REVISION_AT_INDEX).on('news_revision').column('at').execute()
+      await createIndexes(db, 'news_revision', {
+        [NEWS_REVISION_AT_INDEX]: ['at'],
+      })
       await sql`
         insert into news_revision (news_id, revision, title, body, author, action, at)
         select id, 1, title, body, author, 'create', created_at from news
@@ -70,11 +73,9 @@ export function migrationHistory({ postgres, instant, idType }: ColumnTypes): Mi
         .addColumn('news_id', idType, (column) => column.notNull())
         .addColumn('created_at', instant, (column) => column.notNull())
         .execute()
-      await db.schema
-        .createIndex(IDEMPOTENCY_KEY_CREATED_AT_INDEX)
-        .on('idempotency_key')
-        .column('created_at')
-        .execute()
+      await createIndexes(db, 'idempotency_key', {
+        [IDEMPOTENCY_KEY_CREATED_AT_INDEX]: ['created_at'],
+      })
     },
   }
 }

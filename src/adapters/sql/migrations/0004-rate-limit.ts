@@ -1,6 +1,7 @@
 import type { Kysely, Migration } from 'kysely'
 import type { ColumnTypes } from '@/adapters/sql/migrations/column-types'
 import { RATE_LIMIT_WINDOW_END_INDEX } from '@/adapters/sql/migrations/index-names'
+import { createIndexes } from '@/adapters/sql/migrations/create-indexes'
 
 export function migrationRateLimit({ postgres }: ColumnTypes): Migration {
   return {
@@ -13,11 +14,9 @@ export function migrationRateLimit({ postgres }: ColumnTypes): Migration {
         .addColumn('window_end', postgres ? 'bigint' : 'integer', (column) => column.notNull())
         .addColumn('count', 'integer', (column) => column.notNull())
         .execute()
-      await db.schema
-        .createIndex(RATE_LIMIT_WINDOW_END_INDEX)
-        .on('rate_limit')
-        .column('window_end')
-        .execute()
+      await createIndexes(db, 'rate_limit', {
+        [RATE_LIMIT_WINDOW_END_INDEX]: ['window_end'],
+      })
     },
   }
 }

@@ -4,6 +4,7 @@ import {
   EVENT_STREAM_LEASE_HOLDER_INDEX,
   EVENT_STREAM_LEASE_EXPIRES_INDEX,
 } from '@/adapters/sql/migrations/index-names'
+import { createIndexes } from '@/adapters/sql/migrations/create-indexes'
 
 export const migrationEventStreamLeases: Migration = {
   // The live streams open per client, counted by every server (sql-stream-leases.ts).
@@ -15,20 +16,10 @@ export const migrationEventStreamLeases: Migration = {
       .addColumn('holder', 'text', (column) => column.notNull())
       .addColumn('expires_at', 'bigint', (column) => column.notNull())
       .execute()
-    await db.schema
-      .createIndex(EVENT_STREAM_LEASE_CLIENT_INDEX)
-      .on('event_stream_lease')
-      .columns(['client', 'expires_at'])
-      .execute()
-    await db.schema
-      .createIndex(EVENT_STREAM_LEASE_HOLDER_INDEX)
-      .on('event_stream_lease')
-      .column('holder')
-      .execute()
-    await db.schema
-      .createIndex(EVENT_STREAM_LEASE_EXPIRES_INDEX)
-      .on('event_stream_lease')
-      .column('expires_at')
-      .execute()
+    await createIndexes(db, 'event_stream_lease', {
+      [EVENT_STREAM_LEASE_CLIENT_INDEX]: ['client', 'expires_at'],
+      [EVENT_STREAM_LEASE_HOLDER_INDEX]: ['holder'],
+      [EVENT_STREAM_LEASE_EXPIRES_INDEX]: ['expires_at'],
+    })
   },
 }

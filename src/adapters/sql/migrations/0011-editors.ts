@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Migration } from 'kysely'
 import { NEWS_REVISION_EDITOR_INDEX } from '@/adapters/sql/migrations/index-names'
+import { createIndexes } from '@/adapters/sql/migrations/create-indexes'
 
 export const migrationEditors: Migration = {
   // Every revision records its editor (domain/editor.ts): a client's pseudonym, never its
@@ -8,10 +9,8 @@ export const migrationEditors: Migration = {
     await sql`alter table news_revision add column editor text not null default 'unknown'`.execute(
       db,
     )
-    await db.schema
-      .createIndex(NEWS_REVISION_EDITOR_INDEX)
-      .on('news_revision')
-      .columns(['editor', 'at'])
-      .execute()
+    await createIndexes(db, 'news_revision', {
+      [NEWS_REVISION_EDITOR_INDEX]: ['editor', 'at'],
+    })
   },
 }

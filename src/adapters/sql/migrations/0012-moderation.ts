@@ -4,6 +4,7 @@ import {
   CLIENT_BLOCK_TARGET_INDEX,
   OPERATOR_ACTION_AT_INDEX,
 } from '@/adapters/sql/migrations/index-names'
+import { createIndexes } from '@/adapters/sql/migrations/create-indexes'
 
 export function migrationModeration({ instant, idType }: ColumnTypes): Migration {
   return {
@@ -22,11 +23,9 @@ export function migrationModeration({ instant, idType }: ColumnTypes): Migration
         .addColumn('expires_at', instant)
         .addCheckConstraint('client_block_kind_check', sql`kind in ('editor', 'range')`)
         .execute()
-      await db.schema
-        .createIndex(CLIENT_BLOCK_TARGET_INDEX)
-        .on('client_block')
-        .columns(['kind', 'target'])
-        .execute()
+      await createIndexes(db, 'client_block', {
+        [CLIENT_BLOCK_TARGET_INDEX]: ['kind', 'target'],
+      })
 
       await db.schema
         .createTable('news_protection')
@@ -48,11 +47,9 @@ export function migrationModeration({ instant, idType }: ColumnTypes): Migration
         .addColumn('reason', 'text', (column) => column.notNull())
         .addColumn('detail', 'text', (column) => column.notNull())
         .execute()
-      await db.schema
-        .createIndex(OPERATOR_ACTION_AT_INDEX)
-        .on('operator_action')
-        .columns(['at', 'id'])
-        .execute()
+      await createIndexes(db, 'operator_action', {
+        [OPERATOR_ACTION_AT_INDEX]: ['at', 'id'],
+      })
     },
   }
 }

@@ -230,11 +230,7 @@ export class SqlNewsStore implements Port.NewsStore, NewsChangeLog {
             .where('deleted_at', 'is not', null)
             .where('deleted_at', '<', trashedBefore)
           await db.deleteFrom('news_revision').where('news_id', 'in', expired).execute()
-          const posts = await db
-            .deleteFrom('news')
-            .where('deleted_at', 'is not', null)
-            .where('deleted_at', '<', trashedBefore)
-            .executeTakeFirst()
+          const posts = await db.deleteFrom('news').where('id', 'in', expired).executeTakeFirst()
           const keys = await db
             .deleteFrom('idempotency_key')
             .where('created_at', '<', keysBefore)
