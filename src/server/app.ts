@@ -32,7 +32,7 @@ import {
 import { NO_METRICS, prometheusMetrics, type ServerMetrics } from '@/server/plugins/metrics'
 import { registerOpenApi } from '@/server/plugins/openapi'
 import { registerSecurityHeaders } from '@/server/plugins/security'
-import { registerCreateLimit, registerWriteLimit } from '@/server/plugins/write-limit'
+import { registerWriteBudget } from '@/server/plugins/write-limit'
 import { registerBlockGuard } from '@/server/plugins/block-guard'
 import { changesRoutes } from '@/server/routes/changes.routes'
 import { eventsRoutes } from '@/server/routes/events.routes'
@@ -184,10 +184,10 @@ export const newsWireApp = fp<AppOptions>(
     await registerOpenApi(app)
     registerBlockGuard(app)
     if (config.writeRateLimit > 0 && rateLimitCounter !== undefined) {
-      registerWriteLimit(app, config.writeRateLimit, rateLimitCounter)
+      registerWriteBudget(app, 'writeLimit', config.writeRateLimit, rateLimitCounter)
     }
     if (config.createRateLimit > 0 && rateLimitCounter !== undefined) {
-      registerCreateLimit(app, config.createRateLimit, rateLimitCounter)
+      registerWriteBudget(app, 'createLimit', config.createRateLimit, rateLimitCounter)
     }
 
     await app.register(newsRoutes)

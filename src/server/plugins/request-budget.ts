@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { RateLimitCounter } from '@/application/ports/rate-limit-counter.port'
 
 /** A budget of requests per client, counted where every server counts (the database). */
@@ -7,14 +7,9 @@ export interface RequestBudget {
   readonly group: string
   /** What the logs call one request of the budget, e.g. `write`. */
   readonly label: string
-  /** Units per window per client address, at least 1. */
+  /** Units per window per client, at least 1. */
   readonly max: number
   readonly windowMs: number
-  readonly counter: RateLimitCounter
-  /** The client a request counts for: the app's `clientKeyOf` (its pseudonym, never its address). */
-  readonly keyOf: (request: FastifyRequest) => string
-  /** Whether the answer spends the request's unit; if not, the unit is given back. */
-  readonly spends: (reply: FastifyReply) => boolean
   /** Told of each request refused because the budget is spent (the metrics count them). */
   readonly onRefused?: () => void
 }
@@ -38,23 +33,28 @@ interface HeldUnit {
 }
 
 /**
- * Hooks that make requests draw on `budget`. A request reserves its unit as it arrives, in one
- * statement that takes it only while the client's window holds fewer than `max` (the counter's
- * `reserve`), so requests sent at once can never hold more than the budget, on one server or
- * many. Once the answer is known, and before it leaves, a request whose answer does not spend
- * (`spends`) gives its unit back to the window it came from; so a client that waits for each
- * answer sees the budget as it was before its refused request.
+ * Hooks that make requests draw on `budget`, each for the client `app.clientKeyOf` names (its
+ * pseudonym, never its address), counted by `counter`. A request reserves its unit as it
+ * arrives, in one statement that takes it only while the client's window holds fewer than `max`
+ * (the counter's `reserve`), so requests sent at once can never hold more than the budget, on
+ * one server or many. Only an accepted answer (2xx) spends: once any other is known, and before
+ * it leaves, the request gives its unit back to the window it came from; so a client that waits
+ * for each answer sees the budget as it was before its refused request.
  *
  * The budget is against abuse, not a guard of the database: when the counter fails (the
  * database is down or busy) the request goes through uncounted (fail open) and is logged, and
  * never answers a 5xx for it.
  */
-export function budgetHooks(budget: RequestBudget): BudgetHooks {
-  const { counter, max, windowMs } = budget
+export function budgetHooks(
+  app: FastifyInstance,
+  budget: RequestBudget,
+  counter: RateLimitCounter,
+): BudgetHooks {
+  const { max, windowMs } = budget
   const held = new WeakMap<FastifyRequest, HeldUnit>()
 
   async function reserve(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const key = `${budget.keyOf(request)}:${budget.group}`
+    const key = `${app.clientKeyOf(request)}:${budget.group}`
     let reservation
     try {
       reservation = await counter.reserve(key, windowMs, max)
@@ -85,7 +85,7 @@ export function budgetHooks(budget: RequestBudget): BudgetHooks {
     const unit = held.get(request)
     if (unit === undefined) return payload
     held.delete(request)
-    if (budget.spends(reply)) return payload
+    if (reply.statusCode >= 200 && reply.statusCode < 300) return payload
     try {
       await counter.giveBack(unit.key, unit.windowEnd)
       reply.header('x-ratelimit-remaining', Math.min(max, unit.remaining + 1))

@@ -1,6 +1,6 @@
-import type { FastifyContextConfig, FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyContextConfig, FastifyInstance } from 'fastify'
 import type { RateLimitCounter } from '@/application/ports/rate-limit-counter.port'
-import { budgetHooks, type RequestBudget } from '@/server/plugins/request-budget'
+import { budgetHooks } from '@/server/plugins/request-budget'
 
 /** The group every write route counts in, so that a client has one budget for all its writes. */
 export const WRITE_GROUP = 'writes'
@@ -28,67 +28,31 @@ export const CREATE_LIMITED = {
   createLimit: CREATE_GROUP,
 } as const satisfies FastifyContextConfig
 
-const WINDOW_MS = 60_000
-const CREATE_WINDOW_MS = 60 * 60_000
-
 /**
- * Registers the write limit for the routes that opt in with WRITE_LIMITED: `max` accepted
- * writes per minute per client address, counted by `counter` in the database that every server
- * shares, one budget for every write route (request-budget.ts). Only writes the server accepted
- * (2xx) spend: a write refused as bad (4xx), missing (404) or failed (5xx) gives its unit back.
- * Each write reserves its unit as it arrives, so writes sent at once never get more than `max`
- * through; the key is the client's address and the group, as @fastify/rate-limit named it.
+ * The write routes' budgets, by the route config that opts in to each, counted in the database
+ * that every server shares (request-budget.ts):
+ *   - writeLimit: accepted writes per minute per client, one budget for every write route;
+ *   - createLimit: new posts an hour per client, against spam, beside it (a create spends a unit
+ *     of each).
+ * Only what the server accepted (2xx) spends: a write refused as bad (4xx), missing (404) or
+ * failed (5xx) gives its unit back. Each write reserves its unit as it arrives, so writes sent at
+ * once never get more than the budget through; the key is the client's and the group.
  */
-export function registerWriteLimit(
+const BUDGETS = {
+  writeLimit: { group: WRITE_GROUP, label: 'write', windowMs: 60_000, metric: 'write' },
+  createLimit: { group: CREATE_GROUP, label: 'new post', windowMs: 3_600_000, metric: 'create' },
+} as const
+
+/** Adds the budget `option` names, `max` a window, to every route whose config names it. */
+export function registerWriteBudget(
   app: FastifyInstance,
+  option: keyof typeof BUDGETS,
   max: number,
   counter: RateLimitCounter,
 ): void {
-  registerBudget(app, 'writeLimit', {
-    group: WRITE_GROUP,
-    label: 'write',
-    max,
-    windowMs: WINDOW_MS,
-    counter,
-    keyOf: (request) => app.clientKeyOf(request),
-    spends: accepted,
-    onRefused: () => app.metrics.budgetRefused('write'),
-  })
-}
-
-/**
- * Registers the spam budget of the route that opts in with CREATE_LIMITED: `max` new posts an
- * hour per client, counted in the shared database as the write limit is, beside it (a create
- * spends a unit of each). A create refused (4xx, 5xx) gives its unit back.
- */
-export function registerCreateLimit(
-  app: FastifyInstance,
-  max: number,
-  counter: RateLimitCounter,
-): void {
-  registerBudget(app, 'createLimit', {
-    group: CREATE_GROUP,
-    label: 'new post',
-    max,
-    windowMs: CREATE_WINDOW_MS,
-    counter,
-    keyOf: (request) => app.clientKeyOf(request),
-    spends: accepted,
-    onRefused: () => app.metrics.budgetRefused('create'),
-  })
-}
-
-function accepted(reply: FastifyReply): boolean {
-  return reply.statusCode >= 200 && reply.statusCode < 300
-}
-
-/** Adds the budget's hooks to every route whose config names it under `option`. */
-function registerBudget(
-  app: FastifyInstance,
-  option: 'writeLimit' | 'createLimit',
-  budget: RequestBudget,
-): void {
-  const { reserve, settle } = budgetHooks(budget)
+  const { metric, ...budget } = BUDGETS[option]
+  const onRefused = () => app.metrics.budgetRefused(metric)
+  const { reserve, settle } = budgetHooks(app, { ...budget, max, onRefused }, counter)
   app.addHook('onRoute', (route) => {
     if (route.config?.[option] === undefined) return
     route.onRequest = [...hooksOf(route.onRequest), reserve]
