@@ -9,7 +9,7 @@
  * A search is measured twice: one query asked again and again (kept by the page cache until a
  * write, as the list is), and a stream of distinct queries (two common words, a new pair for
  * each request of the run), each rendered as it comes, which is what a search costs
- * when no one asked it before.
+ * when no one asked it before; the API is asked the same stream of queries, for comparison.
  * Targets (issue: the front door at API speed): `/`, an article and the feed at ≥ 0.5× the API
  * in req/s, a search page at ≥ 0.1×, 0 errors, and p99 within 2× the API's. A missed target
  * never fails the run. Options: --duration S (default 5), --rounds N (default 3).
@@ -38,8 +38,9 @@ const { values } = parseArgs({
 const duration = Math.min(60, Math.max(1, Number(values.duration) || 5))
 const rounds = Math.min(9, Math.max(1, Number(values.rounds) || 3))
 const work = mkdtempSync(join(tmpdir(), 'newswire-bench-pages-'))
-/** The distinct searches asked so far, over every round. */
+/** The distinct searches asked so far, over every round: of the page, and of the API. */
 let searched = 0
+let apiSearched = 0
 
 interface Path {
   readonly name: string
@@ -57,11 +58,11 @@ interface Path {
 const SEARCH_WORDS = Array.from({ length: 100 }, (_, rank) => wordOfRank(10 + rank))
 
 /** A search no request of the run asked before: the n-th pair of two of the commonest words. */
-function distinctSearch(n: number): string {
+function distinctSearch(n: number, at = '/search'): string {
   const size = SEARCH_WORDS.length
   const first = SEARCH_WORDS[n % size] ?? 'the'
   const second = SEARCH_WORDS[(n + 1 + Math.floor(n / size)) % size] ?? 'city'
-  return `/search?q=${encodeURIComponent(first)}+${encodeURIComponent(second)}`
+  return `${at}?q=${encodeURIComponent(first)}+${encodeURIComponent(second)}`
 }
 
 async function main(): Promise<void> {
@@ -85,6 +86,12 @@ async function main(): Promise<void> {
       path: distinctSearch(0),
       target: undefined,
       walk: () => distinctSearch((searched += 1)),
+    },
+    {
+      name: 'distinct API searches',
+      path: distinctSearch(0, '/api/news'),
+      target: undefined,
+      walk: () => distinctSearch((apiSearched += 1), '/api/news'),
     },
   ]
   const cached = await startProductionServer(env)
@@ -172,7 +179,8 @@ function report(
   }
   out.write(
     '\nrender CPU: the server process’s CPU per request with PAGE_CACHE_MB=0 (the API: its own cache).\n' +
-      `distinct searches: ${searched} queries none asked before (two of ${SEARCH_WORDS.length} common words), each rendered.\n`,
+      `distinct searches: ${searched} queries none asked before (two of ${SEARCH_WORDS.length} common words), each rendered;\n` +
+      `  the same queries of the API (GET /api/news?q=), ${apiSearched} of them: the page at ${(rate('distinct searches') / Math.max(1, rate('distinct API searches'))).toFixed(2)}× the API's req/s.\n`,
   )
 }
 
