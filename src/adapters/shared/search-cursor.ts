@@ -62,6 +62,23 @@ export type TierReader<Item> = (
 ) => Promise<readonly RankedItem<Item>[]>
 
 /**
+ * The tiers a page after `after` reads, best first, each with the publication number its posts
+ * come before (undefined: all of them): none better than the cursor's, and the cursor's own
+ * only past it.
+ */
+export function tiersToRead(
+  tiers: readonly SearchTier[],
+  after: SearchPosition | undefined,
+): { readonly tier: SearchTier; readonly before: number | undefined }[] {
+  return tiers
+    .filter((tier) => after === undefined || tier <= after.tier)
+    .map((tier) => ({
+      tier,
+      before: after !== undefined && tier === after.tier ? after.seq : undefined,
+    }))
+}
+
+/**
  * A page of search results, read tier by tier from the cursor's position: each tier is a range
  * of one ordered read that can stop after `limit + 1` posts (the extra one tells that another
  * page follows), so no page costs more than the first, however deep.
@@ -73,9 +90,7 @@ export async function tieredPage<Item>(
   read: TierReader<Item>,
 ): Promise<{ readonly items: Item[]; readonly next?: string }> {
   const rows: RankedItem<Item>[] = []
-  for (const tier of tiers) {
-    if (after !== undefined && tier > after.tier) continue
-    const before = after !== undefined && tier === after.tier ? after.seq : undefined
+  for (const { tier, before } of tiersToRead(tiers, after)) {
     rows.push(...(await read(tier, before, limit + 1 - rows.length)))
     if (rows.length > limit) break
   }

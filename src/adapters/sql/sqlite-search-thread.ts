@@ -1,12 +1,32 @@
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
 import type { CompiledQuery } from 'kysely'
-import { timed, type StatementObserver } from '@/adapters/sql/statement-timing'
+import { statementKind, type StatementObserver } from '@/adapters/sql/statement-timing'
 import { unavailable } from '@/domain/domain-error'
 
-/** Reads the rows of a compiled query: where is the reader's choice. */
+/**
+ * Reads the rows of compiled queries, where is the reader's choice: each query's rows in turn,
+ * until `enough` rows are read in all (the queries after that are not run).
+ */
 export interface QueryReader {
-  all<Row>(query: CompiledQuery<Row>): Promise<Row[]>
+  allUntil<Row>(queries: readonly CompiledQuery<Row>[], enough: number): Promise<Row[][]>
+}
+
+/** A QueryReader that runs each query through `run`, one after another. */
+export function readerOf(run: (query: CompiledQuery) => Promise<readonly unknown[]>): QueryReader {
+  return {
+    async allUntil<Row>(queries: readonly CompiledQuery<Row>[], enough: number) {
+      const results: Row[][] = []
+      let read = 0
+      for (const query of queries) {
+        if (read >= enough) break
+        const rows = (await run(query)) as Row[]
+        results.push(rows)
+        read += rows.length
+      }
+      return results
+    },
+  }
 }
 
 /** Searches waiting for the thread at most, unless told; past them a search answers 503 at once. */
@@ -23,15 +43,29 @@ const { parentPort, workerData } = require('node:worker_threads')
 const Database = require(workerData.driver)
 const connection = new Database(workerData.path, { readonly: true, fileMustExist: true })
 const statements = new Map()
-parentPort.on('message', ({ id, sql, parameters }) => {
+function prepared(sql) {
+  let statement = statements.get(sql)
+  if (statement === undefined) {
+    if (statements.size >= workerData.maxStatements) statements.clear()
+    statement = connection.prepare(sql)
+    statements.set(sql, statement)
+  }
+  return statement
+}
+parentPort.on('message', ({ id, queries, enough }) => {
   try {
-    let statement = statements.get(sql)
-    if (statement === undefined) {
-      if (statements.size >= workerData.maxStatements) statements.clear()
-      statement = connection.prepare(sql)
-      statements.set(sql, statement)
+    const results = []
+    const seconds = []
+    let read = 0
+    for (const { sql, parameters } of queries) {
+      if (read >= enough) break
+      const started = performance.now()
+      const rows = prepared(sql).all(...parameters)
+      seconds.push((performance.now() - started) / 1000)
+      results.push(rows)
+      read += rows.length
     }
-    parentPort.postMessage({ id, rows: statement.all(...parameters) })
+    parentPort.postMessage({ id, results, seconds })
   } catch (error) {
     parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) })
   }
@@ -39,12 +73,14 @@ parentPort.on('message', ({ id, sql, parameters }) => {
 `
 
 interface Pending {
-  readonly resolve: (rows: unknown[]) => void
+  readonly resolve: (results: unknown[][]) => void
   readonly reject: (error: unknown) => void
+  /** The first statement's text, which names the kind of a failure told to onStatement. */
+  readonly sql: string
 }
 
 type Answer =
-  | { readonly id: number; readonly rows: unknown[] }
+  | { readonly id: number; readonly results: unknown[][]; readonly seconds: number[] }
   | { readonly id: number; readonly error: string }
 
 /**
@@ -69,25 +105,35 @@ export class SqliteSearchThread implements QueryReader {
   constructor(
     private readonly path: string,
     private readonly maxWaiting = MAX_WAITING,
-    /** Told of each search's time on the thread, waiting included: it bypasses Kysely's log. */
+    /** Told of each statement the thread ran, and its time there: it bypasses Kysely's log. */
     private readonly onStatement?: StatementObserver,
   ) {}
 
-  all<Row>(query: CompiledQuery<Row>): Promise<Row[]> {
+  /**
+   * Reads each query's rows in turn on the thread, until `enough` rows are read: one trip to the
+   * thread for a search's tiers, however many it reads.
+   */
+  allUntil<Row>(queries: readonly CompiledQuery<Row>[], enough: number): Promise<Row[][]> {
     if (this.closed || this.pending.size >= this.maxWaiting) {
       return Promise.reject(unavailable())
     }
     const worker = this.worker ?? this.start()
     const id = (this.nextId += 1)
-    return timed(
-      this.onStatement,
-      query.sql,
-      () =>
-        new Promise<Row[]>((resolve, reject) => {
-          this.pending.set(id, { resolve: (rows) => resolve(rows as Row[]), reject })
-          worker.postMessage({ id, sql: query.sql, parameters: query.parameters })
-        }),
-    )
+    return new Promise<Row[][]>((resolve, reject) => {
+      const sql = queries[0]?.sql ?? ''
+      this.pending.set(id, { resolve: (results) => resolve(results as Row[][]), reject, sql })
+      worker.postMessage({
+        id,
+        queries: queries.map(({ sql, parameters }) => ({ sql, parameters })),
+        enough,
+      })
+    })
+  }
+
+  /** One query's rows, read on the thread. */
+  async all<Row>(query: CompiledQuery<Row>): Promise<Row[]> {
+    const [rows = []] = await this.allUntil([query], Number.POSITIVE_INFINITY)
+    return rows
   }
 
   /** Ends the thread; searches still waiting are refused. */
@@ -111,8 +157,16 @@ export class SqliteSearchThread implements QueryReader {
       const waiting = this.pending.get(answer.id)
       if (waiting === undefined) return
       this.pending.delete(answer.id)
-      if ('error' in answer) waiting.reject(new Error(answer.error))
-      else waiting.resolve(answer.rows)
+      if ('error' in answer) {
+        this.onStatement?.({ kind: statementKind(waiting.sql), seconds: 0, failed: true })
+        waiting.reject(new Error(answer.error))
+        return
+      }
+      // Each statement's time on the thread, as Kysely's log tells the others'.
+      for (const seconds of answer.seconds) {
+        this.onStatement?.({ kind: 'select', seconds, failed: false })
+      }
+      waiting.resolve(answer.results)
     })
     const lost = (error: unknown) => {
       if (this.worker === worker) this.worker = undefined

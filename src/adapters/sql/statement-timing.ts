@@ -46,21 +46,3 @@ export function kyselyLogOf(observer: StatementObserver): (event: LogEvent) => v
       failed: event.level === 'error',
     })
 }
-
-/** Times `run`, a statement run outside Kysely (the SQLite search thread's), for `observer`. */
-export async function timed<T>(
-  observer: StatementObserver | undefined,
-  sql: string,
-  run: () => Promise<T>,
-): Promise<T> {
-  if (observer === undefined) return run()
-  const started = performance.now()
-  let failed = true
-  try {
-    const result = await run()
-    failed = false
-    return result
-  } finally {
-    observer({ kind: statementKind(sql), seconds: (performance.now() - started) / 1000, failed })
-  }
-}

@@ -7,7 +7,7 @@ import { SqlOutboxMailer } from '@/adapters/outbox/sql-outbox.mailer'
 import type { SqlDatabase } from '@/adapters/sql/database'
 import { SqlChangeLog } from '@/adapters/sql/news/change-log'
 import { SqlNewsStore } from '@/adapters/sql/news/store'
-import { SqliteSearchThread, type QueryReader } from '@/adapters/sql/sqlite-search-thread'
+import { readerOf, SqliteSearchThread, type QueryReader } from '@/adapters/sql/sqlite-search-thread'
 import { SqliteChangeSignal } from '@/adapters/sql/sqlite-change.signal'
 import { SqlStreamLeases } from '@/adapters/sql/sql-stream-leases'
 import type { StorageErrorListener } from '@/adapters/sql/storage-failure'
@@ -33,7 +33,7 @@ export const sqlAdaptersModule = new ContainerModule(({ bind }) => {
       (database: SqlDatabase): QueryReader | SqliteSearchThread => {
         const file = sqliteFileOf(database)
         return file === undefined
-          ? { all: async (query) => (await database.db.executeQuery(query)).rows }
+          ? readerOf(async (query) => (await database.db.executeQuery(query)).rows)
           : new SqliteSearchThread(file, undefined, database.onStatement)
       },
       [TOKENS.database],

@@ -54,6 +54,28 @@ describe('the SQLite search thread', () => {
     expect(turns).toBeGreaterThan(1)
   })
 
+  it.each([
+    ['in one trip, each query in turn, the later ones unread once enough rows are', 2, 2],
+    ['every query when the rows fall short of enough', 5, 3],
+  ])('reads a search’s queries %s', async (_, enough, queries) => {
+    const statements: string[] = []
+    const reader = new SqliteSearchThread(path, undefined, (timing) => statements.push(timing.kind))
+    threads.push(reader)
+    const word = (text: string) =>
+      CompiledQuery.raw('select text from word where text = ?', [text]) as CompiledQuery<{
+        text: string
+      }>
+    const results = await reader.allUntil(
+      [word('harbour'), word('market'), word('harbour')],
+      enough,
+    )
+    expect(results).toEqual(
+      [[{ text: 'harbour' }], [{ text: 'market' }], [{ text: 'harbour' }]].slice(0, queries),
+    )
+    // Each statement the thread ran is told, as Kysely's log tells the others.
+    expect(statements).toEqual(Array.from({ length: queries }, () => 'select'))
+  })
+
   it('reads the file as it is now, a statement’s parameters bound', async () => {
     const rows = await thread().all(
       CompiledQuery.raw('select text from word where text = ?', ['market']),

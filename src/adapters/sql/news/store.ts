@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { NewsChange } from '@/domain/news-change.entity'
 import { isNewsId } from '@/domain/news-id'
-import type { NewsItem } from '@/domain/news-item.entity'
 import type { ChangeLogBounds, NewsChangeLog } from '@/application/ports/change-log.port'
 import {
   liveItem,
@@ -29,9 +28,9 @@ import {
 } from '@/adapters/sql/news/queries'
 import { SharedReads } from '@/adapters/sql/news/shared-reads'
 import { SqlNewsTransaction } from '@/adapters/sql/news/transaction'
-import type { QueryReader } from '@/adapters/sql/sqlite-search-thread'
+import { readerOf, type QueryReader } from '@/adapters/sql/sqlite-search-thread'
 import { guardStorage, type StorageErrorListener } from '@/adapters/sql/storage-failure'
-import { decodeSearchCursor, tieredPage, type RankedItem } from '@/adapters/shared/search-cursor'
+import { decodeSearchCursor, tieredPage, tiersToRead } from '@/adapters/shared/search-cursor'
 import type * as Port from '@/domain/ports/news-store.port'
 import * as paging from '@/adapters/shared/keyset-cursor'
 
@@ -99,9 +98,8 @@ export class SqlNewsStore implements Port.NewsStore, NewsChangeLog {
     this.database = database
     this.onError = options.onError
     this.attempts = Math.max(1, options.attempts ?? 4)
-    this.searchReader = options.searchReader ?? {
-      all: async (query) => (await this.db.executeQuery(query)).rows,
-    }
+    this.searchReader =
+      options.searchReader ?? readerOf(async (query) => (await this.db.executeQuery(query)).rows)
     this.firstPageQuery = compiledOnce(selectNewsPage(this.db, LIMIT), [LIMIT])
     this.pageAfterQuery = compiledOnce(selectNewsPage(this.db, LIMIT, { at: AT, id: ID }), [
       AT,
@@ -149,19 +147,23 @@ export class SqlNewsStore implements Port.NewsStore, NewsChangeLog {
       const limit = paging.clampPageSize(page.limit)
       const after = page.cursor === undefined ? undefined : decodeSearchCursor(page.cursor)
       if (query.terms.length === 0) return { items: [] }
-      return tieredPage(
-        searchTiers(query.terms),
-        after,
-        limit,
-        async (tier, before, count): Promise<RankedItem<NewsItem>[]> => {
-          const select = selectSearchTier(this.db, this.engine, query.terms, tier, before, count)
-          const rows = await this.searchReader.all(select.compile())
-          return rows.map((row) => ({
-            item: liveItem(toStoredNews(row)),
-            tier,
-            seq: Number(row.search_seq),
-          }))
-        },
+      // Every tier the page may need, read in one go (one trip to SQLite's search thread), each
+      // up to a whole page, until a page's worth is read; tieredPage takes from them in order.
+      const tiers = searchTiers(query.terms)
+      const plan = tiersToRead(tiers, after)
+      const results = await this.searchReader.allUntil(
+        plan.map(({ tier, before }) =>
+          selectSearchTier(this.db, this.engine, query.terms, tier, before, limit + 1).compile(),
+        ),
+        limit + 1,
+      )
+      const read = new Map(plan.map(({ tier }, index) => [tier, results[index] ?? []]))
+      return tieredPage(tiers, after, limit, async (tier, _before, count) =>
+        (read.get(tier) ?? []).slice(0, count).map((row) => ({
+          item: liveItem(toStoredNews(row)),
+          tier,
+          seq: Number(row.search_seq),
+        })),
       )
     }, this.onError)
   }
