@@ -94,6 +94,17 @@ export async function tieredPage<Item>(
     rows.push(...(await read(tier, before, limit + 1 - rows.length)))
     if (rows.length > limit) break
   }
+  return rankedPage(rows, limit)
+}
+
+/**
+ * The page of `limit` results that ranked `rows` (best first, at least `limit + 1` when another
+ * page follows) begin with, and the cursor of the next page.
+ */
+export function rankedPage<Item>(
+  rows: readonly RankedItem<Item>[],
+  limit: number,
+): { readonly items: Item[]; readonly next?: string } {
   const page = rows.slice(0, limit)
   const last = page.at(-1)
   const items = page.map((row) => row.item)

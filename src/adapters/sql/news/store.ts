@@ -30,7 +30,7 @@ import { SharedReads } from '@/adapters/sql/news/shared-reads'
 import { SqlNewsTransaction } from '@/adapters/sql/news/transaction'
 import { readerOf, type QueryReader } from '@/adapters/sql/sqlite-search-thread'
 import { guardStorage, type StorageErrorListener } from '@/adapters/sql/storage-failure'
-import { decodeSearchCursor, tieredPage, tiersToRead } from '@/adapters/shared/search-cursor'
+import { decodeSearchCursor, rankedPage, tiersToRead } from '@/adapters/shared/search-cursor'
 import type * as Port from '@/domain/ports/news-store.port'
 import * as paging from '@/adapters/shared/keyset-cursor'
 
@@ -147,24 +147,23 @@ export class SqlNewsStore implements Port.NewsStore, NewsChangeLog {
       const limit = paging.clampPageSize(page.limit)
       const after = page.cursor === undefined ? undefined : decodeSearchCursor(page.cursor)
       if (query.terms.length === 0) return { items: [] }
-      // Every tier the page may need, read in one go (one trip to SQLite's search thread), each
-      // up to a whole page, until a page's worth is read; tieredPage takes from them in order.
-      const tiers = searchTiers(query.terms)
-      const plan = tiersToRead(tiers, after)
+      // Every tier the page may need, in one go (one trip to SQLite's search thread), best first,
+      // each up to a whole page, until a page's worth and one more are read.
+      const plan = tiersToRead(searchTiers(query.terms), after)
       const results = await this.searchReader.allUntil(
         plan.map(({ tier, before }) =>
           selectSearchTier(this.db, this.engine, query.terms, tier, before, limit + 1).compile(),
         ),
         limit + 1,
       )
-      const read = new Map(plan.map(({ tier }, index) => [tier, results[index] ?? []]))
-      return tieredPage(tiers, after, limit, async (tier, _before, count) =>
-        (read.get(tier) ?? []).slice(0, count).map((row) => ({
+      const rows = plan.flatMap(({ tier }, index) =>
+        (results[index] ?? []).map((row) => ({
           item: liveItem(toStoredNews(row)),
           tier,
           seq: Number(row.search_seq),
         })),
       )
+      return rankedPage(rows, limit)
     }, this.onError)
   }
 
