@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
 import type { CompiledQuery } from 'kysely'
-import { statementKind, type StatementObserver } from '@/adapters/sql/statement-timing'
+import type { StatementObserver } from '@/adapters/sql/statement-timing'
 import { unavailable } from '@/domain/domain-error'
 
 /**
@@ -75,8 +75,6 @@ parentPort.on('message', ({ id, queries, enough }) => {
 interface Pending {
   readonly resolve: (results: unknown[][]) => void
   readonly reject: (error: unknown) => void
-  /** The first statement's text, which names the kind of a failure told to onStatement. */
-  readonly sql: string
 }
 
 type Answer =
@@ -120,20 +118,13 @@ export class SqliteSearchThread implements QueryReader {
     const worker = this.worker ?? this.start()
     const id = (this.nextId += 1)
     return new Promise<Row[][]>((resolve, reject) => {
-      const sql = queries[0]?.sql ?? ''
-      this.pending.set(id, { resolve: (results) => resolve(results as Row[][]), reject, sql })
+      this.pending.set(id, { resolve: (results) => resolve(results as Row[][]), reject })
       worker.postMessage({
         id,
         queries: queries.map(({ sql, parameters }) => ({ sql, parameters })),
         enough,
       })
     })
-  }
-
-  /** One query's rows, read on the thread. */
-  async all<Row>(query: CompiledQuery<Row>): Promise<Row[]> {
-    const [rows = []] = await this.allUntil([query], Number.POSITIVE_INFINITY)
-    return rows
   }
 
   /** Ends the thread; searches still waiting are refused. */
@@ -158,7 +149,8 @@ export class SqliteSearchThread implements QueryReader {
       if (waiting === undefined) return
       this.pending.delete(answer.id)
       if ('error' in answer) {
-        this.onStatement?.({ kind: statementKind(waiting.sql), seconds: 0, failed: true })
+        // The thread reads searches only: a failed one is a select too.
+        this.onStatement?.({ kind: 'select', seconds: 0, failed: true })
         waiting.reject(new Error(answer.error))
         return
       }

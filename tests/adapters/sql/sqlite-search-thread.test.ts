@@ -31,6 +31,12 @@ afterAll(async () => {
   await rm(folder, { recursive: true, force: true })
 })
 
+/** One query's rows, read on the thread. */
+async function rowsOf<Row>(reader: SqliteSearchThread, query: CompiledQuery<Row>): Promise<Row[]> {
+  const [rows = []] = await reader.allUntil([query], Number.POSITIVE_INFINITY)
+  return rows
+}
+
 function thread(maxWaiting?: number): SqliteSearchThread {
   const opened = new SqliteSearchThread(path, maxWaiting)
   threads.push(opened)
@@ -47,7 +53,7 @@ describe('the SQLite search thread', () => {
       if (turning) setImmediate(turn)
     }
     setImmediate(turn)
-    const rows = await reader.all(busy(300_000))
+    const rows = await rowsOf(reader, busy(300_000))
     turning = false
     expect(rows).toEqual([{ n: 300_000 }])
     // On the caller's thread the loop could not have turned once during the query.
@@ -77,7 +83,8 @@ describe('the SQLite search thread', () => {
   })
 
   it('reads the file as it is now, a statement’s parameters bound', async () => {
-    const rows = await thread().all(
+    const rows = await rowsOf(
+      thread(),
       CompiledQuery.raw('select text from word where text = ?', ['market']),
     )
     expect(rows).toEqual([{ text: 'market' }])
@@ -85,17 +92,17 @@ describe('the SQLite search thread', () => {
 
   it('answers a statement that fails with its error, and goes on reading', async () => {
     const reader = thread()
-    await expect(reader.all(CompiledQuery.raw('select * from nothing_here', []))).rejects.toThrow(
-      /no such table/,
-    )
-    expect(await reader.all(busy(3))).toEqual([{ n: 3 }])
+    await expect(
+      rowsOf(reader, CompiledQuery.raw('select * from nothing_here', [])),
+    ).rejects.toThrow(/no such table/)
+    expect(await rowsOf(reader, busy(3))).toEqual([{ n: 3 }])
   })
 
   it('refuses a search at once, Unavailable, past the searches it lets wait', async () => {
     const reader = thread(2)
-    const first = reader.all(busy(200_000))
-    const second = reader.all(busy(3))
-    const third = reader.all(busy(3))
+    const first = rowsOf(reader, busy(200_000))
+    const second = rowsOf(reader, busy(3))
+    const third = rowsOf(reader, busy(3))
     await expect(third).rejects.toEqual(unavailable())
     expect(await first).toEqual([{ n: 200_000 }])
     expect(await second).toEqual([{ n: 3 }])
@@ -104,6 +111,6 @@ describe('the SQLite search thread', () => {
   it('refuses searches once closed', async () => {
     const reader = thread()
     await reader.close()
-    await expect(reader.all(busy(3))).rejects.toMatchObject({ code: 'Unavailable' })
+    await expect(rowsOf(reader, busy(3))).rejects.toMatchObject({ code: 'Unavailable' })
   })
 })
