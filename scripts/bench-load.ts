@@ -4,8 +4,9 @@
  * against the real server in its own process, its write limit on (counting every write in the
  * database, with a budget the run cannot exhaust). SQLite always; PostgreSQL too when
  * BENCH_POSTGRES_URL or TEST_POSTGRES_URL names a database (a throwaway schema is made in it
- * and dropped after). It prints req/s, p50, p99 and errors; the target on SQLite is p99 < 50 ms
- * with 0 errors. A missed target never fails the run.
+ * and dropped after). It prints req/s, p50, p99 and errors, and from the server's own metrics the
+ * share of each kind of request it answered after more than 25 and 50 ms; the target is p99 <
+ * 50 ms with 0 errors. A missed target never fails the run.
  * Options: --duration S (default 20), --connections N (default 64), --posts N (default 1000),
  * --only sqlite|postgres (one engine), --statements (before the load, count the database
  * statements each kind of request runs, from the server's metrics, on a server of its own).
@@ -75,6 +76,45 @@ interface Measured {
   readonly result: AutocannonResult
   /** The server's CPU time per answered request, in µs, where the platform tells it. */
   readonly cpuUsPerRequest: number | undefined
+  /** By kind of request, the share the server took longer than 25 and 50 ms to answer. */
+  readonly slow: readonly SlowShare[]
+}
+
+interface SlowShare {
+  readonly kind: string
+  readonly answered: number
+  readonly over25: number
+  readonly over50: number
+}
+
+/** The routes of the mix, as the server's request histogram labels them. */
+const ROUTES = [
+  { kind: 'pages (first, second)', method: 'GET', route: '/api/news' },
+  { kind: 'post by id', method: 'GET', route: '/api/news/:id' },
+  { kind: 'new post', method: 'POST', route: '/api/news' },
+] as const
+
+/**
+ * From the server's own request histogram (its metrics), the share of each kind of request it
+ * took longer than 25 and 50 ms to answer: where the run's p99 comes from. The time inside the
+ * server, from the request's arrival to its answer; the load generator adds its own waits.
+ */
+function slowShares(metrics: string): SlowShare[] {
+  return ROUTES.map(({ kind, method, route }) => {
+    const bucket = (le: string): number => {
+      const line = metrics
+        .split('\n')
+        .find((text) =>
+          text.startsWith(
+            `newswire_http_request_duration_seconds_bucket{le="${le}",method="${method}",route="${route}",status="20`,
+          ),
+        )
+      return Number(line?.split(' ')[1] ?? 0)
+    }
+    const answered = bucket('+Inf')
+    const share = (le: string) => (answered === 0 ? 0 : 1 - bucket(le) / answered)
+    return { kind, answered, over25: share('0.025'), over50: share('0.05') }
+  })
 }
 
 /**
@@ -93,20 +133,21 @@ function loadServer(databaseUrl: string, env: Record<string, string> = {}) {
 }
 
 async function run(engine: string, databaseUrl: string): Promise<Measured> {
-  const server = await loadServer(databaseUrl)
+  const server = await loadServer(databaseUrl, { METRICS_TOKEN })
   try {
     const requests = mix(await seededOf(server.base, engine))
     process.stdout.write(`${engine}: ${connections} connections for ${duration} s …\n`)
     const cpuBefore = server.cpuMs()
     const result = await autocannon({ url: server.base, connections, duration, requests })
-    return { result, cpuUsPerRequest: cpuPerRequest(cpuBefore, server.cpuMs(), result) }
+    const slow = slowShares(await metricsText(server.base))
+    return { result, cpuUsPerRequest: cpuPerRequest(cpuBefore, server.cpuMs(), result), slow }
   } finally {
     await server.stop()
   }
 }
 
-/** The metrics' bearer token of the server that counts statements (never a production one). */
-const METRICS_TOKEN = 'bench-load-statement-count'
+/** The metrics' bearer token of the servers under test (never a production one). */
+const METRICS_TOKEN = 'bench-load-metrics'
 
 /** Sequential sendings of each kind of request that the statement count averages over. */
 const COUNTED = 40
@@ -173,12 +214,17 @@ async function countStatements(engine: string, databaseUrl: string): Promise<voi
   }
 }
 
-/** The statements the server has run so far, by kind, from its metrics. */
-async function statementCounts(base: string): Promise<Map<string, number>> {
+/** The server's metrics, as Prometheus would scrape them. */
+async function metricsText(base: string): Promise<string> {
   const answer = await fetch(`${base}/metrics`, {
     headers: { authorization: `Bearer ${METRICS_TOKEN}` },
   })
-  const text = await answer.text()
+  return answer.text()
+}
+
+/** The statements the server has run so far, by kind, from its metrics. */
+async function statementCounts(base: string): Promise<Map<string, number>> {
+  const text = await metricsText(base)
   const counts = new Map<string, number>()
   for (const match of text.matchAll(
     /^newswire_db_statement_duration_seconds_count\{kind="([a-z]+)",outcome="[a-z]+"\} (\d+)$/gm,
@@ -235,6 +281,10 @@ async function postgresSchema(url: string) {
         `insert into ${schema}.news_revision (news_id, revision, title, body, author, action, at, restored_from)
          select id, 1, title, body, author, 'create', created_at, null from ${schema}.news`,
       )
+      // As after any bulk load (the site's import does the same): without statistics the
+      // planner takes the list's partial index to hold a few rows, and sorts them all.
+      await admin.query(`analyze ${schema}.news`)
+      await admin.query(`analyze ${schema}.news_revision`)
     },
   }
 }
@@ -276,11 +326,22 @@ async function main(): Promise<void> {
       `${engine.padEnd(12)}${Math.round(result.requests.average).toString().padStart(8)}${String(result.latency.p50).padStart(8)}${String(result.latency.p99).padStart(8)}${String(errors).padStart(8)}${cpu.padStart(19)}\n`,
     )
   }
-  const sqlite = rows.find((row) => row.engine === 'SQLite')?.result
-  if (sqlite !== undefined) {
-    const errors = sqlite.errors + sqlite.timeouts + sqlite.non2xx
-    const met = sqlite.latency.p99 < 50 && errors === 0
-    process.stdout.write(`target on SQLite, p99 < 50 ms with 0 errors: ${met ? 'met' : 'MISSED'}\n`)
+  process.stdout.write(
+    '\nanswered in the server after more than 25 ms / 50 ms, by kind of request\n',
+  )
+  for (const { engine, slow } of rows) {
+    const cells = slow.map(
+      ({ kind, over25, over50 }) =>
+        `${kind} ${(over25 * 100).toFixed(1)}% / ${(over50 * 100).toFixed(2)}%`,
+    )
+    process.stdout.write(`${engine.padEnd(12)}${cells.join(';  ')}\n`)
+  }
+  for (const { engine, result } of rows) {
+    const errors = result.errors + result.timeouts + result.non2xx
+    const met = result.latency.p99 < 50 && errors === 0
+    process.stdout.write(
+      `target on ${engine}, p99 < 50 ms with 0 errors: ${met ? 'met' : 'MISSED'}\n`,
+    )
   }
 }
 
