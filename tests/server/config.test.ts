@@ -76,6 +76,7 @@ describe('readConfig', () => {
         connectionString: 'postgres://news:secret@db.internal:5432/newswire',
         host: 'db.internal',
         port: 5432,
+        preparedStatements: true,
       },
       emailjsAccount: { serviceId: 'service_1', templateId: 'template_1', publicKey: 'key_1' },
       emailjsOrigin: 'https://api.eu.emailjs.com',
@@ -273,12 +274,29 @@ describe('readConfig', () => {
         connectionString: 'postgresql://news@db.internal/newswire',
         host: 'db.internal',
         port: 5432,
+        preparedStatements: true,
       },
     )
     expect(readConfig({ DATABASE_URL: ' sqlite::memory: ' }).database).toEqual({
       engine: 'sqlite',
       path: ':memory:',
     })
+  })
+
+  it('reads prepared_statements=off from DATABASE_URL and keeps it from the driver', () => {
+    expect(
+      readConfig({
+        DATABASE_URL:
+          'postgres://news@pgbouncer:6432/newswire?prepared_statements=off&sslmode=require',
+      }).database,
+    ).toMatchObject({
+      connectionString: 'postgres://news@pgbouncer:6432/newswire?sslmode=require',
+      port: 6432,
+      preparedStatements: false,
+    })
+    expect(
+      problemsOf({ DATABASE_URL: 'postgres://news@db/newswire?prepared_statements=maybe' }),
+    ).toEqual([expect.stringMatching(/^DATABASE_URL must be .*prepared_statements=on or off/)])
   })
 
   it('refuses a PostgreSQL port out of range without repeating the password', () => {

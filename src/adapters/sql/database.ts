@@ -21,6 +21,7 @@ import {
   describeDatabase,
   parseDatabaseUrl,
   type DatabaseTarget,
+  type PostgresTarget,
   type Engine,
 } from '@/application/database-target'
 
@@ -94,7 +95,7 @@ export async function openDatabase(
     const { db, log } =
       target.engine === 'sqlite'
         ? openSqlite(target.path, failed, statementLog)
-        : { db: openPostgres(target.connectionString, statementLog), log: undefined }
+        : { db: openPostgres(target, statementLog), log: undefined }
     opened = sqlDatabase(db, target, { description, log, onStatement })
     if (target.engine === 'postgres') {
       await waitForPostgres(db, `${target.host}:${target.port}`, failed)
@@ -158,11 +159,13 @@ const PG_REFUSALS: Readonly<Record<string, string>> = {
 }
 
 function openPostgres(
-  connectionString: string,
+  { connectionString, preparedStatements }: PostgresTarget,
   statementLog: StatementLog,
 ): Kysely<NewsWireSchema> {
   return new Kysely<NewsWireSchema>({
-    dialect: new PostgresDialect({ pool: openPostgresPool(connectionString) }),
+    dialect: new PostgresDialect({
+      pool: openPostgresPool(connectionString, { preparedStatements }),
+    }),
     log: statementLog,
   })
 }

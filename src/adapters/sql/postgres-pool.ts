@@ -12,8 +12,15 @@ import { DatabaseError, Pool, type PoolClient } from 'pg'
  * - a client whose statement failed for want of a connection goes back to pg-pool with that
  *   error, which closes it instead of lending it again, so that the pool heals: new clients
  *   connect once the database answers again.
+ *
+ * With `preparedStatements`, the statements the server sends again and again are prepared once
+ * on each connection (PreparedNames), so that PostgreSQL parses and plans them once there.
  */
-export function openPostgresPool(connectionString: string): PostgresPool {
+export function openPostgresPool(
+  connectionString: string,
+  { preparedStatements }: { readonly preparedStatements: boolean },
+): PostgresPool {
+  const names = preparedStatements ? new PreparedNames() : undefined
   const pool = new Pool({
     connectionString,
     max: 10,
@@ -34,7 +41,7 @@ export function openPostgresPool(connectionString: string): PostgresPool {
       // Kysely knows a client by identity, so each pg client keeps one wrapper.
       let wrapped = clients.get(client)
       if (wrapped === undefined) {
-        wrapped = discardedWhenBroken(client)
+        wrapped = discardedWhenBroken(client, names)
         clients.set(client, wrapped)
       }
       return wrapped
@@ -49,11 +56,17 @@ export function openPostgresPool(connectionString: string): PostgresPool {
  * has closed, which can come after the statement's error has been handed back and the client
  * released: it would then be lent to the next request, and fail that one too.
  */
-function discardedWhenBroken(client: PoolClient): PostgresPoolClient {
+function discardedWhenBroken(
+  client: PoolClient,
+  names: PreparedNames | undefined,
+): PostgresPoolClient {
   let lost: Error | undefined
   const query = async (sql: string, parameters: readonly unknown[]) => {
+    const name = names?.nameOf(sql)
     try {
-      return await client.query(sql, [...parameters])
+      return name === undefined
+        ? await client.query(sql, [...parameters])
+        : await client.query({ name, text: sql, values: [...parameters] })
     } catch (error) {
       if (connectionLost(error)) lost ??= error instanceof Error ? error : new Error(String(error))
       throw error
@@ -79,8 +92,45 @@ function connectionLost(error: unknown): boolean {
   const code = error.code ?? ''
   return (
     code.startsWith('08') ||
+    // A prepared statement the connection can no longer run: one whose table another server's
+    // migration changed (0A000, cached plan must not change result type), or one the server does
+    // not have (26000; a pooler that keeps no prepared statements). A fresh connection has none.
+    code === '0A000' ||
+    code === '26000' ||
     code.startsWith('57P') ||
     error.severity === 'FATAL' ||
     error.severity === 'PANIC'
   )
+}
+
+/**
+ * The names of the statements worth preparing, for the connections of one pool. A statement is
+ * named the second time its text is seen, so that one-off statements (a migration, a list of
+ * ids of a rare length) stay unnamed; each name always stands for the same text, which pg
+ * prepares on a connection the first time that connection runs it, and then only binds and
+ * executes. Bounded: at most NAMED statements are ever named (each connection may hold them
+ * all, PostgreSQL keeping their plans), and the texts seen once are forgotten by the thousand.
+ * The same bounds as psycopg's automatic preparation, which prepares after a few runs and keeps
+ * at most a hundred.
+ */
+export class PreparedNames {
+  static readonly NAMED = 200
+  static readonly SEEN = 1_000
+  private readonly named = new Map<string, string>()
+  private readonly seenOnce = new Set<string>()
+
+  /** The name to run `sql` under, or undefined to run it unnamed. */
+  nameOf(sql: string): string | undefined {
+    const name = this.named.get(sql)
+    if (name !== undefined || this.named.size >= PreparedNames.NAMED) return name
+    if (!this.seenOnce.has(sql)) {
+      if (this.seenOnce.size >= PreparedNames.SEEN) this.seenOnce.clear()
+      this.seenOnce.add(sql)
+      return undefined
+    }
+    this.seenOnce.delete(sql)
+    const next = `newswire_${this.named.size + 1}`
+    this.named.set(sql, next)
+    return next
+  }
 }

@@ -38,6 +38,7 @@ describe('DATABASE_URL', () => {
         connectionString: 'postgres://news:secret@db:6543/newswire',
         host: 'db',
         port: 6543,
+        preparedStatements: true,
       },
     ],
     [
@@ -47,6 +48,7 @@ describe('DATABASE_URL', () => {
         connectionString: 'postgresql://db/newswire?sslmode=require',
         host: 'db',
         port: 5432,
+        preparedStatements: true,
       },
     ],
     [
@@ -56,6 +58,18 @@ describe('DATABASE_URL', () => {
         connectionString: 'postgres://news@localhost/newswire?host=/run/postgresql&port=5433',
         host: '/run/postgresql',
         port: 5433,
+        preparedStatements: true,
+      },
+    ],
+    [
+      'postgres://news@pgbouncer/newswire?host=/run/pgbouncer&prepared_statements=off',
+      {
+        engine: 'postgres',
+        // NewsWire's own setting is kept from the driver, which reads the rest as before.
+        connectionString: 'postgres://news@pgbouncer/newswire?host=%2Frun%2Fpgbouncer',
+        host: '/run/pgbouncer',
+        port: 5432,
+        preparedStatements: false,
       },
     ],
   ])('reads %s', (url, target) => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
 import { terminateBackends, withApplicationName } from '../../../scripts/bench/throwaway-postgres'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
+import { PreparedNames } from '@/adapters/sql/postgres-pool'
 import { describeOnPostgres, postgresSchema, runCleanups } from '../../support/test-databases'
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -53,5 +54,105 @@ describeOnPostgres('PostgreSQL connections the server drops', (adminUrl) => {
     const before = await backend()
     await expect(sql`select 1 / 0`.execute(database.db)).rejects.toThrow('division by zero')
     expect(await backend()).toBe(before)
+  })
+})
+
+describeOnPostgres('statements prepared once per connection', (adminUrl) => {
+  const cleanups: Array<() => Promise<void>> = []
+  afterEach(() => runCleanups(cleanups))
+
+  async function opened(query = ''): Promise<{ database: SqlDatabase; url: string }> {
+    const place = await postgresSchema(adminUrl).create()
+    cleanups.push(() => place.dispose())
+    const url = `${place.url}${place.url.includes('?') ? '&' : '?'}${query}`
+    const database = await openDatabase(url)
+    cleanups.push(() => database.close())
+    return { database, url: place.url }
+  }
+
+  /** Runs `sql` three times on one connection, then lists what that connection has prepared. */
+  async function preparedAfterThreeRuns(database: SqlDatabase, table: string) {
+    return database.db.connection().execute(async (db) => {
+      for (let run = 0; run < 3; run += 1) {
+        await sql`select count(*) from ${sql.table(table)} where id > ${run}`.execute(db)
+      }
+      const { rows } = await sql<{ statement: string }>`
+        select statement from pg_prepared_statements`.execute(db)
+      return rows.map((row) => row.statement)
+    })
+  }
+
+  it('prepares a statement the second time a connection runs it, and runs it prepared after', async () => {
+    const { database } = await opened()
+    await sql`create table counted (id integer primary key)`.execute(database.db)
+    const prepared = await preparedAfterThreeRuns(database, 'counted')
+    expect(prepared.filter((statement) => statement.includes('counted'))).toEqual([
+      'select count(*) from "counted" where id > $1',
+    ])
+  })
+
+  it('prepares none with prepared_statements=off, for a pooler that keeps none', async () => {
+    const { database } = await opened('prepared_statements=off')
+    await sql`create table counted (id integer primary key)`.execute(database.db)
+    expect(await preparedAfterThreeRuns(database, 'counted')).toEqual([])
+  })
+
+  it('runs a prepared read again on a fresh connection once a migration elsewhere changed its table', async () => {
+    const { database, url } = await opened()
+    await sql`create table changing (id integer primary key)`.execute(database.db)
+    await sql`insert into changing values (1)`.execute(database.db)
+    const readAll = () => sql<Record<string, unknown>>`select * from changing`.execute(database.db)
+    // Prepared on every pooled connection that ran it twice.
+    for (let run = 0; run < 25; run += 1) await readAll()
+    const admin = await openDatabase(url)
+    try {
+      await sql`alter table changing add column note text`.execute(admin.db)
+    } finally {
+      await admin.close()
+    }
+    // PostgreSQL refuses a prepared plan whose columns changed (0A000) at most once per
+    // connection; each such connection is closed, and the pool opens fresh ones.
+    const outcomes = []
+    for (let run = 0; run < 25; run += 1) {
+      outcomes.push(
+        await readAll().then(
+          (result) => result.rows[0],
+          () => 'refused',
+        ),
+      )
+    }
+    expect(outcomes.at(-1)).toEqual({ id: 1, note: null })
+    const refused = outcomes.filter((outcome) => outcome === 'refused').length
+    expect(refused).toBeGreaterThanOrEqual(1)
+    expect(refused).toBeLessThanOrEqual(10)
+  })
+})
+
+describe('the names of prepared statements', () => {
+  it('names a text the second time it is seen, with the same name each time after', () => {
+    const names = new PreparedNames()
+    expect(names.nameOf('select 1')).toBeUndefined()
+    const name = names.nameOf('select 1')
+    expect(name).toMatch(/^newswire_\d+$/)
+    expect(names.nameOf('select 1')).toBe(name)
+    expect(names.nameOf('select 2')).toBeUndefined()
+    expect(names.nameOf('select 2')).not.toBe(name)
+  })
+
+  it('names at most NAMED texts, and runs the rest unnamed', () => {
+    const names = new PreparedNames()
+    const texts = Array.from({ length: PreparedNames.NAMED + 5 }, (_, index) => `select ${index}`)
+    for (const text of [...texts, ...texts]) names.nameOf(text)
+    const named = texts.map((text) => names.nameOf(text)).filter((name) => name !== undefined)
+    expect(named).toHaveLength(PreparedNames.NAMED)
+    expect(new Set(named).size).toBe(PreparedNames.NAMED)
+  })
+
+  it('forgets the texts seen once, a thousand at a time', () => {
+    const names = new PreparedNames()
+    for (let index = 0; index <= PreparedNames.SEEN; index += 1) names.nameOf(`select ${index}`)
+    // The thousand-and-first cleared the thousand before it.
+    expect(names.nameOf('select 0')).toBeUndefined()
+    expect(names.nameOf(`select ${PreparedNames.SEEN}`)).toMatch(/^newswire_/)
   })
 })

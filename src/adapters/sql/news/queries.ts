@@ -1,6 +1,6 @@
 import type { Editor } from '@/domain/editor'
 import type { ChangeFilter } from '@/domain/ports/news-store.port'
-import type { Compilable, CompiledQuery, Kysely } from 'kysely'
+import { sql, type Compilable, type CompiledQuery, type Kysely } from 'kysely'
 import type { SearchTier } from '@/domain/rules/search-query.rules'
 import type { Engine } from '@/adapters/sql/database'
 import {
@@ -37,10 +37,9 @@ export function selectNews(db: Db, id: string) {
     .where('id', '=', id)
 }
 
-// Stand-ins for the values of a query compiled once: no real cursor, id or limit equals them.
+// Stand-ins for the values of a query compiled once: no real cursor or id equals them.
 export const AT = '\u0000at'
 export const ID = '\u0000id'
-export const LIMIT = -0x7fff_fffe
 
 /**
  * A read compiled once, with stand-ins where its values go; the function it returns puts the
@@ -64,15 +63,21 @@ export function compiledOnce<R>(
  * The list query: live posts, newest first, strictly after `after`, served by the partial
  * index on (created_at DESC, id DESC) where deleted_at is null, whatever the table's size.
  * Exported so that tests can EXPLAIN it.
+ *
+ * Its limit is written into the SQL, not sent as a value: prepared, the statement is then
+ * planned once (PostgreSQL's generic plan), where `limit $1` had it planned again on every run,
+ * since the best plan depends on the limit. A page has at most MAX_PAGE_SIZE + 1 rows, so the
+ * texts are few.
  */
 export function selectNewsPage(db: Db, limit: number, after?: KeysetPosition) {
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new Error(`not a page's limit: ${limit}`)
   const page = db
     .selectFrom('news')
     .select(NEWS_COLUMNS)
     .where('deleted_at', 'is', null)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(limit)
+    .limit(sql.lit(limit))
   return after === undefined
     ? page
     : page.where(({ eb, refTuple, tuple }) =>

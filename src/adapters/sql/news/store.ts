@@ -17,7 +17,6 @@ import {
   AT,
   compiledOnce,
   ID,
-  LIMIT,
   selectChangedSince,
   selectChangePage,
   selectNews,
@@ -35,6 +34,15 @@ import type * as Port from '@/domain/ports/news-store.port'
 import * as paging from '@/adapters/shared/keyset-cursor'
 
 type Db = Kysely<NewsWireSchema>
+
+/** The reads of a page of the list of `rows` rows, first or after a cursor, compiled once. */
+function pageReads(db: Db, rows: number) {
+  return {
+    first: compiledOnce(selectNewsPage(db, rows), []),
+    after: compiledOnce(selectNewsPage(db, rows, { at: AT, id: ID }), [AT, ID]),
+  }
+}
+type PageQueries = ReturnType<typeof pageReads>
 
 export interface SqlNewsStoreOptions {
   /** Told about each database failure before it is reported as Unavailable. */
@@ -84,9 +92,8 @@ export class SqlNewsStore implements Port.NewsStore, NewsChangeLog {
   private readonly attempts: number
   /** The change signal and log, which this store's transactions write. */
   private readonly log: SqlChangeLog
-  /** The list and by-id reads, compiled once too (see compiledOnce). */
-  private readonly firstPageQuery
-  private readonly pageAfterQuery
+  /** The list reads by rows read, and the by-id read, compiled once (see compiledOnce). */
+  private readonly pageQueries = new Map<number, PageQueries>()
   private readonly findQuery
   /** Identical reads that arrive together run once; see SharedReads. */
   private readonly reads = new SharedReads()
@@ -100,12 +107,6 @@ export class SqlNewsStore implements Port.NewsStore, NewsChangeLog {
     this.attempts = Math.max(1, options.attempts ?? 4)
     this.searchReader =
       options.searchReader ?? readerOf(async (query) => (await this.db.executeQuery(query)).rows)
-    this.firstPageQuery = compiledOnce(selectNewsPage(this.db, LIMIT), [LIMIT])
-    this.pageAfterQuery = compiledOnce(selectNewsPage(this.db, LIMIT, { at: AT, id: ID }), [
-      AT,
-      ID,
-      LIMIT,
-    ])
     this.findQuery = compiledOnce(selectNews(this.db, ID), [ID])
     this.log = new SqlChangeLog(this.db, this.onError)
   }
@@ -128,10 +129,8 @@ export class SqlNewsStore implements Port.NewsStore, NewsChangeLog {
       guardStorage(async () => {
         const after = query.cursor === undefined ? undefined : paging.decodeCursor(query.cursor)
         // One row more than asked tells whether another page follows.
-        const read =
-          after === undefined
-            ? this.firstPageQuery([limit + 1])
-            : this.pageAfterQuery([after.at, after.id, limit + 1])
+        const queries = this.pageQueriesOf(limit + 1)
+        const read = after === undefined ? queries.first([]) : queries.after([after.at, after.id])
         const { rows } = await this.db.executeQuery(read)
         const page = paging.keysetPage(rows.map(toStoredNews), limit, (item) => ({
           at: item.createdAt,
@@ -140,6 +139,16 @@ export class SqlNewsStore implements Port.NewsStore, NewsChangeLog {
         return { ...page, items: page.items.map(liveItem) }
       }, this.onError),
     )
+  }
+
+  /** The first page's read and a later page's, of `rows` rows (at most MAX_PAGE_SIZE + 1). */
+  private pageQueriesOf(rows: number): PageQueries {
+    let queries = this.pageQueries.get(rows)
+    if (queries === undefined) {
+      queries = pageReads(this.db, rows)
+      this.pageQueries.set(rows, queries)
+    }
+    return queries
   }
 
   search(query: SearchQuery, page: Port.NewsPageQuery): Promise<Port.NewsPage> {
