@@ -236,6 +236,34 @@ describeOnDatabases('the budget of new posts on $name', (kind) => {
     expect((await a.app.inject('/api/news')).json()).toHaveLength(3)
   })
 
+  it(
+    'answers a blocked client with the block, never the budget, and spends none of it',
+    async () => {
+      const { a, b, database } = servers
+      const operator = async (...args: string[]) => {
+        const outcome = await news(database.url, ...args)
+        expect(outcome.code, outcome.stderr).toBe(0)
+        return outcome.stdout
+      }
+      const pseudonym = (await operator('who', VANDAL)).trim()
+      await operator('block', pseudonym)
+      for (const server of [a, b, a]) {
+        expect((await create(server, VANDAL, 'Spam')).statusCode).toBe(403)
+      }
+      await operator('unblock', pseudonym)
+      expect((await create(a, VANDAL, 'One')).statusCode).toBe(201)
+      expect((await create(b, VANDAL, 'Two')).statusCode).toBe(201)
+      // Spent: blocked again, the client is told of the block, not of the budget.
+      await operator('block', pseudonym)
+      const refused = await create(a, VANDAL, 'Three')
+      expect(refused.statusCode).toBe(403)
+      expect(refused.json()).toMatchObject({ type: '/problems/blocked' })
+      await operator('unblock', pseudonym)
+      expect((await create(b, VANDAL, 'Three')).statusCode).toBe(429)
+    },
+    CLI_TIMEOUT * 5,
+  )
+
   it('gives the unit back for a post refused as invalid', async () => {
     const { a, b } = servers
     expect((await create(a, VANDAL, '')).statusCode).toBe(422)

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { RateLimitCounter } from '@/application/ports/rate-limit-counter.port'
+import { admitted } from '@/server/plugins/admission'
 
 /** A budget of requests per client, counted where every server counts (the database). */
 export interface RequestBudget {
@@ -39,7 +40,9 @@ interface HeldUnit {
  * (the counter's `reserve`), so requests sent at once can never hold more than the budget, on
  * one server or many. Only an accepted answer (2xx) spends: once any other is known, and before
  * it leaves, the request gives its unit back to the window it came from; so a client that waits
- * for each answer sees the budget as it was before its refused request.
+ * for each answer sees the budget as it was before its refused request. The request's admission
+ * (admission.ts), which ran meanwhile, is waited for before either way out: its refusal comes
+ * first, and the unit goes back with it.
  *
  * The budget is against abuse, not a guard of the database: when the counter fails (the
  * database is down or busy) the request goes through uncounted (fail open) and is logged, and
@@ -60,7 +63,7 @@ export function budgetHooks(
       reservation = await counter.reserve(key, windowMs, max)
     } catch (error) {
       request.log.warn({ err: error }, `${budget.label} not counted against the rate limit`)
-      return
+      return admitted(request)
     }
     const remaining = Math.max(0, max - reservation.count)
     const resetSeconds = Math.max(1, Math.ceil(reservation.resetInMs / 1000))
@@ -69,8 +72,11 @@ export function budgetHooks(
     reply.header('x-ratelimit-reset', resetSeconds)
     if (reservation.granted) {
       held.set(request, { key, windowEnd: reservation.windowEnd, remaining })
+      // A refused admission answers 4xx, with which settle gives the unit back.
+      await admitted(request)
       return
     }
+    await admitted(request)
     reply.header('retry-after', resetSeconds)
     budget.onRefused?.()
     // Answered by the error handler in scope: a problem, or the outbox's text.
