@@ -1,5 +1,5 @@
 import type { PostgresPool, PostgresPoolClient } from 'kysely'
-import { DatabaseError, Pool, type PoolClient } from 'pg'
+import { DatabaseError, Pool, types, type CustomTypesConfig, type PoolClient } from 'pg'
 
 /**
  * PostgreSQL's connection pool as Kysely uses it, made to outlive dropped connections. A
@@ -29,6 +29,7 @@ export function openPostgresPool(
     connectionTimeoutMillis: 5_000,
     statement_timeout: 10_000,
     idleTimeoutMillis: 30_000,
+    types: INSTANTS_AS_ISO,
   })
   // An idle client that loses its server is removed by the pool, which then emits here.
   pool.on('error', () => undefined)
@@ -133,4 +134,32 @@ export class PreparedNames {
     this.named.set(sql, next)
     return next
   }
+}
+
+const TIMESTAMPTZ = 1184
+// PostgreSQL's text for a timestamptz in UTC (DateStyle ISO, TimeZone UTC): 2026-01-02
+// 03:04:05.678+00, the fraction trimmed of its zeros, or absent.
+const POSTGRES_UTC_INSTANT = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/
+
+/**
+ * A timestamptz read as the ISO instant the stores hand on (toISOString's form), straight from
+ * PostgreSQL's text when the session's time zone is UTC: the driver's own parser made a Date
+ * that the stores printed again, about a twentieth of a server's CPU under the mixed load, a
+ * page holding three instants a post. Any other text (another time zone) goes to the driver's
+ * parser, as before. The fraction is cut to milliseconds, as a Date cuts it.
+ */
+export function isoInstantOf(text: string): string | Date {
+  const parts = POSTGRES_UTC_INSTANT.exec(text)
+  if (parts === null) return defaultInstantParser(text)
+  const [, date, time, fraction = ''] = parts
+  return `${date}T${time}.${fraction.padEnd(3, '0').slice(0, 3)}Z`
+}
+
+const defaultInstantParser = types.getTypeParser(TIMESTAMPTZ, 'text') as (text: string) => Date
+
+const INSTANTS_AS_ISO: CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === TIMESTAMPTZ && format !== 'binary'
+      ? isoInstantOf
+      : types.getTypeParser(oid, format)) as CustomTypesConfig['getTypeParser'],
 }

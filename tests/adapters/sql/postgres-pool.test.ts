@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
 import { terminateBackends, withApplicationName } from '../../../scripts/bench/throwaway-postgres'
 import { openDatabase, type SqlDatabase } from '@/adapters/sql/database'
-import { PreparedNames } from '@/adapters/sql/postgres-pool'
+import { isoInstantOf, PreparedNames } from '@/adapters/sql/postgres-pool'
 import { describeOnPostgres, postgresSchema, runCleanups } from '../../support/test-databases'
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -154,5 +154,53 @@ describe('the names of prepared statements', () => {
     // The thousand-and-first cleared the thousand before it.
     expect(names.nameOf('select 0')).toBeUndefined()
     expect(names.nameOf(`select ${PreparedNames.SEEN}`)).toMatch(/^newswire_/)
+  })
+})
+
+describeOnPostgres('instants read from PostgreSQL', (adminUrl) => {
+  const cleanups: Array<() => Promise<void>> = []
+  afterEach(() => runCleanups(cleanups))
+
+  const INSTANTS = [
+    '2026-01-02T03:04:05.678Z',
+    '2026-01-02T03:04:05.600Z',
+    '2026-01-02T03:04:05.000Z',
+    '1999-12-31T23:59:59.999Z',
+  ]
+
+  it.each([
+    ['UTC', 'UTC'],
+    ['another time zone', 'America/St_Johns'],
+  ])('reads each instant back as written, in a session in %s', async (_, zone) => {
+    const place = await postgresSchema(adminUrl).create()
+    cleanups.push(() => place.dispose())
+    const url = new URL(place.url)
+    url.searchParams.set('options', `${url.searchParams.get('options') ?? ''} -c TimeZone=${zone}`)
+    const database = await openDatabase(url.toString())
+    cleanups.push(() => database.close())
+    const shown = await sql<{ TimeZone: string }>`show timezone`.execute(database.db)
+    expect(shown.rows[0]?.TimeZone).toBe(zone)
+    await sql`create table instants (at timestamptz not null)`.execute(database.db)
+    for (const at of INSTANTS) await sql`insert into instants values (${at})`.execute(database.db)
+    const { rows } = await sql<{ at: Date | string }>`select at from instants`.execute(database.db)
+    expect(rows.map(({ at }) => (typeof at === 'string' ? at : at.toISOString()))).toEqual(INSTANTS)
+  })
+})
+
+describe('isoInstantOf', () => {
+  it.each([
+    ['2026-01-02 03:04:05.678+00', '2026-01-02T03:04:05.678Z'],
+    ['2026-01-02 03:04:05.6+00', '2026-01-02T03:04:05.600Z'],
+    ['2026-01-02 03:04:05+00', '2026-01-02T03:04:05.000Z'],
+    // Microseconds are cut, as a Date cuts them.
+    ['2026-01-02 03:04:05.678999+00', '2026-01-02T03:04:05.678Z'],
+  ])('writes %s as %s without a Date', (text, iso) => {
+    expect(isoInstantOf(text)).toBe(iso)
+  })
+
+  it('leaves an instant in another zone to the driver, whose Date says the same instant', () => {
+    const read = isoInstantOf('2026-01-02 00:34:05.678-02:30')
+    expect(read).toBeInstanceOf(Date)
+    expect((read as Date).toISOString()).toBe('2026-01-02T03:04:05.678Z')
   })
 })
