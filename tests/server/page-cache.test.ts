@@ -130,7 +130,7 @@ describe('the memory bound', () => {
   it('keeps at most PAGE_CACHE_MB, the least recently read page out first', async () => {
     const site = await siteOn('sqlite::memory:', { PAGE_CACHE_MB: '1' })
     try {
-      // 150 articles of some 450 characters: well over a megabyte in their three encodings.
+      // 150 articles of some 450 characters: well over a megabyte as they are rendered.
       const ids: string[] = []
       for (let n = 0; n < 150; n += 1) {
         const post = await createPostThroughApi(site.server, `Post ${n}`, {
@@ -149,6 +149,29 @@ describe('the memory bound', () => {
       expect(site.renders.length).toBe(rendered)
       await get(site.server, `/news/${ids[0]}`)
       expect(site.renders.length).toBe(rendered + 1)
+    } finally {
+      await site.server.close()
+    }
+  })
+
+  it('holds a page in an encoding only once a client asked for it in that one', async () => {
+    const site = await siteOn('sqlite::memory:')
+    try {
+      await createPostThroughApi(site.server, 'Harbour opens')
+      const cache = site.server.app.pageCache
+      const plain = await get(site.server, '/')
+      const bodyOnly = cache.bytes
+      const br = await get(site.server, '/', { 'accept-encoding': 'br' })
+      const withBrotli = cache.bytes
+      await get(site.server, '/', { 'accept-encoding': 'br' })
+      expect(cache.bytes).toBe(withBrotli)
+      const gzipped = await get(site.server, '/', { 'accept-encoding': 'gzip, br;q=0.5' })
+
+      expect(site.renders).toEqual(['/'])
+      expect(withBrotli - bodyOnly).toBe(br.rawPayload.length)
+      expect(cache.bytes - withBrotli).toBe(gzipped.rawPayload.length)
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body)
+      expect(gunzipSync(gzipped.rawPayload).toString()).toBe(plain.body)
     } finally {
       await site.server.close()
     }

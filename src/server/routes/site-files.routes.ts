@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { attempt } from '@/domain/result'
 import { cacheableRead, sendNotModified } from '@/server/plugins/http-caching'
-import { sendCachedPage } from '@/server/services/page-cache'
+import { encodingFor, sendCachedPage } from '@/server/services/page-cache'
 import { API_CACHE_CONTROL } from '@/contract/api-cache-control'
 import { FEED_CONTENT_TYPE, FEED_PATH, FEED_SIZE, newsFeedXml } from '@/server/services/news-feed'
 import { matchesIfNoneMatch, pageEtagOf } from '@/server/services/preconditions'
@@ -60,12 +60,17 @@ export const siteFilesRoutes: FastifyPluginAsync = async (app) => {
       return true
     }
     const path = request.url.split('?', 1)[0] ?? ''
-    const found = await pageCache.page(`${origin}${path}`, version, async () => {
-      const file = valueOf(await attempt(() => build(origin, version)), 422, UNCACHED)
-      return file === undefined
-        ? { keep: false as const, answer: undefined }
-        : { keep: true as const, status: 200, body: Buffer.from(file) }
-    })
+    const found = await pageCache.page(
+      `${origin}${path}`,
+      version,
+      encodingFor(request),
+      async () => {
+        const file = valueOf(await attempt(() => build(origin, version)), 422, UNCACHED)
+        return file === undefined
+          ? { keep: false as const, answer: undefined }
+          : { keep: true as const, status: 200, body: Buffer.from(file) }
+      },
+    )
     if ('answer' in found) refuse(404, NO_SUCH_SITEMAP, UNCACHED)
     cacheableRead(reply, tag, originCacheControl.read).type(type)
     sendCachedPage(request, reply, found)
@@ -157,12 +162,17 @@ export const siteFilesRoutes: FastifyPluginAsync = async (app) => {
       return sendCacheable(request, reply, originCacheControl.read, SITEMAP_CONTENT_TYPE, file, tag)
     }
     // Kept under its path while its count of writes stands; the next write replaces it.
-    const found = await pageCache.page(`${origin}${path}`, state.changes, async () => {
-      const file = await build()
-      return file === undefined
-        ? { keep: false as const, answer: undefined }
-        : { keep: true as const, status: 200, body: Buffer.from(file) }
-    })
+    const found = await pageCache.page(
+      `${origin}${path}`,
+      state.changes,
+      encodingFor(request),
+      async () => {
+        const file = await build()
+        return file === undefined
+          ? { keep: false as const, answer: undefined }
+          : { keep: true as const, status: 200, body: Buffer.from(file) }
+      },
+    )
     if ('answer' in found) refuse(404, NO_SUCH_SITEMAP, UNCACHED)
     cacheableRead(reply, tag, originCacheControl.read).type(SITEMAP_CONTENT_TYPE)
     return sendCachedPage(request, reply, found)

@@ -10,22 +10,28 @@ import {
   type Encoding,
 } from '@/server/services/first-page.cache'
 
-/** A rendered page as it goes on the wire, in each encoding it may be sent in. */
+/** A rendered page as it goes on the wire, in each encoding it was asked in so far. */
 export interface CachedPage {
   readonly status: number
   readonly body: Buffer
-  readonly encoded: Readonly<Record<Encoding, Buffer>>
+  readonly encoded: Readonly<Partial<Record<Encoding, Buffer>>>
 }
 
-/** Sends a kept page in the encoding the client prefers, as it was compressed when it came in. */
+/** The encoding to send a page in to `request`: its preferred one, or none (identity). */
+export function encodingFor(request: FastifyRequest): Encoding | undefined {
+  return preferredEncoding(request.headers['accept-encoding'])
+}
+
+/** Sends a kept page in the encoding the client prefers, as the cache compressed it. */
 export function sendCachedPage(
   request: FastifyRequest,
   reply: FastifyReply,
   page: CachedPage,
 ): FastifyReply {
-  const encoding = preferredEncoding(request.headers['accept-encoding'])
-  if (encoding === undefined) return reply.send(page.body)
-  return reply.header('content-encoding', encoding).send(page.encoded[encoding])
+  const encoding = encodingFor(request)
+  const bytes = encoding === undefined ? undefined : page.encoded[encoding]
+  if (encoding === undefined || bytes === undefined) return reply.send(page.body)
+  return reply.header('content-encoding', encoding).send(bytes)
 }
 
 /** What a render gives: a page to keep, or an answer that must not be kept (a redirect, a failed render). */
@@ -54,12 +60,14 @@ const ENTRY_OVERHEAD = 256
  * render afresh, on every server, with nothing to clear.
  *
  * The cache is bounded by bytes (the body in each encoding), least recently used first out, by
- * lru-cache. Reads of one page that arrive together share one render. Each page is compressed
- * once, off the event loop, as it comes in.
+ * lru-cache. Reads of one page that arrive together share one render. A page is compressed off
+ * the event loop, once in each encoding as it is first asked in (br by browsers, gzip by some
+ * clients, none by others): a search asked once is compressed once, not into every encoding.
  */
 export class PageCache {
-  private readonly pages: LRUCache<string, CachedPage & { readonly version: number }>
+  private readonly pages: LRUCache<string, KeptPage>
   private readonly rendering = new Map<string, Promise<unknown>>()
+  private readonly encoding = new Map<string, Promise<KeptPage>>()
   private readonly versions: VersionCheck | undefined
 
   /**
@@ -81,8 +89,8 @@ export class PageCache {
         key.length +
         ENTRY_OVERHEAD +
         page.body.length +
-        page.encoded.br.length +
-        page.encoded.gzip.length,
+        (page.encoded.br?.length ?? 0) +
+        (page.encoded.gzip?.length ?? 0),
       disposeAfter: () => this.events.size(this.pages.calculatedSize),
     })
   }
@@ -101,54 +109,82 @@ export class PageCache {
   }
 
   /**
-   * The page at `key` as of `version`: kept, or rendered now (once, for every read of it that
-   * arrives meanwhile) and kept if the render says so; a render that must not be kept answers
-   * its own `answer` to every read that shared it.
+   * The page at `key` as of `version`, in `encoding` besides its body: kept, or rendered now
+   * (once, for every read of it that arrives meanwhile) and kept if the render says so; a render
+   * that must not be kept answers its own `answer` to every read that shared it.
    */
   async page<Other>(
     key: string,
     version: number,
+    encoding: Encoding | undefined,
     render: () => Promise<Rendered<Other>>,
   ): Promise<CachedPage | { readonly answer: Other }> {
     const kept = this.pages.get(key)
+    let found: KeptPage | { answer: Other }
     if (kept !== undefined && kept.version === version) {
       this.events.lookup(true)
-      return kept
+      found = kept
+    } else {
+      this.events.lookup(false)
+      const flight = `${version} ${key}`
+      let shared = this.rendering.get(flight) as Promise<KeptPage | { answer: Other }> | undefined
+      if (shared === undefined) {
+        shared = this.renderAndKeep(key, version, render).finally(() =>
+          this.rendering.delete(flight),
+        )
+        this.rendering.set(flight, shared)
+      }
+      found = await shared
     }
-    this.events.lookup(false)
-    const flight = `${version} ${key}`
-    let shared = this.rendering.get(flight) as Promise<CachedPage | { answer: Other }> | undefined
-    if (shared === undefined) {
-      shared = this.renderAndKeep(key, version, render).finally(() => this.rendering.delete(flight))
-      this.rendering.set(flight, shared)
+    if ('answer' in found || encoding === undefined || found.encoded[encoding] !== undefined) {
+      return found
     }
-    return shared
+    return this.encode(key, found, encoding)
   }
 
   private async renderAndKeep<Other>(
     key: string,
     version: number,
     render: () => Promise<Rendered<Other>>,
-  ): Promise<CachedPage | { answer: Other }> {
+  ): Promise<KeptPage | { answer: Other }> {
     const rendered = await render()
     if (!rendered.keep) return { answer: rendered.answer }
-    const [br, gz] = await Promise.all([
-      compressed(rendered.body, 'br', this.compression),
-      compressed(rendered.body, 'gzip', this.compression),
-    ])
-    const page = {
-      status: rendered.status,
-      body: rendered.body,
-      encoded: { br, gzip: gz },
-      version,
-    }
+    const page = { status: rendered.status, body: rendered.body, encoded: {}, version }
     // The last render wins, even one begun at an older version: at worst the next read renders
     // again (see FirstPageCache.store).
     this.pages.set(key, page)
     this.events.size(this.pages.calculatedSize)
     return page
   }
+
+  /**
+   * `page` with its body in `encoding` too, compressed once for every read that asks meanwhile,
+   * and kept with it while it is still the page kept under `key`.
+   */
+  private encode(key: string, page: KeptPage, encoding: Encoding): Promise<KeptPage> {
+    const flight = `${page.version} ${encoding} ${key}`
+    let shared = this.encoding.get(flight)
+    if (shared === undefined) {
+      shared = compressed(page.body, encoding, this.compression)
+        .then((bytes) => {
+          const current = this.pages.peek(key)
+          const same = current !== undefined && current.body === page.body
+          const base = same ? current : page
+          const encoded = { ...base, encoded: { ...base.encoded, [encoding]: bytes } }
+          if (same) {
+            this.pages.set(key, encoded)
+            this.events.size(this.pages.calculatedSize)
+          }
+          return encoded
+        })
+        .finally(() => this.encoding.delete(flight))
+      this.encoding.set(flight, shared)
+    }
+    return shared
+  }
 }
+
+type KeptPage = CachedPage & { readonly version: number }
 
 const brotliAsync = promisify(brotliCompress)
 const gzipAsync = promisify(gzip)

@@ -5,7 +5,12 @@ import { loadPageData, NO_SUCH_PAGE } from '@/server/services/page-data.loader'
 import { refuseSearch } from '@/server/plugins/search-limit'
 import { cacheableRead, sendNotModified, VARY_ENCODING } from '@/server/plugins/http-caching'
 import { preferredEncoding } from '@/server/services/first-page.cache'
-import { compressed, sendCachedPage, type PageCache } from '@/server/services/page-cache'
+import {
+  compressed,
+  encodingFor,
+  sendCachedPage,
+  type PageCache,
+} from '@/server/services/page-cache'
 import { SEARCH_FIELD } from '@/domain/rules/search-field'
 import { matchesIfNoneMatch } from '@/server/services/preconditions'
 import type { PageTemplate } from '@/server/services/page-template'
@@ -103,7 +108,7 @@ export async function sendRenderedPage(
     return sendNotModified(reply, etag, cacheControl)
   }
   const key = `${app.siteOrigin(request)}${request.url}`
-  const found = await cache.page(key, version, async () => {
+  const found = await cache.page(key, version, encodingFor(request), async () => {
     const page = await renderedPage(app, request, renderer, template, need)
     return page.kept
       ? { keep: true, status: page.status, body: page.body }
