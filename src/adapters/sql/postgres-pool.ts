@@ -111,8 +111,8 @@ function connectionLost(error: unknown): boolean {
  * prepares on a connection the first time that connection runs it, and then only binds and
  * executes. Bounded: at most NAMED statements are ever named (each connection may hold them
  * all, PostgreSQL keeping their plans), and the texts seen once are forgotten by the thousand.
- * The same bounds as psycopg's automatic preparation, which prepares after a few runs and keeps
- * at most a hundred.
+ * As psycopg bounds its automatic preparation, which prepares a statement after a few runs and
+ * keeps at most a hundred.
  */
 export class PreparedNames {
   static readonly NAMED = 200
