@@ -72,7 +72,7 @@ export function budgetHooks(
     reply.header('x-ratelimit-reset', resetSeconds)
     if (reservation.granted) {
       held.set(request, { key, windowEnd: reservation.windowEnd, remaining })
-      // A refused admission answers 4xx, with which settle gives the unit back.
+      // A refused admission answers no 2xx, with which settle gives the unit back.
       await admitted(request)
       return
     }
