@@ -7,8 +7,9 @@
  *   2. with 1,000 streams open on server A (50 addresses × 20, each within its per-address cap):
  *      the read and write p99s again, and for every change and every stream, the time from the
  *      POST that made it being sent until the stream received it: p50, p99 and the slowest, for
- *      the changes made on server B (elsewhere) and on A; server A's memory per stream and its CPU
- *      per event delivered (the CPU above phase 1's, over the events delivered).
+ *      the changes made on server B (elsewhere) and on A; server A's CPU per event delivered (the
+ *      CPU above phase 1's, over the events delivered);
+ *   3. the memory per stream: a fresh server's RSS before and after the streams open, idle.
  * Targets (issue: the front door at API speed): a change made elsewhere reaches every stream with
  * p99 under 1 s, and reads and writes keep their p99 with the streams open (here: within 2× of
  * phase 1's, or under 50 ms). It only prints; a missed target never fails the run.
@@ -146,7 +147,6 @@ async function run(engine: string, databaseUrl: string): Promise<void> {
     await sleep(1_000)
 
     line(`${engine}: phase 2, ${streamCount} streams open on server A, ${duration} s`)
-    const rssBefore = a.rssBytes()
     /** When each stream received each post's change: post id → arrival times. */
     const arrivals = new Map<string, number[]>()
     const onChunk = (chunk: Buffer, at: number) => {
@@ -165,8 +165,6 @@ async function run(engine: string, databaseUrl: string): Promise<void> {
     }
     const open = streams.filter((stream) => stream.status === 200).length
     await sleep(1_000)
-    // Taken before the load, whose garbage would come and go in it.
-    const rssAfter = a.rssBytes()
     const eventsBefore = streams.reduce((sum, stream) => sum + stream.changes(), 0)
     const busy = await underLoad(a, b, duration)
     await sleep(2_000)
@@ -199,12 +197,7 @@ async function run(engine: string, databaseUrl: string): Promise<void> {
       )
     }
     line(`  deliveries missing after 2 s: ${missing}`)
-    if (rssBefore !== undefined && rssAfter !== undefined && open > 0) {
-      line(
-        `  server A memory per stream: ${((rssAfter - rssBefore) / open / 1024).toFixed(1)} KiB ` +
-          `(RSS ${(rssBefore / 2 ** 20).toFixed(0)} → ${(rssAfter / 2 ** 20).toFixed(0)} MiB)`,
-      )
-    }
+    line(`  memory per stream: ${await memoryPerStream(env)}`)
     const extraCpu =
       busy.cpuMs === undefined || quiet.cpuMs === undefined ? undefined : busy.cpuMs - quiet.cpuMs
     line(
@@ -229,6 +222,43 @@ async function run(engine: string, databaseUrl: string): Promise<void> {
     for (const stream of streams) stream.close()
     await a.stop()
     await b.stop()
+  }
+}
+
+/**
+ * A server's memory per open stream: its RSS idle, fresh from its start, and again once
+ * `streamCount` streams are open and idle, on a server of its own. Measured on server A after
+ * phase 1, the load's garbage came and went in the difference, which could even fall.
+ */
+async function memoryPerStream(env: Record<string, string>): Promise<string> {
+  const server = await startBenchServer(env)
+  const streams: BenchStream[] = []
+  try {
+    await sleep(1_000)
+    const before = server.rssBytes()
+    for (let start = 0; start < streamCount; start += 50) {
+      const batch = Array.from({ length: Math.min(50, streamCount - start) }, (_, offset) =>
+        openBenchStream(
+          server.base,
+          // Addresses of their own: the streams on server A hold their addresses' leases.
+          `127.0.1.${2 + Math.floor((start + offset) / PER_ADDRESS)}`,
+          '',
+          () => undefined,
+        ),
+      )
+      streams.push(...(await Promise.all(batch)))
+    }
+    await sleep(1_000)
+    const after = server.rssBytes()
+    const open = streams.filter((stream) => stream.status === 200).length
+    if (before === undefined || after === undefined || open === 0) return '-'
+    return (
+      `${((after - before) / open / 1024).toFixed(1)} KiB (a fresh server's RSS ` +
+      `${(before / 2 ** 20).toFixed(0)} → ${(after / 2 ** 20).toFixed(0)} MiB with ${open} idle streams)`
+    )
+  } finally {
+    for (const stream of streams) stream.close()
+    await server.stop()
   }
 }
 
