@@ -8,7 +8,7 @@ import { NEWS_RULES } from '@/domain/rules/news-item.rules'
 import { wellFormed } from '@/domain/rules/normalise'
 import { BODY_LIMIT_BYTES } from '@/server/plugins/error-handler'
 import {
-  preferredEncoding,
+  encodingFor,
   serialisedPage,
   type FirstPageCache,
   type SerialisedPage,
@@ -258,10 +258,7 @@ function sendPage(
   }
   cacheableRead(reply, page.etag).header('content-type', JSON_TYPE)
   if (page.link !== undefined) reply.header('link', page.link)
-  const encoding =
-    page.body.length >= COMPRESS_THRESHOLD
-      ? preferredEncoding(request.headers['accept-encoding'])
-      : undefined
+  const encoding = page.body.length >= COMPRESS_THRESHOLD ? encodingFor(request) : undefined
   const bytes = encoding === undefined ? undefined : cache.encoded(page, encoding)
   // Otherwise (a small page, or one not cached) @fastify/compress negotiates and compresses as
   // for any answer.

@@ -1,5 +1,6 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { Negotiator } from '@fastify/accept-negotiator'
+import type { FastifyRequest } from 'fastify'
 import type { ChangeSignal } from '@/application/ports/change-signal.port'
 import { pageEtagOf } from '@/server/services/preconditions'
 
@@ -156,6 +157,11 @@ const encodings = new Negotiator<Encoding>({
 export function preferredEncoding(header: string | undefined): Encoding | undefined {
   if (header === undefined) return undefined
   return encodings.negotiate(header.toLowerCase()) ?? undefined
+}
+
+/** The encoding to send a precompressed body in to `request` (preferredEncoding). */
+export function encodingFor(request: FastifyRequest): Encoding | undefined {
+  return preferredEncoding(request.headers['accept-encoding'])
 }
 
 function brotli(text: string): Buffer {

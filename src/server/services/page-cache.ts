@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache'
 import type { ChangeSignal } from '@/application/ports/change-signal.port'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import {
-  preferredEncoding,
+  encodingFor,
   VersionCheck,
   versionOrNone,
   type Encoding,
@@ -15,11 +15,6 @@ export interface CachedPage {
   readonly status: number
   readonly body: Buffer
   readonly encoded: Readonly<Partial<Record<Encoding, Buffer>>>
-}
-
-/** The encoding to send a page in to `request`: its preferred one, or none (identity). */
-export function encodingFor(request: FastifyRequest): Encoding | undefined {
-  return preferredEncoding(request.headers['accept-encoding'])
 }
 
 /** Sends a kept page in the encoding the client prefers, as the cache compressed it. */

@@ -4,13 +4,8 @@ import type { PageData, PageNeed } from '@/application/page-data'
 import { loadPageData, NO_SUCH_PAGE } from '@/server/services/page-data.loader'
 import { refuseSearch } from '@/server/plugins/search-limit'
 import { cacheableRead, sendNotModified, VARY_ENCODING } from '@/server/plugins/http-caching'
-import { preferredEncoding } from '@/server/services/first-page.cache'
-import {
-  compressed,
-  encodingFor,
-  sendCachedPage,
-  type PageCache,
-} from '@/server/services/page-cache'
+import { encodingFor } from '@/server/services/first-page.cache'
+import { compressed, sendCachedPage, type PageCache } from '@/server/services/page-cache'
 import { SEARCH_FIELD } from '@/domain/rules/search-field'
 import { matchesIfNoneMatch } from '@/server/services/preconditions'
 import type { PageTemplate } from '@/server/services/page-template'
@@ -196,7 +191,7 @@ async function sendHtml(
   reply.code(status).type(HTML)
   if (reply.compress === null) return reply.send(body)
   reply.header('vary', VARY_ENCODING)
-  const encoding = preferredEncoding(request.headers['accept-encoding'])
+  const encoding = encodingFor(request)
   if (encoding === undefined) return reply.send(body)
   const encoded = await compressed(body, encoding, 'quick')
   return reply.header('content-encoding', encoding).send(encoded)
